@@ -1,0 +1,29 @@
+# The two commands of the README: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test install bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Check the sample project; it has real mistakes, so findings (exit status 1) are expected.
+demo: $(STAMP)
+	$(BIN)/docfact check examples --no-cache || test $$? -eq 1
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/stdlib_speed.py
+	$(BIN)/python bench/mutation_recall.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,167 @@
+"""Content-addressed results store: SQLite in WAL mode, safe for several processes.
+
+Values are JSON. A corrupt file is moved aside and rebuilt; a failing cache never fails
+a check, it only makes it slower.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+import platformdirs
+
+from . import __version__
+
+log = logging.getLogger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    used REAL NOT NULL
+)
+"""
+
+
+def default_cache_dir() -> Path:
+    override = os.environ.get("DOCFACT_CACHE_DIR")
+    return Path(override) if override else Path(platformdirs.user_cache_dir("docfact"))
+
+
+def cache_key(*parts: Any) -> str:
+    """A key over everything a result depends on, docfact's version included."""
+    digest = hashlib.sha256(__version__.encode())
+    for part in parts:
+        data = part if isinstance(part, bytes) else json.dumps(part, sort_keys=True, default=str).encode()
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+class Cache:
+    """A key-value store of JSON results with a size cap and least-recently-used eviction."""
+
+    def __init__(self, folder: Path | None = None, max_bytes: int = 512 * 1024 * 1024):
+        self.folder = Path(folder) if folder else default_cache_dir()
+        self.path = self.folder / "results.sqlite3"
+        self.max_bytes = max_bytes
+        self._db: sqlite3.Connection | None = None
+        self.disabled_reason: str | None = None
+
+    def _connect(self) -> sqlite3.Connection | None:
+        if self._db is not None or self.disabled_reason:
+            return self._db
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._db = self._open()
+        except sqlite3.DatabaseError as error:
+            self._db = self._recover(error)
+        except OSError as error:
+            self._disable(f"cannot use cache folder {self.folder}: {error.strerror or error}")
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(_SCHEMA)
+        db.execute("SELECT count(*) FROM results").fetchone()
+        return db
+
+    def _recover(self, error: Exception) -> sqlite3.Connection | None:
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+        log.warning("cache %s is unreadable (%s); moved to %s and rebuilt", self.path, error, aside)
+        try:
+            self.path.replace(aside)
+            for suffix in ("-wal", "-shm"):
+                Path(str(self.path) + suffix).unlink(missing_ok=True)
+            return self._open()
+        except (OSError, sqlite3.DatabaseError) as second:
+            self._disable(f"cache {self.path} could not be rebuilt: {second}")
+            return None
+
+    def _disable(self, reason: str) -> None:
+        self.disabled_reason = reason
+        log.warning("%s; continuing without a cache", reason)
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
+        keys = list(keys)
+        db = self._connect()
+        if db is None or not keys:
+            return {}
+        found: dict[str, Any] = {}
+        try:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk)
+                for key, value in rows:
+                    found[key] = json.loads(value)
+            now = time.time()
+            db.executemany("UPDATE results SET used=? WHERE key=?", [(now, k) for k in found])
+        except (sqlite3.DatabaseError, ValueError) as error:
+            log.warning("cache read failed (%s); results will be recomputed", error)
+            return {}
+        return found
+
+    def get(self, key: str) -> Any | None:
+        return self.get_many([key]).get(key)
+
+    def put_many(self, items: dict[str, Any]) -> None:
+        db = self._connect()
+        if db is None or not items:
+            return
+        now = time.time()
+        rows = []
+        for key, value in items.items():
+            text = json.dumps(value, separators=(",", ":"))
+            rows.append((key, text, len(text), now))
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)", rows)
+            self._evict(db)
+            db.execute("COMMIT")
+        except sqlite3.DatabaseError as error:
+            log.warning("cache write failed (%s); results were not stored", error)
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
+
+    def put(self, key: str, value: Any) -> None:
+        self.put_many({key: value})
+
+    def _evict(self, db: sqlite3.Connection) -> None:
+        total = db.execute("SELECT coalesce(sum(size), 0) FROM results").fetchone()[0]
+        if total <= self.max_bytes:
+            return
+        excess = total - int(self.max_bytes * 0.9)
+        doomed, freed = [], 0
+        for key, size in db.execute("SELECT key, size FROM results ORDER BY used"):
+            doomed.append((key,))
+            freed += size
+            if freed >= excess:
+                break
+        db.executemany("DELETE FROM results WHERE key=?", doomed)
+
+    def clear(self) -> int:
+        db = self._connect()
+        if db is None:
+            return 0
+        count = db.execute("SELECT count(*) FROM results").fetchone()[0]
+        db.execute("DELETE FROM results")
+        db.execute("VACUUM")
+        return count
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None

@@ -1,0 +1,89 @@
+"""What a rule sees of one documented unit, and how it reports a finding."""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import sys
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Module, Segment, Signature, Unit
+from ..source.lines import LineIndex
+from .registry import RULES
+
+# Names a docstring may mention without the project defining them.
+UNIVERSAL_NAMES = frozenset(
+    dir(builtins)
+    + keyword.kwlist
+    + list(sys.stdlib_module_names)
+    + ["self", "cls", "typing", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator",
+       "Sequence", "Mapping", "List", "Dict", "Tuple", "Set", "Generator", "Awaitable",
+       "Coroutine", "TypeVar", "Protocol", "Literal"]
+)
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    unit: Unit
+    docstring: Docstring
+    segments: tuple[Segment, ...]
+    module: Module
+    symbol: str  # dotted name: module.Class.method
+    path: str
+    lines: LineIndex
+    # For a class: its __init__ (or __new__) signature, which its docstring documents.
+    init_signature: Signature | None = None
+
+    @property
+    def signature(self) -> Signature | None:
+        return self.unit.signature or self.init_signature
+
+    @cached_property
+    def known_names(self) -> frozenset[str]:
+        """Names that resolve in this unit without looking at other files."""
+        parameters = {p.name for p in self.signature.parameters} if self.signature else set()
+        return (
+            self.unit.local_names | self.unit.attributes | self.module.defined_names
+            | self.module.imported_names | parameters | UNIVERSAL_NAMES
+        )
+
+    def evidence(self, symbol: str, offset: int, text: str = "") -> Evidence:
+        """Evidence at ``offset`` of this file (a definition, an annotation)."""
+        return Evidence(symbol, self.path, self.lines.line(offset) + 1, text)
+
+    def finding(self, code: str, message: str, start: int, end: int,
+                segment: Segment | None = None, entry: DocEntry | None = None,
+                fix: tuple[str, str] | None = None, evidence: tuple[Evidence, ...] = (),
+                unless_defined: str | None = None) -> Finding:
+        """A finding of rule ``code`` on value[start:end] of the docstring.
+
+        The sentence is ``segment``'s, else the whole ``entry``, else the span itself;
+        ``fix`` is (title, replacement text for value[start:end]).
+        """
+        rule = RULES[code]
+        text = self.docstring.text
+        sentence_start, sentence_end = _sentence_bounds(start, end, segment, entry)
+        span = text.span_of(start, end)
+        return Finding(
+            code=code,
+            criterion=rule.criterion,
+            severity=rule.severity,
+            message=message,
+            span=span,
+            symbol=self.symbol,
+            sentence=text.value[sentence_start:sentence_end],
+            sentence_span=text.span_of(sentence_start, sentence_end),
+            evidence=evidence,
+            fix=Fix(fix[0], fix[1], span) if fix else None,
+            unless_defined=unless_defined,
+        )
+
+
+def _sentence_bounds(start, end, segment, entry) -> tuple[int, int]:
+    if segment is not None:
+        return segment.start, segment.end
+    if entry is not None:
+        fields = [f for f in (entry.name, entry.type, entry.description) if f is not None]
+        return min(f.start for f in fields), max(f.end for f in fields)
+    return start, end

@@ -1,0 +1,149 @@
+"""C1 (name): names in a docstring that are not the names the code uses."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Iterator
+
+from ..model import Finding, Segment
+from .context import UNIVERSAL_NAMES, CheckContext
+from .registry import rule
+
+IGNORED_PARAMETERS = frozenset({"self", "cls"})
+# Roles whose target is a Python object; :mod:, :ref:, :pep: and friends are not checked.
+_OBJECT_ROLES = frozenset({"func", "meth", "class", "attr", "data", "exc", "obj", "const"})
+_CODE = re.compile(
+    r"(?::(?:py:)?(?P<role>[a-z]+):)?"
+    r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?!`)"
+)
+_BARE_CALL = re.compile(r"(?<![\w.`'\"])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
+_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+@rule("DF101", "unknown-parameter", "name",
+      "A documented parameter that is not in the signature.")
+def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
+    signature = ctx.signature
+    if signature is None or any(p.kind == "var_keyword" for p in signature.parameters):
+        return  # **kwargs accepts any documented keyword
+    parameters = [p.name for p in signature.parameters]
+    accepted = set(parameters)
+    if ctx.unit.kind == "class":
+        accepted |= ctx.unit.attributes  # dataclass-like fields are documented as parameters
+    documented = {e.name.text for e in ctx.docstring.entries if e.kind == "param" and e.name}
+    undocumented = [p for p in parameters if p not in documented and p not in IGNORED_PARAMETERS]
+    for entry in ctx.docstring.entries:
+        if entry.kind != "param" or entry.name is None:
+            continue
+        name = entry.name.text
+        if name in accepted or name in IGNORED_PARAMETERS or not _NAME.fullmatch(name):
+            continue
+        closest = _closest(name, undocumented) or _closest(name, parameters)
+        shown = ", ".join(f"`{p}`" for p in parameters if p not in IGNORED_PARAMETERS) or "none"
+        message = f"`{name}` is not a parameter of `{ctx.unit.name}` (its parameters: {shown})"
+        if closest:
+            message += f"; did you mean `{closest}`?"
+        evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, _render(signature)),)
+        yield ctx.finding(
+            "DF101", message, entry.name.start, entry.name.end, entry=entry,
+            fix=(f"Rename to `{closest}`", closest) if closest else None, evidence=evidence,
+        )
+
+
+@rule("DF102", "unresolved-name", "name",
+      "A name written as code in the prose that is defined nowhere.")
+def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
+    for segment, start, end, name, is_call in _code_references(ctx.segments):
+        if not is_call:
+            yield from _unresolved(ctx, "DF102", segment, start, end, name)
+
+
+@rule("DF103", "unknown-callable", "name",
+      "A called name, such as `f()`, that exists nowhere in the project or its imports.")
+def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
+    for segment, start, end, name, is_call in _code_references(ctx.segments):
+        if is_call:
+            yield from _unresolved(ctx, "DF103", segment, start, end, name)
+
+
+def _code_references(segments: tuple[Segment, ...]):
+    """(segment, value start, value end, dotted name, is a call) of each code reference."""
+    for segment in segments:
+        text = segment.text
+        covered = []
+        for match in _CODE.finditer(text):
+            role = match.group("role")
+            if role is not None and role not in _OBJECT_ROLES:
+                continue
+            body_start = match.start("body")
+            body = match.group("body")
+            reference = _reference_in(body)
+            if reference is None:
+                continue
+            offset, name, is_call = reference
+            covered.append((match.start(), match.end()))
+            start = segment.start + body_start + offset
+            yield segment, start, start + len(name), name, is_call
+        for match in _BARE_CALL.finditer(text):
+            if any(a <= match.start() < b for a, b in covered):
+                continue
+            start = segment.start + match.start("body")
+            yield segment, start, start + len(match.group("body")), match.group("body"), True
+
+
+def _reference_in(body: str) -> tuple[int, str, bool] | None:
+    """(offset in body, name, is a call) when a code span holds a plain dotted name."""
+    target = body
+    offset = 0
+    explicit = re.fullmatch(r"[^<]*<([^>]+)>", body)  # :func:`title <target>`
+    if explicit:
+        offset, target = explicit.start(1), explicit.group(1)
+    stripped = target.lstrip("~!.*")
+    offset += len(target) - len(stripped)
+    is_call = stripped.endswith("()")
+    name = stripped[:-2] if is_call else stripped
+    if not _NAME.fullmatch(name):
+        return None
+    return offset, name, is_call
+
+
+def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, end: int,
+                name: str) -> Iterator[Finding]:
+    parts = name.split(".")
+    head = parts[0]
+    if head in ("self", "cls") and len(parts) > 1:
+        head = parts[1]
+        if head in ctx.unit.attributes or head in ctx.module.defined_names:
+            return
+    elif head in ctx.known_names:
+        return
+    # Builtins and keywords make poor suggestions for a misspelt project name.
+    closest = _closest(head, ctx.known_names - UNIVERSAL_NAMES)
+    if code == "DF103":
+        message = f"`{name}()` is called nowhere in the code and defined nowhere in the project"
+    else:
+        message = f"`{name}` is not a parameter, attribute or name defined in the code"
+    if closest:
+        message += f"; did you mean `{closest}`?"
+    head_start = start if head == parts[0] else start + name.index(head)
+    yield ctx.finding(
+        code, message, head_start, head_start + len(head), segment=segment,
+        fix=(f"Replace with `{closest}`", closest) if closest else None,
+        unless_defined=head,
+    )
+
+
+def _closest(name: str, candidates) -> str | None:
+    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.75)
+    return matches[0] if matches else None
+
+
+def _render(signature) -> str:
+    parts = []
+    for p in signature.parameters:
+        star = {"var_positional": "*", "var_keyword": "**"}.get(p.kind, "")
+        text = star + p.name + (f": {p.annotation}" if p.annotation else "")
+        parts.append(text + (f" = {p.default}" if p.default else ""))
+    returns = f" -> {signature.returns}" if signature.returns else ""
+    return f"({', '.join(parts)}){returns}"

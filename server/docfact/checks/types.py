@@ -1,0 +1,197 @@
+"""C2 (type): documented types that the annotations or the returned values contradict."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ..model import DocEntry, Finding, Parameter, Segment
+from .context import CheckContext
+from .registry import rule
+from .typeexpr import contradicts, describe, parse_annotation, parse_doc_type, type_of_expression
+
+_ITERATOR_WORDS = ("Iterator", "Generator", "Iterable", "AsyncIterator", "AsyncGenerator",
+                   "AsyncIterable")
+# "Returns True if ...", "Return a list of ...": the claim and the type it makes.
+_CLAIM = re.compile(
+    r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b"
+    r"|(?:an?|the)\s+(?:new\s+|sorted\s+|single\s+)?"
+    r"(?P<noun>list|dict|dictionary|tuple|set|frozenset|string|str|integer|int|float|boolean"
+    r"|bool|bytes object|generator|iterator)\b(?!\s*-))"
+)
+_NOUN_TYPES = {
+    "list": "list", "dict": "dict", "dictionary": "dict", "tuple": "tuple", "set": "set",
+    "frozenset": "frozenset", "string": "str", "str": "str", "integer": "int", "int": "int",
+    "float": "float", "boolean": "bool", "bool": "bool", "bytes object": "bytes",
+    "generator": "Iterator", "iterator": "Iterator",
+}
+
+
+@rule("DF201", "parameter-type-mismatch", "type",
+      "A documented parameter type that the annotation or the default value contradicts.")
+def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
+    signature = ctx.signature
+    if signature is None:
+        return
+    parameters = {p.name: p for p in signature.parameters}
+    for entry in ctx.docstring.entries:
+        if entry.kind != "param" or entry.name is None or entry.type is None:
+            continue
+        parameter = parameters.get(entry.name.text)
+        if parameter is None or parameter.kind in ("var_positional", "var_keyword"):
+            continue  # *args documents its items' type, not the tuple's
+        documented = parse_doc_type(entry.type.text)
+        actual, described = _parameter_type(parameter)
+        if not contradicts(documented, actual):
+            continue
+        message = (f"`{parameter.name}` is documented as `{entry.type.text}`, "
+                   f"but {described}")
+        fix = None
+        if parameter.annotation is not None:
+            fix = (f"Change the type to `{parameter.annotation}`", parameter.annotation)
+        evidence = (ctx.evidence(f"{ctx.unit.qualname}({parameter.name})", parameter.span.start,
+                                 described),)
+        yield ctx.finding("DF201", message, entry.type.start, entry.type.end, entry=entry,
+                          fix=fix, evidence=evidence)
+
+
+def _parameter_type(parameter: Parameter):
+    if parameter.annotation is not None:
+        return parse_annotation(parameter.annotation), f"it is annotated `{parameter.annotation}`"
+    if parameter.default is not None and parameter.default != "None":
+        actual = type_of_expression(parameter.default)
+        if actual is not None:
+            return actual, f"its default value `{parameter.default}` is {_a(describe(actual))}"
+    return None, ""
+
+
+@rule("DF202", "return-type-mismatch", "type",
+      "A documented return type that the return annotation or every returned value contradicts.")
+def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.unit.signature is None or ctx.unit.is_generator:
+        return
+    for entry in ctx.docstring.entries:
+        if entry.kind != "returns" or entry.type is None:
+            continue
+        verdict = _returned_contradiction(ctx, parse_doc_type(entry.type.text))
+        if verdict is None:
+            continue
+        message = f"the return type is documented as `{entry.type.text}`, but {verdict[0]}"
+        yield ctx.finding("DF202", message, entry.type.start, entry.type.end, entry=entry,
+                          fix=verdict[1], evidence=verdict[2])
+
+
+@rule("DF203", "yields-without-generator", "type",
+      "A Yields section on a function that is not a generator and returns no iterator.")
+def yields_without_generator(ctx: CheckContext) -> Iterator[Finding]:
+    unit = ctx.unit
+    if unit.signature is None or unit.is_generator:
+        return
+    entry = next((e for e in ctx.docstring.entries if e.kind == "yields"), None)
+    if entry is None:
+        return
+    verdict = _returned_contradiction(ctx, parse_annotation("Iterator"))
+    if verdict is None:
+        return
+    start, end = _entry_bounds(entry)
+    message = (f"documents what `{unit.name}` yields, but it is not a generator "
+               f"(it has no `yield`) and {verdict[0]}")
+    yield ctx.finding("DF203", message, start, end, entry=entry, evidence=verdict[2])
+
+
+@rule("DF204", "returns-in-generator", "type",
+      "A generator documented with Returns (what it produces belongs under Yields).")
+def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
+    unit = ctx.unit
+    entries = ctx.docstring.entries
+    if not unit.is_generator or unit.return_values or any(e.kind == "yields" for e in entries):
+        return
+    if unit.signature and unit.signature.returns and _iterator_like(unit.signature.returns):
+        return  # Returns: Iterator[...] describes the generator object itself
+    for entry in entries:
+        if entry.kind != "returns" or (entry.type and _iterator_like(entry.type.text)):
+            continue
+        start, end = _entry_bounds(entry)
+        message = (f"`{unit.name}` is a generator: document what it yields under Yields, "
+                   "not Returns")
+        yield ctx.finding("DF204", message, start, end, entry=entry)
+
+
+@rule("DF205", "return-claim-mismatch", "type",
+      "A sentence such as \"Returns True if ...\" that the annotation or returned values contradict.")
+def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.unit.signature is None or ctx.unit.is_generator:
+        return
+    for segment in ctx.segments:
+        claim = _claim(segment)
+        if claim is None:
+            continue
+        start, end, claimed = claim
+        verdict = _returned_contradiction(ctx, parse_annotation(claimed))
+        if verdict is None:
+            continue
+        phrase = ctx.docstring.text.value[start:end]
+        message = f"the docstring says it returns {phrase}, but {verdict[0]}"
+        yield ctx.finding("DF205", message, start, end, segment=segment, evidence=verdict[2])
+
+
+def _claim(segment: Segment) -> tuple[int, int, str] | None:
+    """(start, end, type) of a return claim at the start of a sentence or Returns entry."""
+    if segment.role == "returns":
+        match = _CLAIM.match(segment.text)
+    elif segment.role in ("summary", "prose") and re.match(r"Returns?\s", segment.text):
+        match = _CLAIM.match(segment.text)
+    else:
+        return None
+    if match is None:
+        return None
+    if match.group("literal"):
+        literal = match.group("literal")
+        claimed = "None" if literal == "None" else "bool"
+        return segment.start + match.start("literal"), segment.start + match.end("literal"), claimed
+    if match.group("noun"):
+        group = "noun"
+        claimed = _NOUN_TYPES[match.group("noun")]
+    else:
+        group, claimed = 0, "bool"  # "Return whether ..."
+    begin = match.start(group) if group else match.end() - len("whether")
+    return segment.start + begin, segment.start + match.end(group), claimed
+
+
+def _returned_contradiction(ctx: CheckContext, documented):
+    """(what the code returns instead, fix, evidence) when it contradicts ``documented``."""
+    signature = ctx.unit.signature
+    if documented is None or signature is None:
+        return None
+    if signature.returns is not None:
+        if not contradicts(documented, parse_annotation(signature.returns)):
+            return None
+        fix = (f"Change the type to `{signature.returns}`", signature.returns)
+        evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start,
+                                 f"-> {signature.returns}"),)
+        return f"it is annotated `-> {signature.returns}`", fix, evidence
+    values = list(ctx.unit.return_values)
+    if ctx.unit.has_bare_return:
+        values.append("None")
+    if not values:
+        return None
+    types = [type_of_expression(v) for v in values]
+    if any(t is None for t in types) or not all(contradicts(documented, t) for t in types):
+        return None
+    shown = ", ".join(f"`{v}` ({describe(t)})" for v, t in zip(values[:3], types))
+    more = " and more" if len(values) > 3 else ""
+    evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, f"returns {shown}"),)
+    return f"it returns {shown}{more}", None, evidence
+
+
+def _iterator_like(text: str) -> bool:
+    return any(word in text for word in _ITERATOR_WORDS) or "iter" in text.lower()
+
+
+def _entry_bounds(entry: DocEntry) -> tuple[int, int]:
+    fields = [f for f in (entry.name, entry.type, entry.description) if f is not None]
+    return min(f.start for f in fields), max(f.end for f in fields)
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun

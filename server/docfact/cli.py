@@ -1,0 +1,131 @@
+"""docfact's command line: check | serve | cache."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from . import __version__
+from .config import STYLES, ConfigError, Settings, load_settings
+from .model import SEVERITIES
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit status 2."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"docfact: error: {message} (see `docfact {self._sub} --help`)\n")
+
+    @property
+    def _sub(self) -> str:
+        return self.prog.split()[-1] if " " in self.prog else ""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="docfact", description="Which sentences of your docstrings are not "
+                                                 "true of the code.")
+    parser.add_argument("--version", action="version", version=f"docfact {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    check = commands.add_parser("check", help="check files or folders and print findings")
+    check.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    check.add_argument("--select", type=_code_list, help="rule codes or prefixes to enable (DF5, ALL)")
+    check.add_argument("--ignore", type=_code_list, help="rule codes or prefixes to disable")
+    check.add_argument("--fail-on", choices=(*SEVERITIES, "never"),
+                       help="exit 1 when a finding is at or above this severity (default: warning)")
+    check.add_argument("--docstring-style", choices=STYLES)
+    check.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    check.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
+    check.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
+
+    serve = commands.add_parser("serve", help="run the language server")
+    serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")
+
+    cache = commands.add_parser("cache", help="inspect or clear the results cache")
+    cache.add_argument("action", choices=("clear", "path"))
+    cache.add_argument("--cache-dir")
+    return parser
+
+
+def _code_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="docfact: %(message)s")
+    try:
+        if arguments.command == "check":
+            return _check(arguments)
+        if arguments.command == "serve":
+            return _serve(arguments)
+        return _cache(arguments)
+    except ConfigError as error:
+        print(f"docfact: configuration error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("docfact: interrupted", file=sys.stderr)
+        return 130
+
+
+def _settings(arguments) -> tuple[Settings, Path | None]:
+    if arguments.config is not None:
+        if not arguments.config.is_file():
+            raise ConfigError(f"--config {arguments.config}: no such file")
+        settings, root = load_settings(arguments.config)
+    else:
+        start = arguments.paths[0] if arguments.paths[0].exists() else Path.cwd()
+        settings, root = load_settings(start)
+    flags = {
+        "select": arguments.select, "ignore": arguments.ignore, "fail_on": arguments.fail_on,
+        "docstring_style": arguments.docstring_style, "cache_dir": arguments.cache_dir,
+        "jobs": arguments.jobs,
+    }
+    overrides = {key: value for key, value in flags.items() if value is not None}
+    return settings.with_overrides(overrides, "command line"), root
+
+
+def _check(arguments) -> int:
+    from . import output
+    from .cache import Cache
+    from .runner import check_paths
+
+    settings, root = _settings(arguments)
+    cache = None if arguments.no_cache else Cache(settings.cache_dir and Path(settings.cache_dir))
+    result = check_paths(arguments.paths, settings, root, cache, progress=sys.stderr.isatty())
+    for path, reason in result.skipped:
+        print(f"docfact: skipped {path}: {reason}", file=sys.stderr)
+    render = {"json": output.to_json, "sarif": output.to_sarif, "text": output.to_text}
+    print(render[arguments.format](result))
+    missing = [p for p in arguments.paths if not p.exists()]
+    if missing:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if output.exceeds(result, settings.fail_on) else EXIT_OK
+
+
+def _serve(arguments) -> int:
+    from .lsp.server import serve
+
+    return serve(tcp=arguments.tcp)
+
+
+def _cache(arguments) -> int:
+    from .cache import Cache
+
+    cache = Cache(arguments.cache_dir and Path(arguments.cache_dir))
+    if arguments.action == "path":
+        print(cache.path)
+    else:
+        print(f"docfact: removed {cache.clear()} cached results from {cache.path}")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

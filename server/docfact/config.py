@@ -1,0 +1,145 @@
+"""Settings: defaults < pyproject ``[tool.docfact]`` < editor settings < CLI flags.
+
+One typed, fully defaulted model. Keys are snake_case inside; ``pyproject.toml`` may use
+kebab-case (as ruff does) and editors camelCase. Unknown keys are rejected by name.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from .model import SEVERITIES
+
+STYLES = ("auto", "google", "numpy", "sphinx", "epytext", "plain")
+
+
+class ConfigError(ValueError):
+    """A configuration value docfact cannot use; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] = ()  # code prefixes to enable beyond the defaults ("ALL" for all)
+    ignore: tuple[str, ...] = ()  # code prefixes to disable
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, codes)
+    exclude: tuple[str, ...] = ()  # gitignore-style patterns, on top of .gitignore
+    docstring_style: str = "auto"
+    fail_on: str = "warning"
+    severity: tuple[tuple[str, str], ...] = ()  # (code, severity) overrides
+    max_file_bytes: int = 2_000_000
+    cache_dir: str | None = None
+    jobs: int = 0  # worker processes for `docfact check`; 0 = one per core
+
+    def with_overrides(self, raw: dict[str, Any], origin: str) -> "Settings":
+        """These settings with the keys of ``raw`` applied (validated)."""
+        known = {f.name for f in fields(self)}
+        changes: dict[str, Any] = {}
+        unknown = []
+        for key, value in raw.items():
+            name = _snake(key)
+            if name not in known:
+                unknown.append(key)
+                continue
+            changes[name] = _validate(name, value, origin)
+        if unknown:
+            raise ConfigError(f"{origin}: unknown setting(s): {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+
+def _snake(key: str) -> str:
+    key = key.replace("-", "_")
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
+def _codes(value: Any, what: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{what} must be a list of rule codes")
+    codes = tuple(v.strip().upper() for v in value if v.strip())
+    bad = [c for c in codes if c != "ALL" and not re.fullmatch(r"DF\d{0,3}", c)]
+    if bad:
+        raise ConfigError(f"{what}: not a docfact rule code or prefix: {', '.join(bad)}")
+    return codes
+
+
+def _validate(name: str, value: Any, origin: str) -> Any:
+    where = f"{origin}: {name}"
+    if name in ("select", "ignore"):
+        return _codes(value, where)
+    if name == "exclude":
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where} must be a list of path patterns")
+        return tuple(value)
+    if name == "per_file_ignores":
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where} must be a table of pattern = [codes]")
+        return tuple((str(k), _codes(v, f"{where}.{k}")) for k, v in value.items())
+    if name == "severity":
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where} must be a table of code = severity")
+        pairs = []
+        for code, level in value.items():
+            if level not in SEVERITIES:
+                raise ConfigError(f"{where}.{code}: {level!r} is not one of {', '.join(SEVERITIES)}")
+            pairs.append((_codes(code, where)[0], level))
+        return tuple(pairs)
+    if name == "docstring_style":
+        if value not in STYLES:
+            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(STYLES)}")
+        return value
+    if name == "fail_on":
+        if value not in SEVERITIES and value != "never":
+            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(SEVERITIES)}, never")
+        return value
+    if name in ("max_file_bytes", "jobs"):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"{where} must be a non-negative integer")
+        return value
+    if name == "cache_dir":
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(f"{where} must be a path")
+        return value
+    raise AssertionError(name)  # every field of Settings is validated above
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above ``start`` that has a [tool.docfact] table."""
+    start = start.resolve()
+    for folder in [start, *start.parents] if start.is_dir() else start.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and _docfact_table(candidate) is not None:
+            return candidate
+    return None
+
+
+def _docfact_table(path: Path) -> dict | None:
+    try:
+        with path.open("rb") as handle:
+            document = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
+    table = document.get("tool", {}).get("docfact")
+    return table if isinstance(table, dict) else None
+
+
+def load_settings(start: Path, base: Settings | None = None) -> tuple[Settings, Path | None]:
+    """Settings from the pyproject.toml governing ``start``, and the folder it is in."""
+    settings = base or Settings()
+    pyproject = find_pyproject(start)
+    if pyproject is None:
+        return settings, None
+    return settings.with_overrides(_docfact_table(pyproject), str(pyproject)), pyproject.parent

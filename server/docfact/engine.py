@@ -1,0 +1,105 @@
+"""Orchestration: from a file's text to the findings of every documented unit.
+
+Name findings that depend on the rest of the project (``Finding.unless_defined``) are
+kept per file and resolved once every file's names are known, so a file's result
+depends on its content alone and can be cached by it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+from .checks.context import CheckContext  # importing checks registers every rule
+from .checks.registry import RULES, enabled_codes, ignored_for_path, is_suppressed
+from .config import Settings
+from .model import Docstring, Finding, Module, Segment, Signature, Unit
+from .source.docstring import parse_docstring
+from .source.lines import LineIndex
+from .source.python import parse_module
+from .source.segment import segments as split_segments
+
+
+@dataclass
+class UnitReport:
+    unit: Unit
+    symbol: str
+    docstring: Docstring
+    segments: tuple[Segment, ...]
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass
+class FileAnalysis:
+    path: str
+    module_name: str
+    text: str
+    lines: LineIndex
+    module: Module
+    units: list[UnitReport]
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for report in self.units for f in report.findings]
+
+    def unit_at(self, offset: int) -> UnitReport | None:
+        """The innermost documented unit whose definition contains ``offset``."""
+        containing = [r for r in self.units if r.unit.span.start <= offset <= r.unit.span.end]
+        return min(containing, key=lambda r: r.unit.span.end - r.unit.span.start, default=None)
+
+
+def analyze(text: str, path: str, module_name: str, settings: Settings,
+            relative_path: str | None = None) -> FileAnalysis:
+    """Parse ``text`` and run every enabled rule on each documented unit."""
+    module = parse_module(text)
+    lines = LineIndex(text)
+    codes = _codes_for(settings, relative_path or path)
+    severities = dict(settings.severity)
+    init_signatures = _init_signatures(module.units)
+    reports = []
+    for unit in module.units:
+        if unit.docstring is None or not unit.docstring.value.strip():
+            continue
+        docstring = parse_docstring(unit.docstring, settings.docstring_style)
+        report = UnitReport(
+            unit=unit,
+            symbol=".".join(p for p in (module_name, unit.qualname) if p),
+            docstring=docstring,
+            segments=tuple(split_segments(docstring)),
+        )
+        context = CheckContext(
+            unit=unit, docstring=docstring, segments=report.segments, module=module,
+            symbol=report.symbol, path=path, lines=lines,
+            init_signature=init_signatures.get(unit.qualname),
+        )
+        for code in sorted(codes):
+            if is_suppressed(code, unit.suppressed):
+                continue
+            for finding in RULES[code].check(context):
+                if code in severities:
+                    finding = replace(finding, severity=severities[code])
+                report.findings.append(finding)
+        reports.append(report)
+    return FileAnalysis(path, module_name, text, lines, module, reports)
+
+
+def resolve(findings: Iterable[Finding], project_names: frozenset[str] | set[str]) -> list[Finding]:
+    """Findings that stand once the names defined across the project are known."""
+    return [f for f in findings if f.unless_defined is None or f.unless_defined not in project_names]
+
+
+def _codes_for(settings: Settings, relative_path: str) -> frozenset[str]:
+    ignored = settings.ignore + ignored_for_path(relative_path, settings.per_file_ignores)
+    return enabled_codes(settings.select, ignored)
+
+
+def _init_signatures(units: tuple[Unit, ...]) -> dict[str, Signature]:
+    """Class qualname -> the signature its docstring documents (__init__, else __new__)."""
+    found: dict[str, Signature] = {}
+    for name in ("__new__", "__init__"):  # __init__ wins when both exist
+        for unit in units:
+            owner, _, method = unit.qualname.rpartition(".")
+            if method == name and unit.kind == "method" and unit.signature is not None:
+                found[owner] = unit.signature
+    return found
+

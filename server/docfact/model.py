@@ -1,0 +1,175 @@
+"""Value types shared by every layer of docfact.
+
+Offsets are Python string indices. Two coordinate systems exist and are kept apart by name:
+``Span`` is always an offset range in the *file's text*; ``start``/``end`` fields of
+docstring parts (``Field``, ``DocEntry``, ``Segment``) are offsets in the docstring's
+*value* (the cleaned string Python would show), mapped to the file by
+``DocstringText.span_of``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CRITERIA = ("name", "type", "function", "context", "structure")
+SEVERITIES = ("error", "warning", "information", "hint")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range of offsets into a file's text."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    # "positional_only" | "regular" | "keyword_only" | "var_positional" | "var_keyword"
+    kind: str
+    annotation: str | None
+    default: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    parameters: tuple[Parameter, ...]
+    returns: str | None
+    returns_span: Span | None
+    is_async: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DocstringText:
+    """A docstring's value, cleaned like ``inspect.cleandoc``, with the file offset of
+    every character of the value."""
+
+    value: str
+    offsets: tuple[int, ...]
+    literal: Span
+
+    def span_of(self, start: int, end: int) -> Span:
+        """File span covering value[start:end] (an empty range maps to a point)."""
+        if not self.offsets:
+            return Span(self.literal.start, self.literal.start)
+        if end <= start:
+            point = self.offsets[min(start, len(self.offsets) - 1)]
+            return Span(point, point)
+        return Span(self.offsets[start], self.offsets[end - 1] + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A documentable definition: module, class, function or method."""
+
+    kind: str  # "module" | "class" | "function" | "method"
+    name: str
+    qualname: str  # module-relative, e.g. "Class.method"
+    span: Span  # the whole definition, decorators included
+    name_span: Span
+    def_line: int  # 0-based line of the ``def``/``class`` keyword (for suppressions)
+    docstring: DocstringText | None
+    signature: Signature | None = None
+    decorators: tuple[str, ...] = ()
+    # Names a sentence may mention without being wrong, beyond parameters:
+    local_names: frozenset[str] = frozenset()  # assigned, imported or defined in the body
+    attributes: frozenset[str] = frozenset()  # of the enclosing class (self./cls.) or own
+    return_values: tuple[str, ...] = ()  # source text of every ``return <expr>``
+    has_bare_return: bool = False
+    is_generator: bool = False
+    raises: tuple[str, ...] = ()  # exception names raised directly in the body
+    calls: tuple[str, ...] = ()  # dotted names called in the body
+    suppressed: frozenset[str] = frozenset()  # codes from ``# docfact: ignore[...]``
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A parsed source file: its units and the names it defines or imports."""
+
+    units: tuple[Unit, ...]
+    defined_names: frozenset[str]  # every name bound anywhere in the file
+    imported_names: frozenset[str]  # local names bound by import statements
+    imported_modules: frozenset[str]  # dotted module paths imported
+    has_errors: bool = False
+
+
+# --- docstring structure (value coordinates) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A piece of a docstring's value: value[start:end] == text."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class DocEntry:
+    """One entry of a docstring section."""
+
+    kind: str  # "param" | "returns" | "yields" | "raises" | "attribute" | "other"
+    name: Field | None  # parameter/attribute name (no leading stars) or exception name
+    type: Field | None
+    description: Field | None
+    section: str = ""  # the section heading or field tag as written ("Args", ":param")
+
+
+@dataclass(frozen=True, slots=True)
+class Docstring:
+    style: str  # "google" | "numpy" | "sphinx" | "epytext" | "plain"
+    text: DocstringText
+    summary: Field | None
+    prose: tuple[Field, ...]  # free prose blocks outside sections, summary included
+    entries: tuple[DocEntry, ...]
+    # Spans of the value that are code, not prose (doctests, literal blocks, fences).
+    code_blocks: tuple[Field, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A sentence of prose, or one entry's description."""
+
+    text: str
+    start: int
+    end: int
+    role: str  # "summary" | "prose" | "param" | "returns" | "yields" | "raises" | ...
+    entry: DocEntry | None = None
+
+
+# --- results -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    symbol: str
+    path: str
+    line: int  # 1-based
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    replacement: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    criterion: str
+    severity: str
+    message: str
+    span: Span
+    symbol: str
+    sentence: str
+    sentence_span: Span
+    evidence: tuple[Evidence, ...] = ()
+    fix: Fix | None = None
+    # A name finding that stands only if no file of the project defines ``unless_defined``.
+    unless_defined: str | None = None
+    data: dict = field(default_factory=dict, compare=False, hash=False)

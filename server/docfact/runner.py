@@ -1,0 +1,200 @@
+"""Checking many files: discovery, the per-content cache, worker processes, and the
+project-wide resolution of name findings."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .cache import Cache, cache_key
+from .config import Settings
+from .engine import analyze
+from .model import Finding
+from .source.files import SkippedFile, decode_source, iter_python_files, module_name_for
+from .source.lines import LineIndex
+
+_PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
+
+
+@dataclass
+class RunResult:
+    files_checked: int = 0
+    units_checked: int = 0
+    diagnostics: list[dict] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    cache_hits: int = 0
+
+
+@dataclass(frozen=True)
+class _Job:
+    display: str  # the path as shown: argument joined with the relative path
+    relative: str  # relative to the configuration root, for per-file-ignores
+    module_name: str
+    data: bytes
+
+
+def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
+                cache: Cache | None, progress: bool = False) -> RunResult:
+    result = RunResult()
+    jobs = _discover(paths, settings, config_root, result)
+    settings_key = asdict(settings) | {"cache_dir": None, "jobs": None}
+    keys = [cache_key("file", settings_key, job.relative, job.module_name,
+                      hashlib.sha256(job.data).hexdigest()) for job in jobs]
+    cached = cache.get_many(keys) if cache else {}
+    result.cache_hits = len(cached)
+    missing = [(key, job) for key, job in zip(keys, jobs) if key not in cached]
+    computed = dict(zip(
+        (key for key, _ in missing),
+        _run_jobs([job for _, job in missing], settings, progress, len(jobs) - len(missing)),
+    ))
+    if cache:
+        cache.put_many({k: v for k, v in computed.items() if v.get("cacheable", True)})
+    project_names: set[str] = set()
+    outcomes = []
+    for key, job in zip(keys, jobs):
+        outcome = cached.get(key) or computed[key]
+        outcomes.append((job, outcome))
+        project_names.update(outcome.get("names", ()))
+        project_names.update(job.module_name.split("."))
+    for job, outcome in outcomes:
+        if outcome.get("skipped"):
+            result.skipped.append((job.display, outcome["skipped"]))
+            continue
+        result.files_checked += 1
+        result.units_checked += outcome["units"]
+        for diagnostic in outcome["diagnostics"]:
+            name = diagnostic.get("unless_defined")
+            if name is None or name not in project_names:
+                result.diagnostics.append(
+                    {k: v for k, v in diagnostic.items() if k != "unless_defined"}
+                )
+    return result
+
+
+def _discover(paths, settings, config_root, result) -> list[_Job]:
+    jobs = []
+    seen = set()
+    for argument in paths:
+        if not argument.exists():
+            result.skipped.append((str(argument), "no such file or directory"))
+            continue
+        for path in iter_python_files(argument, settings.exclude):
+            resolved = path.resolve()
+            if resolved in seen:
+                continue
+            seen.add(resolved)
+            display = str(path)
+            try:
+                data = path.read_bytes() if path.stat().st_size <= settings.max_file_bytes else None
+            except OSError as error:
+                result.skipped.append((display, f"cannot be read: {error.strerror or error}"))
+                continue
+            if data is None:
+                result.skipped.append(
+                    (display, f"over the {settings.max_file_bytes:,}-byte limit (max_file_bytes)")
+                )
+                continue
+            relative = _relative(resolved, config_root)
+            jobs.append(_Job(display, relative, module_name_for(path), data))
+    return jobs
+
+
+def _relative(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return path.relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def _run_jobs(jobs: list[_Job], settings: Settings, progress: bool, done: int) -> list[dict]:
+    total = len(jobs) + done
+    report = _Progress(total, done) if progress and total else None
+    workers = settings.jobs or os.cpu_count() or 1
+    if len(jobs) < _PARALLEL_THRESHOLD or workers == 1:
+        outcomes = []
+        for job in jobs:
+            outcomes.append(check_job(job, settings))
+            if report:
+                report.advance()
+    else:
+        outcomes = []
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            chunk = max(1, min(32, len(jobs) // (workers * 8)))
+            for outcome in pool.map(check_job, jobs, [settings] * len(jobs), chunksize=chunk):
+                outcomes.append(outcome)
+                if report:
+                report.advance()
+    if report:
+        report.finish()
+    return outcomes
+
+
+def check_job(job: _Job, settings: Settings) -> dict:
+    """One file's outcome as plain data (what the cache stores and workers send back)."""
+    try:
+        text = decode_source(job.data)
+    except SkippedFile as reason:
+        return {"skipped": str(reason)}
+    try:
+        analysis = analyze(text, job.display, job.module_name, settings, job.relative)
+    except RecursionError:
+        return {"skipped": "nested too deeply to analyse", "cacheable": False}
+    names = set(analysis.module.defined_names)
+    return {
+        "units": len(analysis.units),
+        "names": sorted(names),
+        "diagnostics": [diagnostic_dict(f, analysis.lines, job.display) for f in analysis.findings],
+    }
+
+
+def diagnostic_dict(finding: Finding, lines: LineIndex, path: str) -> dict:
+    """A finding as the JSON contract of DESIGN.md (1-based lines and columns)."""
+    return {
+        "path": path,
+        "symbol": finding.symbol,
+        "code": finding.code,
+        "criterion": finding.criterion,
+        "severity": finding.severity,
+        "message": finding.message,
+        "start": _position(lines, finding.span.start),
+        "end": _position(lines, finding.span.end),
+        "sentence": finding.sentence,
+        "evidence": [{"symbol": e.symbol, "path": e.path, "line": e.line} for e in finding.evidence],
+        "fix": None if finding.fix is None else {
+            "title": finding.fix.title,
+            "replacement": finding.fix.replacement,
+            "start": _position(lines, finding.fix.span.start),
+            "end": _position(lines, finding.fix.span.end),
+        },
+        "unless_defined": finding.unless_defined,
+    }
+
+
+def _position(lines: LineIndex, offset: int) -> dict:
+    line, column = lines.position(offset)
+    return {"line": line + 1, "column": column + 1}
+
+
+class _Progress:
+    """A one-line progress bar on stderr (only used when stderr is a terminal)."""
+
+    def __init__(self, total: int, done: int):
+        self.total, self.done = total, done
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.done % 10 == 0 or self.done == self.total:
+            filled = int(30 * self.done / self.total)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} files")
+            sys.stderr.flush()
+
+    def finish(self) -> None:
+        sys.stderr.write("\r" + " " * 60 + "\r")
+        sys.stderr.flush()
+

@@ -1,0 +1,342 @@
+"""Python source model: tree-sitter parse of one file into documented Units."""
+
+from __future__ import annotations
+
+import re
+from array import array
+from dataclasses import replace
+from functools import lru_cache
+from itertools import accumulate
+
+import tree_sitter
+import tree_sitter_python
+
+from ..model import DocstringText, Module, Parameter, Signature, Span, Unit
+from .literal import clean, decode_literal
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+_SUPPRESSION = re.compile(r"#\s*docfact:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
+_DEFINITIONS = ("function_definition", "class_definition")
+_SCOPES = ("function_definition", "class_definition", "lambda")
+_SUPPRESS_ALL = frozenset({"*"})
+
+
+@lru_cache(maxsize=1)
+def _parser() -> tree_sitter.Parser:
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
+
+
+@lru_cache(maxsize=1)
+def _queries() -> dict[str, tree_sitter.Query]:
+    language = tree_sitter.Language(tree_sitter_python.language())
+    return {
+        "return": tree_sitter.Query(language, "(return_statement) @node"),
+        "yield": tree_sitter.Query(language, "(yield) @node"),
+        "raise": tree_sitter.Query(language, "(raise_statement) @node"),
+    }
+
+
+def parse_module(text: str) -> Module:
+    """Every documentable unit of ``text``, which may contain syntax errors."""
+    data = text.encode("utf-8", "surrogatepass")
+    tree = _parser().parse(data)
+    return _Extractor(text, data, tree).module()
+
+
+class _Extractor:
+    def __init__(self, text: str, data: bytes, tree: tree_sitter.Tree):
+        self.text = text
+        self.tree = tree
+        self.char_at = _byte_to_char_map(text, data)
+        self.units: list[Unit] = []
+        self.docstring_spans: list[Span] = []
+        self.by_scope = _statements_by_scope(tree)
+
+    def module(self) -> Module:
+        root = self.tree.root_node
+        docstring = self._docstring(root)
+        self._walk(root, prefix="", class_names=None)
+        masked = self._masked_text()
+        module_names = frozenset(_IDENTIFIER.findall(masked))
+        imported_names, imported_modules = self._imports(root)
+        module_unit = Unit(
+            kind="module",
+            name="",
+            qualname="",
+            span=Span(0, len(self.text)),
+            name_span=Span(0, 0),
+            def_line=0,
+            docstring=docstring,
+            local_names=module_names,
+        )
+        units = [module_unit] + [self._with_names(unit, masked) for unit in self.units]
+        return Module(
+            units=tuple(units),
+            defined_names=module_names,
+            imported_names=imported_names,
+            imported_modules=imported_modules,
+            has_errors=root.has_error,
+        )
+
+    # --- walking -------------------------------------------------------------------
+
+    def _walk(self, node: tree_sitter.Node, prefix: str, class_names: frozenset | None) -> None:
+        for child in node.named_children:
+            definition = child
+            decorators: list[str] = []
+            if child.type == "decorated_definition":
+                definition = child.child_by_field_name("definition")
+                decorators = [
+                    self._text(d)[1:].strip() for d in child.named_children if d.type == "decorator"
+                ]
+            if definition is None:
+                continue
+            if definition.type in _DEFINITIONS:
+                self._definition(child, definition, decorators, prefix, class_names)
+            elif definition.type not in ("lambda", "string", "comment"):
+                # if/try/with blocks at any level still hold definitions.
+                self._walk(definition, prefix, class_names)
+
+    def _definition(self, outer, node, decorators, prefix, class_names) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is None or body is None:
+            return
+        name = self._text(name_node)
+        qualname = f"{prefix}{name}"
+        is_class = node.type == "class_definition"
+        kind = "class" if is_class else ("method" if class_names is not None else "function")
+        unit = Unit(
+            kind=kind,
+            name=name,
+            qualname=qualname,
+            span=self._span(outer),
+            name_span=self._span(name_node),
+            def_line=node.start_point[0],
+            docstring=self._docstring(body),
+            signature=None if is_class else self._signature(node),
+            decorators=tuple(decorators),
+            suppressed=self._suppressions(node),
+        )
+        if not is_class:
+            unit = self._with_body_facts(unit, node)
+        self.units.append(unit)
+        self._walk(body, qualname + ".", frozenset() if is_class else None)
+
+    # --- docstrings ----------------------------------------------------------------
+
+    def _docstring(self, block: tree_sitter.Node) -> DocstringText | None:
+        first = next((c for c in block.named_children if c.type != "comment"), None)
+        if first is None or first.type != "expression_statement" or first.named_child_count != 1:
+            return None
+        literal = first.named_children[0]
+        pieces = [literal]
+        if literal.type == "concatenated_string":
+            pieces = [p for p in literal.named_children if p.type == "string"]
+        elif literal.type != "string":
+            return None
+        value_parts: list[str] = []
+        offsets: list[int] = []
+        for piece in pieces:
+            start, end = self.char_at[piece.start_byte], self.char_at[piece.end_byte]
+            decoded = decode_literal(self.text, start, end)
+            if decoded is None:
+                return None
+            value_parts.append(decoded[0])
+            offsets.extend(decoded[1])
+        span = self._span(literal)
+        self.docstring_spans.append(span)
+        return clean("".join(value_parts), offsets, span)
+
+    def _masked_text(self) -> str:
+        """The file with docstrings blanked, so names they mention don't count as code."""
+        if not self.docstring_spans:
+            return self.text
+        parts, last = [], 0
+        for span in sorted(self.docstring_spans, key=lambda s: s.start):
+            parts.append(self.text[last : span.start])
+            parts.append(" ")
+            last = span.end
+        parts.append(self.text[last:])
+        return "".join(parts)
+
+    # --- signatures ----------------------------------------------------------------
+
+    def _signature(self, node: tree_sitter.Node) -> Signature:
+        parameters: list[Parameter] = []
+        keyword_only = False
+        params_node = node.child_by_field_name("parameters")
+        for child in params_node.named_children if params_node else ():
+            kind = "keyword_only" if keyword_only else "regular"
+            if child.type == "positional_separator":
+                parameters = [
+                    replace(p, kind="positional_only") if p.kind == "regular" else p
+                    for p in parameters
+                ]
+                continue
+            if child.type == "keyword_separator":
+                keyword_only = True
+                continue
+            parameter = self._parameter(child, kind)
+            if parameter is None:
+                continue
+            if parameter.kind == "var_positional":
+                keyword_only = True
+            parameters.append(parameter)
+        returns = node.child_by_field_name("return_type")
+        is_async = any(c.type == "async" for c in node.children)
+        return Signature(
+            parameters=tuple(parameters),
+            returns=self._text(returns) if returns else None,
+            returns_span=self._span(returns) if returns else None,
+            is_async=is_async,
+        )
+
+    def _parameter(self, node: tree_sitter.Node, kind: str) -> Parameter | None:
+        annotation = node.child_by_field_name("type")
+        default = node.child_by_field_name("value")
+        target = node.child_by_field_name("name")
+        if target is None:
+            target = next(
+                (c for c in node.named_children if c.type != "type" and c is not default), None
+            )
+            if node.type in ("identifier", "list_splat_pattern", "dictionary_splat_pattern"):
+                target = node
+        if target is None:
+            return None
+        if target.type == "list_splat_pattern":
+            kind = "var_positional"
+        elif target.type == "dictionary_splat_pattern":
+            kind = "var_keyword"
+        name_node = target
+        if target.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+            name_node = next((c for c in target.named_children if c.type == "identifier"), None)
+        if name_node is None or name_node.type != "identifier":
+            return None
+        return Parameter(
+            name=self._text(name_node),
+            kind=kind,
+            annotation=self._text(annotation) if annotation else None,
+            default=self._text(default) if default else None,
+            span=self._span(name_node),
+        )
+
+    # --- bodies --------------------------------------------------------------------
+
+    def _with_body_facts(self, unit: Unit, node: tree_sitter.Node) -> Unit:
+        statements = self.by_scope.get(node.id, {})
+        returns = [n.named_children[0] for n in statements.get("return", ()) if n.named_children]
+        bare = any(not n.named_children for n in statements.get("return", ()))
+        raises = []
+        for raise_node in statements.get("raise", ()):
+            exception = raise_node.named_children[0] if raise_node.named_children else None
+            if exception is not None and exception.type == "call":
+                exception = exception.child_by_field_name("function")
+            if exception is not None and exception.type in ("identifier", "attribute"):
+                raises.append(self._text(exception))
+        return replace(
+            unit,
+            return_values=tuple(self._text(n) for n in returns),
+            has_bare_return=bare,
+            is_generator=bool(statements.get("yield")),
+            raises=tuple(raises),
+        )
+
+    def _with_names(self, unit: Unit, masked: str) -> Unit:
+        """Names used in the unit's own text, and in its class for methods."""
+        local = frozenset(_IDENTIFIER.findall(masked, unit.span.start, unit.span.end))
+        attributes = frozenset()
+        if unit.kind == "method" or unit.kind == "class":
+            owner = unit if unit.kind == "class" else self._owner_class(unit)
+            if owner is not None:
+                attributes = frozenset(
+                    _IDENTIFIER.findall(masked, owner.span.start, owner.span.end)
+                )
+        return replace(unit, local_names=local, attributes=attributes)
+
+    def _owner_class(self, method: Unit) -> Unit | None:
+        owner_name = method.qualname.rpartition(".")[0]
+        return next((u for u in self.units if u.qualname == owner_name), None)
+
+    def _imports(self, root: tree_sitter.Node) -> tuple[frozenset[str], frozenset[str]]:
+        names: set[str] = set()
+        modules: set[str] = set()
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "import_statement":
+                for item in node.named_children:
+                    dotted, alias = self._import_item(item)
+                    modules.add(dotted)
+                    names.add(alias or dotted.split(".")[0])
+            elif node.type == "import_from_statement":
+                module = node.child_by_field_name("module_name")
+                if module is not None:
+                    modules.add(self._text(module).lstrip("."))
+                for item in node.children_by_field_name("name"):
+                    dotted, alias = self._import_item(item)
+                    names.add(alias or dotted)
+            elif node.type in ("module", "block", "if_statement", "try_statement", "else_clause",
+                               "except_clause", "finally_clause", "with_statement",
+                               "function_definition", "class_definition",
+                               "decorated_definition", "elif_clause"):
+                stack.extend(node.named_children)
+        return frozenset(names), frozenset(modules)
+
+    def _import_item(self, item: tree_sitter.Node) -> tuple[str, str | None]:
+        if item.type == "aliased_import":
+            name = item.child_by_field_name("name")
+            alias = item.child_by_field_name("alias")
+            return self._text(name), self._text(alias) if alias else None
+        return self._text(item), None
+
+    # --- helpers -------------------------------------------------------------------
+
+    def _suppressions(self, node: tree_sitter.Node) -> frozenset[str]:
+        """Codes silenced by ``# docfact: ignore[...]`` on the def/class line."""
+        line_start = self.char_at[node.start_byte]
+        line_start = self.text.rfind("\n", 0, line_start) + 1
+        line_end = self.text.find("\n", line_start)
+        line = self.text[line_start : line_end if line_end != -1 else len(self.text)]
+        match = _SUPPRESSION.search(line)
+        if match is None:
+            return frozenset()
+        if match.group(1) is None:
+            return _SUPPRESS_ALL
+        return frozenset(code.strip().upper() for code in match.group(1).split(",") if code.strip())
+
+    def _span(self, node: tree_sitter.Node) -> Span:
+        return Span(self.char_at[node.start_byte], self.char_at[node.end_byte])
+
+    def _text(self, node: tree_sitter.Node) -> str:
+        span = self._span(node)
+        return self.text[span.start : span.end]
+
+
+def _statements_by_scope(tree: tree_sitter.Tree) -> dict[int, dict[str, list]]:
+    """Return, yield and raise nodes grouped by the id of the function they belong to."""
+    grouped: dict[int, dict[str, list]] = {}
+    for kind, query in _queries().items():
+        for node in tree_sitter.QueryCursor(query).captures(tree.root_node).get("node", ()):
+            scope = node.parent
+            while scope is not None and scope.type not in _SCOPES:
+                scope = scope.parent
+            if scope is not None and scope.type == "function_definition":
+                grouped.setdefault(scope.id, {}).setdefault(kind, []).append(node)
+    return grouped
+
+
+def _byte_to_char_map(text: str, data: bytes):
+    """Index from UTF-8 byte offset to string offset (identity for ASCII text)."""
+    if len(data) == len(text):
+        return _Identity()
+    widths = [len(ch.encode("utf-8", "surrogatepass")) for ch in text]
+    table = array("l", [0]) * (len(data) + 1)
+    for index, start in enumerate(accumulate(widths, initial=0)):
+        table[start] = index
+    return table
+
+
+class _Identity:
+    def __getitem__(self, offset: int) -> int:
+        return offset
