@@ -38,6 +38,9 @@ class Settings:
     max_file_bytes: int = 2_000_000
     cache_dir: str | None = None
     jobs: int = 0  # worker processes for `docfact check`; 0 = one per core
+    # Editor only:
+    debounce_ms: int = 250  # quiet time after an edit before the document is re-checked
+    workspace_diagnostics: bool = False  # keep reporting closed files of the workspace
 
     def with_overrides(self, raw: dict[str, Any], origin: str) -> "Settings":
         """These settings with the keys of ``raw`` applied (validated)."""
@@ -103,7 +106,11 @@ def _validate(name: str, value: Any, origin: str) -> Any:
         if value not in SEVERITIES and value != "never":
             raise ConfigError(f"{where}: {value!r} is not one of {', '.join(SEVERITIES)}, never")
         return value
-    if name in ("max_file_bytes", "jobs"):
+    if name == "workspace_diagnostics":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false")
+        return value
+    if name in ("max_file_bytes", "jobs", "debounce_ms"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"{where} must be a non-negative integer")
         return value

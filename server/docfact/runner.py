@@ -4,6 +4,7 @@ project-wide resolution of name findings."""
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +31,7 @@ class RunResult:
 
 
 @dataclass(frozen=True)
-class _Job:
+class FileJob:
     display: str  # the path as shown: argument joined with the relative path
     relative: str  # relative to the configuration root, for per-file-ignores
     module_name: str
@@ -39,7 +40,25 @@ class _Job:
 
 def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
                 cache: Cache | None, progress: bool = False) -> RunResult:
+    """Check every Python file under ``paths``; name findings resolved project-wide."""
     result = RunResult()
+    outcomes = file_outcomes(paths, settings, config_root, cache, progress, result)
+    project_names = names_of(outcomes)
+    for job, outcome in outcomes:
+        if outcome.get("skipped"):
+            result.skipped.append((job.display, outcome["skipped"]))
+            continue
+        result.files_checked += 1
+        result.units_checked += outcome["units"]
+        result.diagnostics.extend(resolved(outcome, project_names))
+    return result
+
+
+def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | None,
+                  cache: Cache | None, progress: bool = False,
+                  result: RunResult | None = None) -> list[tuple[FileJob, dict]]:
+    """Each file's outcome (see ``check_job``), from the cache or computed in workers."""
+    result = result if result is not None else RunResult()
     jobs = _discover(paths, settings, config_root, result)
     settings_key = asdict(settings) | {"cache_dir": None, "jobs": None}
     keys = [cache_key("file", settings_key, job.relative, job.module_name,
@@ -53,29 +72,29 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
     ))
     if cache:
         cache.put_many({k: v for k, v in computed.items() if v.get("cacheable", True)})
-    project_names: set[str] = set()
-    outcomes = []
-    for key, job in zip(keys, jobs):
-        outcome = cached.get(key) or computed[key]
-        outcomes.append((job, outcome))
-        project_names.update(outcome.get("names", ()))
-        project_names.update(job.module_name.split("."))
+    return [(job, cached.get(key) or computed[key]) for key, job in zip(keys, jobs)]
+
+
+def names_of(outcomes: list[tuple["FileJob", dict]]) -> set[str]:
+    """Every name defined in the project, module names included."""
+    names: set[str] = set()
     for job, outcome in outcomes:
-        if outcome.get("skipped"):
-            result.skipped.append((job.display, outcome["skipped"]))
-            continue
-        result.files_checked += 1
-        result.units_checked += outcome["units"]
-        for diagnostic in outcome["diagnostics"]:
-            name = diagnostic.get("unless_defined")
-            if name is None or name not in project_names:
-                result.diagnostics.append(
-                    {k: v for k, v in diagnostic.items() if k != "unless_defined"}
-                )
-    return result
+        names.update(outcome.get("names", ()))
+        names.update(job.module_name.split("."))
+    return names
 
 
-def _discover(paths, settings, config_root, result) -> list[_Job]:
+def resolved(outcome: dict, project_names: set[str]) -> list[dict]:
+    """The outcome's diagnostics that stand once the project's names are known."""
+    return [
+        {k: v for k, v in diagnostic.items() if k != "unless_defined"}
+        for diagnostic in outcome.get("diagnostics", ())
+        if diagnostic.get("unless_defined") is None
+        or diagnostic["unless_defined"] not in project_names
+    ]
+
+
+def _discover(paths, settings, config_root, result) -> list[FileJob]:
     jobs = []
     seen = set()
     for argument in paths:
@@ -98,12 +117,12 @@ def _discover(paths, settings, config_root, result) -> list[_Job]:
                     (display, f"over the {settings.max_file_bytes:,}-byte limit (max_file_bytes)")
                 )
                 continue
-            relative = _relative(resolved, config_root)
-            jobs.append(_Job(display, relative, module_name_for(path), data))
+            relative = relative_to_root(resolved, config_root)
+            jobs.append(FileJob(display, relative, module_name_for(path), data))
     return jobs
 
 
-def _relative(path: Path, root: Path | None) -> str:
+def relative_to_root(path: Path, root: Path | None) -> str:
     if root is not None:
         try:
             return path.relative_to(root.resolve()).as_posix()
@@ -112,7 +131,7 @@ def _relative(path: Path, root: Path | None) -> str:
     return path.as_posix()
 
 
-def _run_jobs(jobs: list[_Job], settings: Settings, progress: bool, done: int) -> list[dict]:
+def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int) -> list[dict]:
     total = len(jobs) + done
     report = _Progress(total, done) if progress and total else None
     workers = settings.jobs or os.cpu_count() or 1
@@ -124,18 +143,20 @@ def _run_jobs(jobs: list[_Job], settings: Settings, progress: bool, done: int) -
                 report.advance()
     else:
         outcomes = []
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # forkserver: the language server calls this from a process with threads.
+        context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             chunk = max(1, min(32, len(jobs) // (workers * 8)))
             for outcome in pool.map(check_job, jobs, [settings] * len(jobs), chunksize=chunk):
                 outcomes.append(outcome)
                 if report:
-                report.advance()
+                    report.advance()
     if report:
         report.finish()
     return outcomes
 
 
-def check_job(job: _Job, settings: Settings) -> dict:
+def check_job(job: FileJob, settings: Settings) -> dict:
     """One file's outcome as plain data (what the cache stores and workers send back)."""
     try:
         text = decode_source(job.data)

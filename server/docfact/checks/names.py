@@ -44,7 +44,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         message = f"`{name}` is not a parameter of `{ctx.unit.name}` (its parameters: {shown})"
         if closest:
             message += f"; did you mean `{closest}`?"
-        evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, _render(signature)),)
+        evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, render_signature(signature)),)
         yield ctx.finding(
             "DF101", message, entry.name.start, entry.name.end, entry=entry,
             fix=(f"Rename to `{closest}`", closest) if closest else None, evidence=evidence,
@@ -139,7 +139,7 @@ def _closest(name: str, candidates) -> str | None:
     return matches[0] if matches else None
 
 
-def _render(signature) -> str:
+def render_signature(signature) -> str:
     parts = []
     for p in signature.parameters:
         star = {"var_positional": "*", "var_keyword": "**"}.get(p.kind, "")

@@ -1,0 +1,126 @@
+"""Model -> lsprotocol: positions in the negotiated encoding, diagnostics, edits.
+
+This is the only place where string offsets become LSP positions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+
+from ..model import Finding, Span
+from ..output import rule_url
+from ..source.lines import LineIndex
+
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+class PositionMapper:
+    """Offsets of one text <-> LSP positions in UTF-8, UTF-16 or UTF-32 units."""
+
+    def __init__(self, lines: LineIndex, encoding: str):
+        self.lines = lines
+        self.encoding = str(encoding or types.PositionEncodingKind.Utf16)
+
+    def position(self, offset: int) -> types.Position:
+        line, column = self.lines.position(offset)
+        prefix = self.lines.text[self.lines.starts[line] : self.lines.starts[line] + column]
+        return types.Position(line=line, character=self._units(prefix))
+
+    def range(self, span: Span) -> types.Range:
+        return types.Range(start=self.position(span.start), end=self.position(span.end))
+
+    def offset(self, position: types.Position) -> int:
+        if position.line >= len(self.lines.starts):
+            return len(self.lines.text)
+        text = self.lines.line_text(position.line)
+        units = 0
+        for column, ch in enumerate(text):
+            if units >= position.character:
+                return self.lines.starts[position.line] + column
+            units += self._units(ch)
+        return self.lines.starts[position.line] + len(text)
+
+    def _units(self, text: str) -> int:
+        if self.encoding == types.PositionEncodingKind.Utf8:
+            return len(text.encode("utf-8", "surrogatepass"))
+        if self.encoding == types.PositionEncodingKind.Utf32:
+            return len(text)
+        return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) -> types.Diagnostic:
+    """The LSP diagnostic of a finding in the document at ``uri`` (file ``path``)."""
+    related = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=uri if evidence.path == path else Path(evidence.path).resolve().as_uri(),
+                range=types.Range(
+                    start=types.Position(line=evidence.line - 1, character=0),
+                    end=types.Position(line=evidence.line - 1, character=0),
+                ),
+            ),
+            message=f"{evidence.symbol}: {evidence.text}" if evidence.text else evidence.symbol,
+        )
+        for evidence in finding.evidence
+    ]
+    data = {"symbol": finding.symbol, "criterion": finding.criterion}
+    if finding.fix is not None:
+        data["fix"] = {
+            "title": finding.fix.title,
+            "replacement": finding.fix.replacement,
+            "range": _range_json(mapper.range(finding.fix.span)),
+        }
+    return types.Diagnostic(
+        range=mapper.range(finding.span),
+        message=finding.message,
+        severity=_SEVERITY[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=rule_url(finding.code)),
+        source="docfact",
+        related_information=related or None,
+        data=data,
+    )
+
+
+def _range_json(value: types.Range) -> dict:
+    return {
+        "start": {"line": value.start.line, "character": value.start.character},
+        "end": {"line": value.end.line, "character": value.end.character},
+    }
+
+
+def range_from_json(value: dict) -> types.Range:
+    return types.Range(
+        start=types.Position(**value["start"]), end=types.Position(**value["end"])
+    )
+
+
+def diagnostic_from_dict(item: dict, mapper: PositionMapper) -> types.Diagnostic:
+    """The LSP diagnostic of a cached CLI-shaped finding (1-based code-point positions)."""
+    def offset(position: dict) -> int:
+        return mapper.lines.offset(position["line"] - 1, position["column"] - 1)
+
+    data = {"symbol": item["symbol"], "criterion": item["criterion"]}
+    if item.get("fix"):
+        fix = item["fix"]
+        data["fix"] = {
+            "title": fix["title"],
+            "replacement": fix["replacement"],
+            "range": _range_json(mapper.range(Span(offset(fix["start"]), offset(fix["end"])))),
+        }
+    return types.Diagnostic(
+        range=mapper.range(Span(offset(item["start"]), offset(item["end"]))),
+        message=item["message"],
+        severity=_SEVERITY[item["severity"]],
+        code=item["code"],
+        code_description=types.CodeDescription(href=rule_url(item["code"])),
+        source="docfact",
+        data=data,
+    )

@@ -1,0 +1,307 @@
+"""The language server: thin handlers that ask the engine and convert the answers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from .. import __version__
+from ..config import ConfigError
+from . import actions, hover
+from .convert import PositionMapper, diagnostic
+from .scheduler import Scheduler
+from .state import DocumentState, Workspace
+
+log = logging.getLogger("docfact")
+
+
+class DocfactServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("docfact", __version__)
+        self.state = Workspace()
+        self.scheduler = Scheduler()
+        self.pull_diagnostics = False
+        self.config_error_shown: str | None = None
+
+    # --- analysis --------------------------------------------------------------------
+
+    def document(self, uri: str):
+        return self.workspace.get_text_document(uri)
+
+    async def refresh(self, uri: str) -> None:
+        """Analyse the open document ``uri`` and publish, unless it changed meanwhile."""
+        document = self.document(uri)
+        version, text = document.version, document.source
+        path = to_fs_path(uri) or uri
+        state = await asyncio.to_thread(self.state.analyze, uri, path, text, version)
+        if self.document(uri).version != version:
+            return  # a newer edit is already scheduled; never publish stale results
+        if not self.pull_diagnostics:
+            self.publish(uri, state)
+
+    def publish(self, uri: str, state: DocumentState) -> None:
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=uri, version=state.version, diagnostics=self.diagnostics(uri, state)
+            )
+        )
+
+    def diagnostics(self, uri: str, state: DocumentState) -> list[types.Diagnostic]:
+        mapper = PositionMapper(state.analysis.lines, self.workspace.position_encoding)
+        return [diagnostic(f, mapper, uri, state.analysis.path) for f in state.findings]
+
+    def schedule(self, uri: str, delay_s: float | None = None) -> None:
+        if delay_s is None:
+            delay_s = self.state.settings_for(to_fs_path(uri) or uri).debounce_ms / 1000
+        self.scheduler.schedule(uri, delay_s, lambda: self.refresh(uri))
+
+    def prune_request_futures(self) -> None:
+        """pygls 2.1.1 keeps a future per notification forever; drop the finished ones."""
+        futures = self.protocol._request_futures
+        for key in [k for k, f in futures.items() if f.done()]:
+            futures.pop(key, None)
+
+    def show_config_error(self, error: ConfigError) -> None:
+        message = str(error)
+        log.error("configuration: %s", message)
+        if message != self.config_error_shown:  # once per distinct problem
+            self.config_error_shown = message
+            self.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Error, message=f"docfact: {message}"))
+
+
+server = DocfactServer()
+
+
+class _ClientLogHandler(logging.Handler):
+    """Forwards docfact's log records to the editor (window/logMessage)."""
+
+    _LEVELS = {logging.ERROR: types.MessageType.Error, logging.WARNING: types.MessageType.Warning,
+               logging.INFO: types.MessageType.Info}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            level = self._LEVELS.get(record.levelno, types.MessageType.Log)
+            server.window_log_message(types.LogMessageParams(type=level, message=self.format(record)))
+        except Exception:  # the transport may be gone at shutdown
+            pass
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
+    capabilities = params.capabilities.text_document
+    ls.pull_diagnostics = bool(capabilities and capabilities.diagnostic)
+    folders = [to_fs_path(f.uri) for f in params.workspace_folders or []]
+    if not folders and params.root_uri:
+        folders = [to_fs_path(params.root_uri)]
+    ls.state.folders = [Path(f) for f in folders if f]
+    try:
+        ls.state.set_editor_settings(_section(params.initialization_options))
+    except ConfigError as error:
+        ls.show_config_error(error)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: DocfactServer, params: types.InitializedParams) -> None:
+    watched = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+    if watched and watched.dynamic_registration:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[
+            types.Registration(
+                id="docfact-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                    types.FileSystemWatcher(glob_pattern="**/*.py"),
+                    types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
+                ]),
+            )
+        ]))
+    await _pull_configuration(ls)
+    asyncio.ensure_future(_index_workspace(ls))
+
+
+async def _pull_configuration(ls: DocfactServer) -> None:
+    """Ask the editor for the `docfact` settings section (outside any cancellable task)."""
+    workspace = ls.client_capabilities.workspace
+    if not (workspace and workspace.configuration):
+        return
+    try:
+        answer = await asyncio.wait_for(ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section="docfact")])), 5)
+    except Exception as error:  # an editor that does not answer keeps the current settings
+        log.warning("workspace/configuration failed: %s", error)
+        return
+    if answer and isinstance(answer[0], dict):
+        try:
+            ls.state.set_editor_settings(answer[0])
+        except ConfigError as error:
+            ls.show_config_error(error)
+
+
+async def _index_workspace(ls: DocfactServer) -> None:
+    """Learn every name the workspace defines, with work-done progress that always ends."""
+    if not ls.state.folders:
+        return
+    token = "docfact-index"
+    progress = ls.work_done_progress
+    try:
+        await progress.create_async(token)
+    except Exception:
+        token = None
+    if token:
+        progress.begin(token, types.WorkDoneProgressBegin(title="docfact: indexing workspace",
+                                                          cancellable=False))
+    try:
+        await asyncio.to_thread(ls.state.index)
+    except Exception:
+        log.exception("indexing the workspace failed; names in other files are unknown")
+    finally:
+        if token:
+            progress.end(token, types.WorkDoneProgressEnd(
+                message=f"{ls.state.indexed_files} files"))
+    for uri in list(ls.state.open_documents()):
+        ls.schedule(uri, 0)
+    if ls.pull_diagnostics:
+        _refresh_pull(ls)
+
+
+def _refresh_pull(ls: DocfactServer) -> None:
+    workspace = ls.client_capabilities.workspace
+    if workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+        ls.workspace_diagnostic_refresh(None)
+
+
+def _section(options) -> dict:
+    if not isinstance(options, dict):
+        return {}
+    section = options.get("docfact", options)
+    return section if isinstance(section, dict) else {}
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: DocfactServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.state.opened(params.text_document.uri)
+    ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: DocfactServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.prune_request_futures()
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: DocfactServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.scheduler.cancel(uri)
+    ls.state.closed(uri)
+    if not ls.pull_diagnostics and not ls.state.settings_for(to_fs_path(uri) or uri).workspace_diagnostics:
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: DocfactServer, params: types.DidChangeConfigurationParams) -> None:
+    settings = params.settings
+    if isinstance(settings, dict) and settings.get("docfact") is not None:
+        try:
+            ls.state.set_editor_settings(_section(settings))
+        except ConfigError as error:
+            ls.show_config_error(error)
+    else:
+        await _pull_configuration(ls)
+    _recheck_all(ls)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: DocfactServer, params: types.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        path = to_fs_path(change.uri)
+        if path:
+            ls.state.file_changed(Path(path), deleted=change.type == types.FileChangeType.Deleted)
+    _recheck_all(ls)
+
+
+def _recheck_all(ls: DocfactServer) -> None:
+    for uri in ls.state.open_documents():
+        ls.schedule(uri, 0)
+    if ls.pull_diagnostics:
+        _refresh_pull(ls)
+
+
+@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(identifier="docfact", inter_file_dependencies=True,
+                                        workspace_diagnostics=True))
+async def document_diagnostic(ls: DocfactServer, params: types.DocumentDiagnosticParams):
+    uri = params.text_document.uri
+    document = ls.document(uri)
+    path = to_fs_path(uri) or uri
+    state = await asyncio.to_thread(ls.state.analyze, uri, path, document.source, document.version)
+    if params.previous_result_id == state.result_id:
+        return types.UnchangedDocumentDiagnosticReport(result_id=state.result_id)
+    return types.FullDocumentDiagnosticReport(result_id=state.result_id,
+                                              items=ls.diagnostics(uri, state))
+
+
+@server.feature(types.WORKSPACE_DIAGNOSTIC)
+async def workspace_diagnostic(ls: DocfactServer, params: types.WorkspaceDiagnosticParams):
+    previous = {p.uri: p.value for p in params.previous_result_ids}
+    reports = await asyncio.to_thread(ls.state.workspace_reports, ls.workspace.position_encoding)
+    items = []
+    for uri, (result_id, diagnostics) in reports.items():
+        if previous.get(uri) == result_id:
+            items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(
+                uri=uri, result_id=result_id, version=None))
+        else:
+            items.append(types.WorkspaceFullDocumentDiagnosticReport(
+                uri=uri, result_id=result_id, version=None, items=diagnostics))
+    return types.WorkspaceDiagnosticReport(items=items)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover | None:
+    state = ls.state.current(params.text_document.uri, ls.document(params.text_document.uri).version)
+    if state is None:
+        return None
+    mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
+    return hover.card(state, mapper, mapper.offset(params.position))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[
+                    types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND]))
+def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
+    uri = params.text_document.uri
+    state = ls.state.current(uri, ls.document(uri).version)
+    if state is None:
+        return None
+    mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
+    return actions.code_actions(uri, state, mapper, params)
+
+
+@server.feature(types.SHUTDOWN)
+def on_shutdown(ls: DocfactServer, *args) -> None:
+    ls.state.close()
+
+
+def serve(tcp: str | None = None) -> int:
+    handler = _ClientLogHandler()
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    root = logging.getLogger("docfact")
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    root.propagate = False
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0
+
