@@ -73,6 +73,8 @@ _SKIP_DIRECTIVES = frozenset(
         "list-table", "graphviz", "highlight", "currentmodule", "module",
     )
 )
+# Directives nested deeper than this are skipped (their content is not prose).
+_MAX_NESTING = 16
 # Admonitions whose text may start on the directive line itself.
 _ADMONITIONS = frozenset(
     ("note", "warning", "tip", "hint", "important", "attention", "caution", "danger", "error", "todo")
@@ -81,12 +83,14 @@ _ADMONITIONS = frozenset(
 _NAME = r"\*{0,2}[^\W\d][\w.]*"
 _EXC = r"(?::[\w:]+:)?`?~?[^\W\d][\w.]*`?"  # also :exc:`ValueError` and `ValueError`
 
-_GOOGLE_HEADING = re.compile(r"[ \t]*([A-Za-z][A-Za-z \t]*?)\s*:\s*$")
+_GOOGLE_HEADING = re.compile(r"[ \t]*([A-Za-z]+(?:[ \t]+[A-Za-z]+)*)[ \t]*:\s*$")
 _UNDERLINE = re.compile(r"\s*(?:-{3,}|={3,})\s*$")
 _ADORNMENT = re.compile(r"\s*([=\-~^*+#\"':._])\1{2,}\s*$")
-_SPHINX_FIELD = re.compile(r"[ \t]*:([A-Za-z_][\w-]*)([ \t]+[^:]*?)?[ \t]*:(?=\s|$)")
-_EPYTEXT_FIELD = re.compile(r"[ \t]*@([A-Za-z_]\w*)([ \t]+[^:]*?)?[ \t]*:(?=\s|$)")
+# The arguments group keeps surrounding blanks (trimmed later) so that matching stays linear.
+_SPHINX_FIELD = re.compile(r"[ \t]*:([A-Za-z_][\w-]*)(?:[ \t]([^:]*))?:(?=\s|$)")
+_EPYTEXT_FIELD = re.compile(r"[ \t]*@([A-Za-z_]\w*)(?:[ \t]([^:]*))?:(?=\s|$)")
 _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([A-Za-z][\w:+.-]*?)[ \t]*::(?=\s|$)")
+_TABLE_BORDER = re.compile(r"\s*(?:=+(?:[ \t]+=+)+|\+(?:[-=]+\+)+)\s*$")
 _OPTION = re.compile(r"[ \t]*:[\w-]+:(?:\s|$)")
 _NAMES = re.compile(rf"[ \t]*({_NAME}(?:[ \t]*,[ \t]*{_NAME})*)")
 _NAME_ITEM = re.compile(r"\*{0,2}([^\W\d][\w.]*)")
@@ -95,7 +99,7 @@ _NUMPY_RETURN = re.compile(r"[ \t]*([^\W\d]\w*)\s*:(.*)$")
 _EXC_HEAD = re.compile(rf"[ \t]*({_EXC}(?:[ \t]*,[ \t]*{_EXC})*)\s*(:|$)")
 _EXC_LIST = re.compile(rf"\s*{_EXC}(?:\s*,\s*{_EXC})*\s*")
 _EXC_ITEM = re.compile(r"(?::[\w:]+:)?`?~?([^\W\d][\w.]*)`?")
-_TYPE_JOINER = re.compile(r"\s*[|,]\s*|\s+(?:or|of)\s+")
+_TYPE_JOINERS = frozenset(("or", "of", "|"))
 _TYPE_CHARS = re.compile(r"[\w.\[\](){}|,`~:'\"*<>=-]+")
 
 
@@ -144,7 +148,8 @@ def _style_marker(lines: list[str], k: int) -> tuple[str, bool] | None:
 
 def _indented_after(lines: list[str], k: int) -> bool:
     indent = len(lines[k]) - len(lines[k].lstrip())
-    for line in lines[k + 1 :]:
+    for n in range(k + 1, len(lines)):
+        line = lines[n]
         body = line.lstrip()
         if body:
             return len(line) - len(body) > indent
@@ -168,8 +173,12 @@ def _looks_like_type(text: str) -> bool:
     """Whether ``text`` reads as a type ("list of str", "int | None") rather than a sentence."""
     if not text or text.endswith("."):
         return False
-    flat = _TYPE_JOINER.sub("|", _outside_brackets(text))
-    return _TYPE_CHARS.fullmatch(flat) is not None
+    words = _outside_brackets(text).split()
+    for left, right in zip(words, words[1:]):
+        joined = left in _TYPE_JOINERS or right in _TYPE_JOINERS
+        if not (joined or left.endswith((",", "|")) or right.startswith("|")):
+            return False
+    return all(_TYPE_CHARS.fullmatch(word) for word in words)
 
 
 def _outside_brackets(text: str) -> str:
@@ -266,6 +275,7 @@ class _Parser:
         self.index: dict[tuple[str, str | None], _Draft] = {}
         self.summary: Field | None = None
         self.seen_section = False
+        self.nesting = 0
 
     def parse(self, text: DocstringText) -> Docstring:
         self._scan(0, len(self.lines), top=True)
@@ -327,6 +337,8 @@ class _Parser:
             return self._fence(i, j)
         if body.startswith("..") and (len(body) == 2 or body[2].isspace()):
             return self._explicit_markup(i, j)
+        if _TABLE_BORDER.match(line):
+            return self._until_blank(i + 1, j)  # a reST table is neither prose nor code
         if _ADORNMENT.match(line):
             return i + 1
         if i + 1 < j and _ADORNMENT.match(self.lines[i + 1]):
@@ -378,12 +390,16 @@ class _Parser:
             end = k + 1
         return end
 
+    def _until_blank(self, i: int, j: int) -> int:
+        while i < j and not self.blank[i]:
+            i += 1
+        return i
+
     def _doctest(self, i: int, j: int) -> int:
-        k = i + 1
-        while k < j and not self.blank[k]:
-            k += 1
-        self._add_code(self.starts[i], self.ends[k - 1])
-        return k
+        """A ``>>>`` line and everything up to the next blank line (prompts and output)."""
+        end = self._until_blank(i + 1, j)
+        self._add_code(self.starts[i], self.ends[end - 1])
+        return end
 
     def _fence(self, i: int, j: int) -> int:
         end = self._fence_end(i, j)
@@ -407,7 +423,7 @@ class _Parser:
         if m is None:
             return end
         name = m.group(1).lower()
-        if name in _SKIP_DIRECTIVES or name.startswith("auto"):
+        if name in _SKIP_DIRECTIVES or name.startswith("auto") or self.nesting >= _MAX_NESTING:
             return end
         body = i + 1
         while body < end and _OPTION.match(self.lines[body]):
@@ -418,7 +434,9 @@ class _Parser:
             return end
         if name in _ADMONITIONS and self.lines[i][m.end() :].strip():
             body = self._paragraph(i, end, top=False, start=self.starts[i] + m.end())
+        self.nesting += 1
         self._scan(body, end, top=False)
+        self.nesting -= 1
         return end
 
     # --- sections -------------------------------------------------------------------
@@ -468,8 +486,7 @@ class _Parser:
         while k < j:
             body = self.lines[k].lstrip()
             if body.startswith(">>>"):
-                while k < j and not self.blank[k]:
-                    k += 1
+                k = self._until_blank(k, j)
             elif body.startswith("```"):
                 k = self._fence_end(k, j)
             elif (

@@ -40,6 +40,9 @@ def decode_literal(source: str, start: int, end: int) -> tuple[str, list[int]] |
 
 
 def _decode_body(source: str, i: int, end: int, raw: bool) -> tuple[str, list[int]]:
+    body = source[i:end]
+    if "\\" not in body and "\r" not in body:
+        return body, list(range(i, end))  # the common case: the value is the source
     chars: list[str] = []
     offsets: list[int] = []
     while i < end:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
@@ -19,6 +20,12 @@ _SUPPRESSION = re.compile(r"#\s*docfact:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _DEFINITIONS = ("function_definition", "class_definition")
 _SCOPES = ("function_definition", "class_definition", "lambda")
 _SUPPRESS_ALL = frozenset({"*"})
+# Statements whose blocks may hold definitions (expressions never do, lambdas aside).
+_COMPOUND = frozenset({
+    "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement",
+    "try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement",
+    "match_statement", "case_clause",
+})
 
 
 @lru_cache(maxsize=1)
@@ -57,7 +64,9 @@ class _Extractor:
         docstring = self._docstring(root)
         self._walk(root, prefix="", class_names=None)
         masked = self._masked_text()
-        module_names = frozenset(_IDENTIFIER.findall(masked))
+        self.identifiers = [(m.start(), m.group()) for m in _IDENTIFIER.finditer(masked)]
+        self.identifier_starts = [start for start, _ in self.identifiers]
+        module_names = frozenset(name for _, name in self.identifiers)
         imported_names, imported_modules = self._imports(root)
         module_unit = Unit(
             kind="module",
@@ -69,7 +78,8 @@ class _Extractor:
             docstring=docstring,
             local_names=module_names,
         )
-        units = [module_unit] + [self._with_names(unit, masked) for unit in self.units]
+        class_names: dict[str, frozenset[str]] = {}
+        units = [module_unit] + [self._with_names(unit, class_names) for unit in self.units]
         return Module(
             units=tuple(units),
             defined_names=module_names,
@@ -93,8 +103,8 @@ class _Extractor:
                 continue
             if definition.type in _DEFINITIONS:
                 self._definition(child, definition, decorators, prefix, class_names)
-            elif definition.type not in ("lambda", "string", "comment"):
-                # if/try/with blocks at any level still hold definitions.
+            elif definition.type in _COMPOUND:
+                # Definitions inside if/try/with/for blocks are still definitions.
                 self._walk(definition, prefix, class_names)
 
     def _definition(self, outer, node, decorators, prefix, class_names) -> None:
@@ -242,21 +252,21 @@ class _Extractor:
             raises=tuple(raises),
         )
 
-    def _with_names(self, unit: Unit, masked: str) -> Unit:
+    def _with_names(self, unit: Unit, class_names: dict[str, frozenset[str]]) -> Unit:
         """Names used in the unit's own text, and in its class for methods."""
-        local = frozenset(_IDENTIFIER.findall(masked, unit.span.start, unit.span.end))
-        attributes = frozenset()
-        if unit.kind == "method" or unit.kind == "class":
-            owner = unit if unit.kind == "class" else self._owner_class(unit)
-            if owner is not None:
-                attributes = frozenset(
-                    _IDENTIFIER.findall(masked, owner.span.start, owner.span.end)
-                )
-        return replace(unit, local_names=local, attributes=attributes)
+        local = self._names_in(unit.span)
+        if unit.kind == "class":
+            class_names[unit.qualname] = local
+            return replace(unit, local_names=local, attributes=local)
+        owner = unit.qualname.rpartition(".")[0]
+        if unit.kind == "method" and owner in class_names:
+            return replace(unit, local_names=local, attributes=class_names[owner])
+        return replace(unit, local_names=local)
 
-    def _owner_class(self, method: Unit) -> Unit | None:
-        owner_name = method.qualname.rpartition(".")[0]
-        return next((u for u in self.units if u.qualname == owner_name), None)
+    def _names_in(self, span: Span) -> frozenset[str]:
+        low = bisect_left(self.identifier_starts, span.start)
+        high = bisect_left(self.identifier_starts, span.end)
+        return frozenset(name for _, name in self.identifiers[low:high])
 
     def _imports(self, root: tree_sitter.Node) -> tuple[frozenset[str], frozenset[str]]:
         names: set[str] = set()

@@ -91,7 +91,7 @@ def _mask(text: str) -> str:
 
 
 def _pieces(masked: str) -> Iterator[tuple[int, int]]:
-    """``masked`` cut after every closing abbreviation that is followed by a capital."""
+    """``masked`` cut after every closing abbreviation followed by a capital or code."""
     start = 0
     for m in _CLOSING_ABBREVIATION.finditer(masked):
         if m.group(1) == "`" or m.group(1).isupper():

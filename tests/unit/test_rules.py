@@ -1,0 +1,313 @@
+"""Every rule: what fires (on the smallest wrong span) and what must not."""
+
+import textwrap
+
+import pytest
+
+from docfact.config import Settings
+from docfact.engine import analyze, resolve
+
+
+def check(source, select=(), ignore=(), project_names=frozenset()):
+    source = textwrap.dedent(source)
+    analysis = analyze(source, "sample.py", "sample", Settings(select=select, ignore=ignore))
+    names = project_names | analysis.module.defined_names
+    return [(f.code, source[f.span.start:f.span.end], f) for f in resolve(analysis.findings, names)]
+
+
+def codes(source, **kwargs):
+    return [(code, text) for code, text, _ in check(source, **kwargs)]
+
+
+# --- DF101 unknown-parameter -------------------------------------------------------------
+
+def test_df101_google_entry_with_fix():
+    found = check('''
+        def restock(item, amount):
+            """Add stock.
+
+            Args:
+                item: The item.
+                ammount: How many.
+            """
+    ''')
+    assert [(c, t) for c, t, _ in found] == [("DF101", "ammount")]
+    finding = found[0][2]
+    assert finding.criterion == "name"
+    assert finding.fix.replacement == "amount"
+    assert "did you mean `amount`" in finding.message
+    assert finding.sentence.startswith("ammount")
+
+
+@pytest.mark.parametrize("docstring", [
+    ":param int widht: Width.",
+    "@param widht: Width.",
+    "Parameters\n----------\nwidht : int\n    Width.",
+])
+def test_df101_other_styles(docstring):
+    body = textwrap.indent(docstring, "    ")
+    source = f'def f(width):\n    """Do it.\n\n{body}\n    """\n'
+    assert codes(source) == [("DF101", "widht")]
+
+
+def test_df101_not_for_kwargs_self_stars_or_class_fields():
+    assert codes('''
+        def f(*args, **kwargs):
+            """Pass through.
+
+            Args:
+                *args: Positional.
+                timeout: Passed on through kwargs.
+            """
+    ''') == []
+    assert codes('''
+        class Point:
+            """A point.
+
+            Args:
+                x: Abscissa.
+                y: Ordinate.
+            """
+            x: int
+            y: int
+    ''') == []
+    assert codes('''
+        class Widget:
+            """A widget.
+
+            Args:
+                size: Size.
+                colour: Colour.
+            """
+            def __init__(self, size, color):
+                self.size = size
+    ''') == [("DF101", "colour")]
+
+
+# --- DF102 / DF103 names in prose --------------------------------------------------------
+
+def test_df102_unresolved_code_name():
+    assert codes('''
+        def reserve(item, count):
+            """Fails when `qty` is larger than ``count``."""
+    ''') == [("DF102", "qty")]
+
+
+def test_df102_resolves_params_locals_self_attributes_builtins_imports_and_project():
+    source = '''
+        import os
+        from collections import OrderedDict as OD
+
+        class Cart:
+            def __init__(self):
+                self.items = []
+
+            def add(self, item):
+                """Append `item` to `self.items` with `list.append`, see :func:`os.path.join`,
+                :class:`OD`, ``total`` and `helper()`. :mod:`nowhere` and :ref:`label` are not code.
+                Ordinary words are never flagged, nor `"quoted strings"` or `x + 1`.
+                """
+                total = len(self.items)
+                self.items.append(item)
+                return total
+    '''
+    assert codes(source) == [("DF103", "helper")]
+    assert codes(source, project_names=frozenset({"helper"})) == []
+
+
+def test_df102_self_attribute_that_does_not_exist():
+    assert codes('''
+        class C:
+            def m(self):
+                """Reads `self.cache`."""
+                return self.store
+    ''') == [("DF102", "cache")]
+
+
+def test_df102_defined_elsewhere_in_the_project_is_not_flagged():
+    source = '''
+        def f():
+            """See `remote_helper`."""
+    '''
+    assert codes(source) == [("DF102", "remote_helper")]
+    assert codes(source, project_names=frozenset({"remote_helper"})) == []
+
+
+def test_df103_called_name_that_exists_nowhere():
+    assert codes('''
+        def f(items):
+            """Deduplicate with `dedupe_items()` and then dedupe_all() before sorted()."""
+            return sorted(items)
+    ''') == [("DF103", "dedupe_items"), ("DF103", "dedupe_all")]
+
+
+# --- DF201 parameter-type-mismatch -------------------------------------------------------
+
+def test_df201_annotation_and_default():
+    found = check('''
+        def f(count: int, ratio=0.5, name=None, flag: bool = False):
+            """Do.
+
+            Args:
+                count (str): How many.
+                ratio (str): A ratio.
+                name (str): Name.
+                flag (bool): A flag.
+            """
+    ''')
+    assert [(c, t) for c, t, _ in found] == [("DF201", "str"), ("DF201", "str")]
+    assert found[0][2].fix.replacement == "int"
+    assert found[1][2].fix is None  # a default value is not a type to copy
+    assert "default value `0.5` is a float" in found[1][2].message
+
+
+@pytest.mark.parametrize("documented, annotation", [
+    ("int, optional", "Optional[int]"),
+    ("int or None", "int | None"),
+    ("list of str", "list[str]"),
+    ("Sequence", "list"),
+    ("float", "int"),
+    ("str", "Path"),
+    ("array-like", "np.ndarray"),
+    ("int", "Optional[int]"),
+])
+def test_df201_types_compared_by_meaning(documented, annotation):
+    source = f'def f(x: {annotation}):\n    """Do.\n\n    Args:\n        x ({documented}): X.\n    """\n'
+    assert codes(source) == []
+
+
+# --- DF202..DF205 returns ----------------------------------------------------------------
+
+def test_df202_return_annotation_and_values():
+    assert codes('''
+        def f() -> int:
+            """Count.
+
+            Returns:
+                str: The count.
+            """
+    ''') == [("DF202", "str")]
+    assert codes('''
+        def g(rows):
+            """Join.
+
+            :returns: the table.
+            :rtype: int
+            """
+            return "\\n".join(rows)
+    ''') == [("DF202", "int")]
+    # One value of unknown type is enough to say nothing.
+    assert codes('''
+        def h(rows):
+            """Join.
+
+            Returns:
+                int: A value.
+            """
+            if rows:
+                return rows[0]
+            return "none"
+    ''') == []
+
+
+def test_df203_yields_on_a_function_that_returns_a_list():
+    assert codes('''
+        def batches(prices) -> list:
+            """Split.
+
+            Yields:
+                list: a batch.
+            """
+            return sorted(prices)
+    ''') == [("DF203", "list: a batch.")]
+    assert codes('''
+        def lazy(prices) -> Iterator[int]:
+            """Split.
+
+            Yields:
+                int: a price.
+            """
+            return iter(prices)
+    ''') == []
+
+
+def test_df204_returns_in_a_generator():
+    assert [c for c, _ in codes('''
+        def low(items):
+            """Low items.
+
+            Returns:
+                list of Item: the items.
+            """
+            for item in items:
+                yield item
+    ''')] == ["DF204"]
+    assert codes('''
+        def low(items):
+            """Low items.
+
+            Returns:
+                Iterator[int]: the items.
+            """
+            yield 1
+    ''') == []
+
+
+def test_df205_prose_return_claims():
+    assert codes('''
+        def find(items) -> list[int]:
+            """Return True if the item is there."""
+    ''') == [("DF205", "True")]
+    assert codes('''
+        def names(items):
+            """Returns a list of names."""
+            return tuple(items)
+    ''') == [("DF205", "list")]
+    assert codes('''
+        def ok(items) -> bool:
+            """Return True if the item is there."""
+    ''') == []
+    assert codes('''
+        def whether(items) -> str:
+            """Return whether it is there."""
+    ''') == [("DF205", "whether")]
+
+
+# --- structure (off by default), selection and suppression --------------------------------
+
+STRUCTURE = '''
+    def f(a, b):
+        """Do.
+
+        Args:
+            a: A.
+        """
+        return a + b
+'''
+
+
+def test_structure_rules_are_off_by_default_and_selectable():
+    assert codes(STRUCTURE) == []
+    selected = [c for c, _ in codes(STRUCTURE, select=("DF5",))]
+    assert selected == ["DF501", "DF502"]
+    assert [c for c, _ in codes(STRUCTURE, select=("ALL",), ignore=("DF502",))] == ["DF501"]
+
+
+def test_ignore_setting_and_def_line_comment():
+    source = '''
+        def f(a):  # docfact: ignore[DF101]
+            """Do.
+
+            Args:
+                b: B.
+            """
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("  # docfact: ignore[DF101]", ""), ignore=("DF1",)) == []
+
+
+def test_half_typed_docstrings_never_crash():
+    for docstring in ["Args:", "Args:\n    x", ":param:", ":param x", "Returns:\n", "Parameters\n---",
+                      "`unclosed", "``", ":func:`", "Return", "Returns a"]:
+        body = textwrap.indent(docstring, "    ")
+        codes(f'def f(x) -> int:\n    """{body}\n    """\n')
