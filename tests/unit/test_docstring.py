@@ -9,7 +9,8 @@ from docfact.source.docstring import STYLES, detect_style, parse_docstring
 
 
 def _text(value):
-    return DocstringText(value=value, offsets=tuple(range(len(value))), literal=Span(0, len(value)))
+    n = len(value)
+    return DocstringText(value=value, offsets=tuple(range(n)), literal=Span(0, n))
 
 
 def _fields(doc: Docstring):
@@ -135,7 +136,8 @@ def test_google_returns_type_only_when_it_looks_like_one(body, expected):
     indented = "\n".join("    " + line for line in body.split("\n"))
     doc = parse("Do it.\n\nReturns:\n" + indented, clean=False)
     [entry] = doc.entries
-    assert (entry.kind, _t(entry.name), _t(entry.type), _t(entry.description)) == ("returns", None, *expected)
+    assert entry.kind == "returns" and entry.name is None
+    assert (_t(entry.type), _t(entry.description)) == expected
 
 
 def test_google_returns_multiline_is_one_entry_and_yields():
@@ -217,7 +219,8 @@ def test_google_unindented_continuation_extends_previous_entry():
             over a badly indented line.
         """
     )
-    assert entries(doc) == [("param", "x", None, "The x which is described\n    over a badly indented line.", "Args")]
+    description = "The x which is described\n    over a badly indented line."
+    assert entries(doc) == [("param", "x", None, description, "Args")]
 
 
 def test_google_heading_ends_summary_without_blank_line():
@@ -648,7 +651,8 @@ def test_unknown_style_is_a_caller_error():
         "Title\n",
         "\tArgs:\n\t\tx:\tthe x\n",
         "Summary.   \n\nArgs:   \n    x (int):  the x   \n",
-        "Summary.\r\n\r\nArgs:\r\n    x (int): the x\r\n    y: the y\r\n\r\nReturns:\r\n    int: n\r\n",
+        "Summary.\r\n\r\nArgs:\r\n    x (int): the x\r\n    y: the y\r\n\r\n"
+        "Returns:\r\n    int: n\r\n",
         ":param x: a\r\n:type x: int\r\n",
         "Parameters\r\n----------\r\nx : int\r\n    The x.\r\n",
         "\x00\x0b\x0c\u2028\u00a0",

@@ -41,9 +41,11 @@ _SECTIONS = {
     ),
     **dict.fromkeys(("see also", "references"), "skip"),
 }
-_ENTRY_SECTIONS = frozenset(("param", "returns", "yields", "raises", "attribute", "warns", "named"))
+_ENTRY_SECTIONS = frozenset(
+    ("param", "returns", "yields", "raises", "attribute", "warns", "named")
+)
 
-# Sphinx/Epytext field tag (lower case) -> (entry kind, whether the body is a description or a type).
+# Sphinx/Epytext field tag (lower case) -> (entry kind, whether its body is a "desc" or a "type").
 _FIELD_TAGS = {
     **dict.fromkeys(
         ("param", "parameter", "arg", "argument", "key", "keyword", "kwarg", "kwparam"),
@@ -77,7 +79,10 @@ _SKIP_DIRECTIVES = frozenset(
 _MAX_NESTING = 16
 # Admonitions whose text may start on the directive line itself.
 _ADMONITIONS = frozenset(
-    ("note", "warning", "tip", "hint", "important", "attention", "caution", "danger", "error", "todo")
+    (
+        "note", "warning", "tip", "hint", "important", "attention", "caution", "danger",
+        "error", "todo",
+    )
 )
 
 _NAME = r"\*{0,2}[^\W\d][\w.]*"
@@ -104,8 +109,10 @@ _TYPE_CHARS = re.compile(r"[\w.\[\](){}|,`~:'\"*<>=-]+")
 
 
 def detect_style(value: str) -> str:
-    """The docstring style of ``value``: the first entry-bearing marker decides, else the
-    first prose-only marker (a "Notes" heading, an unknown field), else "plain"."""
+    """The docstring style of ``value``: the first marker of documented items (an "Args:"
+    heading with indented entries, ":param x:", "@param x:", "Parameters" underlined)
+    decides; else the first weaker marker (a "Notes" heading, an empty "Args:", an unknown
+    field); else "plain"."""
     if ":" not in value and "@" not in value and "---" not in value and "===" not in value:
         return "plain"
     lines = value.split("\n")
@@ -356,6 +363,8 @@ class _Parser:
         return top and self._heading(k, j) is not None
 
     def _paragraph(self, i: int, j: int, top: bool, start: int | None = None) -> int:
+        """Record the paragraph at line i (from offset ``start`` if given) and return the
+        line after it, or after the literal block it announces with "::"."""
         k = i + 1
         while k < j and not self.blank[k] and not self._breaks_paragraph(k, j, top):
             k += 1
@@ -441,7 +450,7 @@ class _Parser:
 
     # --- sections -------------------------------------------------------------------
 
-    def _heading(self, k: int, j: int):
+    def _heading(self, k: int, j: int) -> tuple[str, str] | re.Match | None:
         """What starts a section at line k in this style: (kind, heading) for Google and
         NumPy, the field match for Sphinx and Epytext; None if nothing does."""
         line = self.lines[k]
@@ -510,10 +519,12 @@ class _Parser:
             else:
                 self._numpy_returns(kind, heading, i, j)
         elif kind in ("raises", "warns"):
-            self._named_entries("raises" if kind == "raises" else "other", heading, i, j, self._exception_head)
+            entry_kind = "raises" if kind == "raises" else "other"
+            self._named_entries(entry_kind, heading, i, j, self._exception_head)
         elif kind != "skip":
             head = self._google_head if self.style == "google" else self._numpy_head
-            self._named_entries(kind if kind != "named" else "other", heading, i, j, head)
+            entry_kind = "other" if kind == "named" else kind
+            self._named_entries(entry_kind, heading, i, j, head)
 
     def _blocks(self, i: int, j: int):
         """(first, last) line of each entry: a line at the body's indent and the more
@@ -644,14 +655,17 @@ class _Parser:
         if kind == "raises":
             for name in self._exception_names(*args):
                 self.entries.append(_Draft(kind, name, None, body, section))
-        elif kind == "other":
+            return
+        if kind == "other":
             self.entries.append(_Draft(kind, self._field(*args), None, body, section))
+            return
+        name = type_ = None
+        if kind in ("param", "attribute"):
+            name, type_ = self._name_and_type(*args)
+        if role == "type":
+            self._merge_type(kind, name, body, section)
         else:
-            name, type_ = self._name_and_type(*args) if kind in ("param", "attribute") else (None, None)
-            if role == "type":
-                self._merge_type(kind, name, body, section)
-            else:
-                self._merge_description(kind, name, type_, body, section)
+            self._merge_description(kind, name, type_, body, section)
 
     def _exception_names(self, start: int, end: int) -> list[Field | None]:
         if _EXC_LIST.fullmatch(self.value, start, end):
@@ -670,7 +684,9 @@ class _Parser:
         type_ = self._field(args.start, args.start + cut) if cut > 0 else None
         return self._field(name_start, args.end), type_
 
-    def _merge_type(self, kind: str, name: Field | None, type_: Field | None, section: str) -> None:
+    def _merge_type(
+        self, kind: str, name: Field | None, type_: Field | None, section: str
+    ) -> None:
         """``:type x:``/``:rtype:`` completes the entry it describes, else starts one."""
         key = name.text if name is not None else None
         for candidate in ("param", "attribute") if kind == "param" else (kind,):

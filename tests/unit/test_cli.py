@@ -1,0 +1,198 @@
+"""`docfact check` as a user runs it: formats, exit codes, configuration, bad input."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+BAD = '''\
+def restock(item, amount):
+    """Add stock.
+
+    Args:
+        item: The item.
+        ammount: How many.
+    """
+'''
+GOOD = '''\
+def restock(item, amount):
+    """Add stock.
+
+    Args:
+        item: The item.
+        amount: How many.
+    """
+'''
+
+
+def run(*args, cwd=None, env=None):
+    environment = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "docfact", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, env=environment, timeout=120)
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "bad.py").write_text(BAD)
+    (tmp_path / "pkg" / "good.py").write_text(GOOD)
+    return tmp_path
+
+
+def test_json_contract(project):
+    done = run("check", project / "pkg", "--format", "json", cwd=project)
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["tool"] == "docfact" and report["files_checked"] == 3
+    assert report["units_checked"] == 2
+    [diagnostic] = report["diagnostics"]
+    assert diagnostic["path"] == str(project / "pkg" / "bad.py")
+    assert diagnostic["symbol"] == "pkg.bad.restock"
+    assert diagnostic["code"] == "DF101" and diagnostic["criterion"] == "name"
+    assert diagnostic["severity"] == "warning"
+    assert diagnostic["start"] == {"line": 6, "column": 9}
+    assert diagnostic["end"] == {"line": 6, "column": 16}
+    assert diagnostic["sentence"] == "ammount: How many."
+    assert diagnostic["evidence"][0]["line"] == 1
+    assert diagnostic["fix"]["replacement"] == "amount"
+    assert diagnostic["fix"]["start"] == diagnostic["start"]
+    assert report["scores"] == []
+
+
+def test_path_is_joined_as_given(project):
+    done = run("check", "pkg", "--format", "json", cwd=project)
+    paths = {d["path"] for d in json.loads(done.stdout)["diagnostics"]}
+    assert paths == {os.path.join("pkg", "bad.py")}
+
+
+def test_text_format_and_summary(project):
+    done = run("check", project / "pkg", cwd=project)
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == f"{project / 'pkg' / 'bad.py'}:6:9: DF101 " + lines[0].split(" DF101 ")[1]
+    assert lines[-1] == "Checked 2 docstrings in 3 files: 1 warning."
+
+
+def test_sarif_format(project):
+    done = run("check", project / "pkg", "--format", "sarif", cwd=project)
+    sarif = json.loads(done.stdout)
+    assert sarif["version"] == "2.1.0"
+    [result] = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "DF101" and result["level"] == "warning"
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (6, 9)
+    assert result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"] == "amount"
+    assert sarif["runs"][0]["tool"]["driver"]["rules"][0]["id"] == "DF101"
+
+
+def test_exit_codes(project):
+    assert run("check", project / "pkg" / "good.py").returncode == 0
+    assert run("check", project / "pkg" / "bad.py").returncode == 1
+    assert run("check", project / "pkg" / "bad.py", "--fail-on", "error").returncode == 0
+    assert run("check", project / "pkg" / "bad.py", "--ignore", "DF101").returncode == 0
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["check"], "the following arguments are required"),
+    (["check", "x.py", "--format", "xml"], "invalid choice"),
+    (["check", "x.py", "--select", "E501"], "not a docfact rule code"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_usage_errors_are_one_line_and_exit_2(args, expected):
+    done = run(*args)
+    assert done.returncode == 2
+    assert expected in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_missing_path_exits_2(tmp_path):
+    done = run("check", tmp_path / "nope.py")
+    assert done.returncode == 2
+    assert "no such file or directory" in done.stderr
+
+
+@pytest.mark.parametrize("table, message", [
+    ("[tool.docfact]\nselct = ['DF5']\n", "unknown setting(s): selct"),
+    ("[tool.docfact]\nfail-on = 'sometimes'\n", "'sometimes' is not one of"),
+    ("[tool.docfact\n", "not valid TOML"),
+])
+def test_bad_configuration_exits_2(project, table, message):
+    (project / "pyproject.toml").write_text(table)
+    done = run("check", project / "pkg")
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_pyproject_settings_and_per_file_ignores(project):
+    (project / "pyproject.toml").write_text(textwrap.dedent("""
+        [tool.docfact]
+        select = ["DF5"]
+        per-file-ignores = {"pkg/bad.py" = ["DF101"]}
+    """))
+    report = json.loads(run("check", project / "pkg", "--format", "json").stdout)
+    # DF101 is ignored in bad.py; DF501 (selected) reports its undocumented `amount`.
+    assert [(Path(d["path"]).name, d["code"]) for d in report["diagnostics"]] == [("bad.py", "DF501")]
+
+
+def test_gitignore_and_exclude_are_respected(project):
+    (project / ".gitignore").write_text("pkg/bad.py\n")
+    assert run("check", project).returncode == 0
+    (project / ".gitignore").unlink()
+    (project / "pyproject.toml").write_text("[tool.docfact]\nexclude = ['bad.py']\n")
+    assert run("check", project).returncode == 0
+
+
+def test_bad_files_are_skipped_with_a_reason(project):
+    (project / "pkg" / "binary.py").write_bytes(b"\x00\x01\x02def f(): pass")
+    (project / "pkg" / "latin.py").write_bytes(b"def f():\n    '''Caf\xe9.'''\n")
+    (project / "pkg" / "declared.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\ndef f(x):\n    '''Caf\xe9 `y`.'''\n")
+    (project / "pkg" / "huge.py").write_text("x = 1\n" * 400_000)
+    (project / "pkg" / "broken.py").write_text("def f(:\n    '''Broken.'''\n\n" + BAD)
+    done = run("check", project / "pkg", "--format", "json")
+    assert "binary file" in done.stderr
+    assert "latin.py: not valid utf-8" in done.stderr
+    assert "huge.py: over the" in done.stderr
+    report = json.loads(done.stdout)
+    found = {(Path(d["path"]).name, d["code"]) for d in report["diagnostics"]}
+    assert ("declared.py", "DF102") in found  # PEP 263 encodings are honoured
+    assert ("broken.py", "DF101") in found  # what parses is still checked
+    assert "Traceback" not in done.stderr
+
+
+def test_cache_makes_the_second_run_identical(project, tmp_path):
+    cache = tmp_path / "cache"
+    first = run("check", project / "pkg", "--format", "json", "--cache-dir", cache)
+    second = run("check", project / "pkg", "--format", "json", "--cache-dir", cache)
+    assert first.stdout == second.stdout
+    assert (cache / "results.sqlite3").is_file()
+
+
+def test_corrupt_cache_is_moved_aside(project, tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "results.sqlite3").write_bytes(b"this is not a database" * 100)
+    done = run("check", project / "pkg", "--format", "json", "--cache-dir", cache)
+    assert done.returncode == 1
+    assert "moved to" in done.stderr and "rebuilt" in done.stderr
+    assert list(cache.glob("results.sqlite3.corrupt-*"))
+
+
+def test_examples_have_a_mistake_of_each_kind():
+    report = json.loads(run("check", EXAMPLES, "--format", "json", "--no-cache").stdout)
+    found = {d["code"] for d in report["diagnostics"]}
+    assert {"DF101", "DF102", "DF103", "DF201", "DF202", "DF203", "DF204", "DF205"} <= found
+
+
+def test_many_files_use_worker_processes(tmp_path):
+    for index in range(40):
+        (tmp_path / f"m{index}.py").write_text(BAD)
+    done = run("check", tmp_path, "--format", "json", "--jobs", "2", "--no-cache")
+    assert len(json.loads(done.stdout)["diagnostics"]) == 40
