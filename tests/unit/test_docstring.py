@@ -293,6 +293,38 @@ def test_numpy_parameters_returns_raises():
     assert prose(doc) == ["Compute things.", "Some notes."]
 
 
+def test_numpy_yields_receives_warns_and_bare_none_return():
+    doc = parse(
+        """Generate.
+
+        Returns
+        -------
+        None
+
+        Yields
+        ------
+        int
+            Numbers.
+
+        Receives
+        --------
+        value : str
+            Sent in.
+
+        Warns
+        -----
+        UserWarning
+            Sometimes.
+        """
+    )
+    assert entries(doc) == [
+        ("returns", None, "None", None, "Returns"),
+        ("yields", None, "int", "Numbers.", "Yields"),
+        ("other", "value", "str", "Sent in.", "Receives"),
+        ("other", "UserWarning", None, "Sometimes.", "Warns"),
+    ]
+
+
 def test_numpy_examples_with_doctest_output_that_looks_like_an_underline():
     doc = parse(
         """Table.

@@ -136,9 +136,18 @@ def test_df102_defined_elsewhere_in_the_project_is_not_flagged():
 def test_df103_called_name_that_exists_nowhere():
     assert codes('''
         def f(items):
-            """Deduplicate with `dedupe_items()` and then dedupe_all() before sorted()."""
-            return sorted(items)
-    ''') == [("DF103", "dedupe_items"), ("DF103", "dedupe_all")]
+            """Deduplicate with `frobnicate()`, then dedupe_al() before sorted()."""
+            return sorted(dedupe_all(items))
+    ''') == [("DF103", "frobnicate"), ("DF103", "dedupe_al")]
+
+
+def test_df103_plain_text_calls_to_unknown_names_are_left_alone():
+    # No near miss: most likely a C function, an example or another library.
+    assert codes('''
+        def f(items):
+            """Like frobnicate() in C, and `zc.buildout`; see typeobject.c: `mro_internal()`."""
+            return items
+    ''') == []
 
 
 # --- DF201 parameter-type-mismatch -------------------------------------------------------

@@ -17,8 +17,11 @@ _CODE = re.compile(
     r"(?::(?:py:)?(?P<role>[a-z]+):)?"
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?!`)"
 )
-_BARE_CALL = re.compile(r"(?<![\w.`'\"])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
+_BARE_CALL = re.compile(r"(?<![\w.`'\"*@])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_MENTIONS_C = re.compile(r"\bC (?:function|API|code|level)|\w\.[ch]\b")
+# Names of CPython's C API (``PyFrame_New``, ``_Py_DecodeUTF8Ex``) live in no Python file.
+_C_API = re.compile(r"_?_?Py[A-Z_]")
 
 
 @rule("DF101", "unknown-parameter", "name",
@@ -54,21 +57,21 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF102", "unresolved-name", "name",
       "A name written as code in the prose that is defined nowhere.")
 def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, end, name, is_call in _code_references(ctx.segments):
+    for segment, start, name, is_call, formatted in _code_references(ctx.segments):
         if not is_call:
-            yield from _unresolved(ctx, "DF102", segment, start, end, name)
+            yield from _unresolved(ctx, "DF102", segment, start, name, formatted)
 
 
 @rule("DF103", "unknown-callable", "name",
       "A called name, such as `f()`, that exists nowhere in the project or its imports.")
 def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, end, name, is_call in _code_references(ctx.segments):
+    for segment, start, name, is_call, formatted in _code_references(ctx.segments):
         if is_call:
-            yield from _unresolved(ctx, "DF103", segment, start, end, name)
+            yield from _unresolved(ctx, "DF103", segment, start, name, formatted)
 
 
 def _code_references(segments: tuple[Segment, ...]):
-    """(segment, value start, value end, dotted name, is a call) of each code reference."""
+    """(segment, value start, dotted name, is a call, written as code) of each reference."""
     for segment in segments:
         text = segment.text
         covered = []
@@ -84,12 +87,12 @@ def _code_references(segments: tuple[Segment, ...]):
             offset, name, is_call = reference
             covered.append((match.start(), match.end()))
             start = segment.start + body_start + offset
-            yield segment, start, start + len(name), name, is_call
+            yield segment, start, name, is_call, True
         for match in _BARE_CALL.finditer(text):
             if any(a <= match.start() < b for a, b in covered):
                 continue
             start = segment.start + match.start("body")
-            yield segment, start, start + len(match.group("body")), match.group("body"), True
+            yield segment, start, match.group("body"), True, False
 
 
 def _reference_in(body: str) -> tuple[int, str, bool] | None:
@@ -108,8 +111,9 @@ def _reference_in(body: str) -> tuple[int, str, bool] | None:
     return offset, name, is_call
 
 
-def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, end: int,
-                name: str) -> Iterator[Finding]:
+def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name: str,
+                formatted: bool) -> Iterator[Finding]:
+    """A finding for ``name`` unless it resolves; ``formatted``: written as code."""
     parts = name.split(".")
     head = parts[0]
     if head in ("self", "cls") and len(parts) > 1:
@@ -118,8 +122,15 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, end:
             return
     elif head in ctx.known_names:
         return
+    if _C_API.match(head) or (head.endswith("s") and head[:-1] in ctx.known_names):
+        return  # the C API, or the plural of a known name ("`MagicMock`s")
     # Builtins and keywords make poor suggestions for a misspelt project name.
     closest = _closest(head, ctx.known_names - UNIVERSAL_NAMES)
+    dotted_unknown = len(parts) > 1 and head == parts[0]
+    if closest is None and (not formatted or dotted_unknown or _MENTIONS_C.search(segment.text)):
+        # Without a near miss to point at, a plain-text call, a dotted name with an
+        # unknown head or a sentence about C code most likely names something external.
+        return
     if code == "DF103":
         message = f"`{name}()` is called nowhere in the code and defined nowhere in the project"
     else:

@@ -15,10 +15,12 @@ _ITERATOR_WORDS = ("Iterator", "Generator", "Iterable", "AsyncIterator", "AsyncG
 # "Returns True if ...", "Return a list of ...": the claim and the type it makes.
 _CLAIM = re.compile(
     r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b"
-    r"|(?:an?|the)\s+(?:new\s+|sorted\s+|single\s+)?"
+    r"|an?\s+(?:new\s+|sorted\s+|single\s+)?"
     r"(?P<noun>list|dict|dictionary|tuple|set|frozenset|string|str|integer|int|float|boolean"
     r"|bool|bytes object|generator|iterator)\b(?!\s*-))"
 )
+_DESCRIBES_ITERATOR = re.compile(r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b",
+                                 re.IGNORECASE)
 _NOUN_TYPES = {
     "list": "list", "dict": "dict", "dictionary": "dict", "tuple": "tuple", "set": "set",
     "frozenset": "frozenset", "string": "str", "str": "str", "integer": "int", "int": "int",
@@ -111,6 +113,8 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
     for entry in entries:
         if entry.kind != "returns" or (entry.type and _iterator_like(entry.type.text)):
             continue
+        if entry.description and _DESCRIBES_ITERATOR.match(entry.description.text):
+            continue  # "An iterator of ...": the generator object is what is described
         start, end = _entry_bounds(entry)
         message = (f"`{unit.name}` is a generator: document what it yields under Yields, "
                    "not Returns")
@@ -127,7 +131,7 @@ def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         if claim is None:
             continue
         start, end, claimed = claim
-        verdict = _returned_contradiction(ctx, parse_annotation(claimed))
+        verdict = _returned_contradiction(ctx, parse_annotation(claimed), loose_claim=True)
         if verdict is None:
             continue
         phrase = ctx.docstring.text.value[start:end]
@@ -158,13 +162,18 @@ def _claim(segment: Segment) -> tuple[int, int, str] | None:
     return segment.start + begin, segment.start + match.end(group), claimed
 
 
-def _returned_contradiction(ctx: CheckContext, documented):
-    """(what the code returns instead, fix, evidence) when it contradicts ``documented``."""
+def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = False):
+    """(what the code returns instead, fix, evidence) when it contradicts ``documented``.
+
+    A ``loose_claim`` is prose ("Return True if ..."): it may describe one member of a
+    returned tuple, and "True" may stand for any truthy int.
+    """
     signature = ctx.unit.signature
     if documented is None or signature is None:
         return None
     if signature.returns is not None:
-        if not contradicts(documented, parse_annotation(signature.returns)):
+        actual = parse_annotation(signature.returns)
+        if not contradicts(documented, actual) or (loose_claim and _loosely_true(documented, [actual])):
             return None
         fix = (f"Change the type to `{signature.returns}`", signature.returns)
         evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start,
@@ -178,10 +187,20 @@ def _returned_contradiction(ctx: CheckContext, documented):
     types = [type_of_expression(v) for v in values]
     if any(t is None for t in types) or not all(contradicts(documented, t) for t in types):
         return None
+    if loose_claim and _loosely_true(documented, types):
+        return None
     shown = ", ".join(f"`{v}` ({describe(t)})" for v, t in zip(values[:3], types))
     more = " and more" if len(values) > 3 else ""
     evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, f"returns {shown}"),)
     return f"it returns {shown}{more}", None, evidence
+
+
+def _loosely_true(claimed, actual_types) -> bool:
+    """Whether prose claiming ``claimed`` is fair of these returned types."""
+    names = {t.name for t in actual_types if t is not None}
+    if claimed.name == "bool" and names <= {"int", "bool", "None"}:
+        return True  # "Return True if ..." of a function returning 1 / 0
+    return claimed.name != "tuple" and names == {"tuple"}
 
 
 def _iterator_like(text: str) -> bool:
