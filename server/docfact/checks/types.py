@@ -187,7 +187,8 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
     types = [type_of_expression(v) for v in values]
     if any(t is None for t in types) or not all(contradicts(documented, t) for t in types):
         return None
-    if loose_claim and _loosely_true(documented, types):
+    displays = [t for t, v in zip(types, values) if not v.startswith("tuple(")]
+    if loose_claim and _loosely_true(documented, displays):
         return None
     shown = ", ".join(f"`{v}` ({describe(t)})" for v, t in zip(values[:3], types))
     more = " and more" if len(values) > 3 else ""
@@ -198,8 +199,11 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
 def _loosely_true(claimed, actual_types) -> bool:
     """Whether prose claiming ``claimed`` is fair of these returned types."""
     names = {t.name for t in actual_types if t is not None}
+    if not names:
+        return False
     if claimed.name == "bool" and names <= {"int", "bool", "None"}:
         return True  # "Return True if ..." of a function returning 1 / 0
+    # "Return a list of X and a size" of ``return items, size`` describes a member.
     return claimed.name != "tuple" and names == {"tuple"}
 
 
