@@ -8,7 +8,7 @@ Runs, in this order and on the same files:
       docfact checks (docfact skips site-packages, venv, build, ... by default).
 
 Wall time is measured around each subprocess. Peak memory is measured by polling
-/proc every 20 ms for the whole process tree (docfact, its forkserver and its worker
+/proc every 100 ms for the whole process tree (docfact, its forkserver and its worker
 processes): the peak of the summed RSS (an upper bound: shared pages count once per
 process), the peak of the summed PSS (shared pages split between processes, the
 "true" total) and the largest single process. psutil is not installed, and
@@ -95,7 +95,7 @@ class Peak:
 class TreeMemoryPoller(threading.Thread):
     """Polls the memory of ``pid`` and all its descendants until stopped."""
 
-    def __init__(self, pid: int, interval: float = 0.02):
+    def __init__(self, pid: int, interval: float = 0.1):
         super().__init__(daemon=True)
         self.pid, self.interval = pid, interval
         self.peak = Peak()

@@ -26,6 +26,61 @@ class ConfigError(ValueError):
     """A configuration value docfact cannot use; the message says which and why."""
 
 
+PROTOCOLS = ("batched", "paper")
+RUN_MODES = ("onSave", "onType", "manual")
+
+
+@dataclass(frozen=True)
+class LlmSettings:
+    """``[tool.docfact.llm]``: the model that judges sentences (none by default)."""
+
+    model: str | None = None  # a litellm model string, e.g. "openai/gpt-4o-mini"
+    api_base: str | None = None
+    api_key_env: str | None = None  # the NAME of the variable holding the key, never the key
+    temperature: float = 0.1
+    top_p: float = 0.9
+    timeout_s: float = 60.0
+    max_retries: int = 3
+    max_concurrency: int = 4
+    votes: int = 1
+    protocol: str = "batched"  # "batched" (one call per docstring) or "paper" (ReFEree's)
+    run: str = "onSave"
+
+    def with_overrides(self, raw: Any, origin: str) -> "LlmSettings":
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{origin}: llm must be a table of model settings")
+        known = {f.name: f for f in fields(self)}
+        unknown = sorted(k for k in raw if _snake(k) not in known)
+        if unknown:
+            raise ConfigError(f"{origin}: unknown llm setting(s): {', '.join(unknown)}")
+        changes = {}
+        for key, value in raw.items():
+            name = _snake(key)
+            changes[name] = _validate_llm(name, value, getattr(self, name), f"{origin}: llm.{name}")
+        return replace(self, **changes)
+
+
+def _validate_llm(name: str, value: Any, default: Any, where: str) -> Any:
+    choices = {"protocol": PROTOCOLS, "run": RUN_MODES}.get(name)
+    if choices is not None:
+        if value not in choices:
+            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(choices)}")
+        return value
+    if default is None or isinstance(default, str):
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(f"{where} must be a string")
+        if name == "api_key_env" and value and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+            raise ConfigError(f"{where} must be the name of an environment variable, not a key")
+        return value or None
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ConfigError(f"{where} must be a non-negative number")
+        return float(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name != "max_retries" else 0):
+        raise ConfigError(f"{where} must be a positive integer")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     select: tuple[str, ...] = ()  # code prefixes to enable beyond the defaults ("ALL" for all)
@@ -41,6 +96,7 @@ class Settings:
     # Editor only:
     debounce_ms: int = 250  # quiet time after an edit before the document is re-checked
     workspace_diagnostics: bool = False  # keep reporting closed files of the workspace
+    llm: LlmSettings = LlmSettings()
 
     def with_overrides(self, raw: dict[str, Any], origin: str) -> "Settings":
         """These settings with the keys of ``raw`` applied (validated)."""
@@ -52,7 +108,10 @@ class Settings:
             if name not in known:
                 unknown.append(key)
                 continue
-            changes[name] = _validate(name, value, origin)
+            if name == "llm":  # a nested table: merged over the current model settings
+                changes[name] = self.llm.with_overrides(value, origin)
+            else:
+                changes[name] = _validate(name, value, origin)
         if unknown:
             raise ConfigError(f"{origin}: unknown setting(s): {', '.join(sorted(unknown))}")
         return replace(self, **changes)
