@@ -1,8 +1,8 @@
 """Orchestration: from a file's text to the findings of every documented unit.
 
-Name findings that depend on the rest of the project (``Finding.unless_defined``) are
-kept per file and resolved once every file's names are known, so a file's result
-depends on its content alone and can be cached by it.
+Findings that depend on the rest of the project (``Finding.condition``: a name defined
+in another file, an exception raised by a callee) are kept per file and settled by the
+project graph, so a file's result depends on its content alone and can be cached by it.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import Iterable
 from .checks.context import CheckContext  # importing checks registers every rule
 from .checks.registry import RULES, enabled_codes, ignored_for_path, is_suppressed
 from .config import Settings
+from .graph.build import ProjectGraph
+from .graph.facts import file_facts
 from .model import Docstring, Finding, Module, Segment, Signature, Unit
 from .source.docstring import parse_docstring
 from .source.lines import LineIndex
@@ -83,9 +85,14 @@ def analyze(text: str, path: str, module_name: str, settings: Settings,
     return FileAnalysis(path, module_name, text, lines, module, reports)
 
 
-def resolve(findings: Iterable[Finding], project_names: frozenset[str] | set[str]) -> list[Finding]:
-    """Findings that stand once the names defined across the project are known."""
-    return [f for f in findings if f.unless_defined is None or f.unless_defined not in project_names]
+def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]:
+    """Findings that stand once the whole project is known."""
+    return [f for f in findings if not project.cancels(f.symbol, f.condition)]
+
+
+def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:
+    """What the analysed file contributes to the project graph."""
+    return file_facts(analysis.module, analysis.module_name, analysis.path, analysis.text, is_package)
 
 
 def _codes_for(settings: Settings, relative_path: str) -> frozenset[str]:

@@ -80,6 +80,9 @@ class Unit:
     has_bare_return: bool = False
     is_generator: bool = False
     raises: tuple[str, ...] = ()  # exception names raised directly in the body
+    reraises: bool = False  # a bare ``raise`` re-raises whatever was caught
+    calls: tuple[str, ...] = ()  # dotted names called in the body (``self.save``, ``os.path.join``)
+    bases: tuple[str, ...] = ()  # of a class, as written
     calls: tuple[str, ...] = ()  # dotted names called in the body
     suppressed: frozenset[str] = frozenset()  # codes from ``# docfact: ignore[...]``
 
@@ -91,7 +94,8 @@ class Module:
     units: tuple[Unit, ...]
     defined_names: frozenset[str]  # every name bound anywhere in the file
     imported_names: frozenset[str]  # local names bound by import statements
-    imported_modules: frozenset[str]  # dotted module paths imported
+    # local name -> what it imports, dotted; relative imports keep their leading dots
+    imports: tuple[tuple[str, str], ...] = ()
     has_errors: bool = False
 
 
@@ -170,6 +174,8 @@ class Finding:
     sentence_span: Span
     evidence: tuple[Evidence, ...] = ()
     fix: Fix | None = None
-    # A name finding that stands only if no file of the project defines ``unless_defined``.
-    unless_defined: str | None = None
+    # What would cancel this finding once the whole project is known:
+    # ("defined", name): a file of the project defines ``name``;
+    # ("raised", exception): the unit or a callee in the project may raise ``exception``.
+    condition: tuple[str, str] | None = None
     data: dict = field(default_factory=dict, compare=False, hash=False)

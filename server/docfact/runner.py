@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .cache import Cache, cache_key
 from .config import Settings
-from .engine import analyze
+from .engine import analyze, facts_of
+from .graph.build import ProjectGraph
 from .model import Finding
 from .source.files import SkippedFile, decode_source, iter_python_files, module_name_for
 from .source.lines import LineIndex
@@ -43,14 +44,14 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
     """Check every Python file under ``paths``; name findings resolved project-wide."""
     result = RunResult()
     outcomes = file_outcomes(paths, settings, config_root, cache, progress, result)
-    project_names = names_of(outcomes)
+    project = project_graph(outcomes)
     for job, outcome in outcomes:
         if outcome.get("skipped"):
             result.skipped.append((job.display, outcome["skipped"]))
             continue
         result.files_checked += 1
         result.units_checked += outcome["units"]
-        result.diagnostics.extend(resolved(outcome, project_names))
+        result.diagnostics.extend(resolved(outcome, project))
     return result
 
 
@@ -61,7 +62,7 @@ def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | Non
     result = result if result is not None else RunResult()
     jobs = _discover(paths, settings, config_root, result)
     settings_key = asdict(settings) | {"cache_dir": None, "jobs": None}
-    keys = [cache_key("file", settings_key, job.relative, job.module_name,
+    keys = [cache_key("file", settings_key, job.display, job.relative, job.module_name,
                       hashlib.sha256(job.data).hexdigest()) for job in jobs]
     cached = cache.get_many(keys) if cache else {}
     result.cache_hits = len(cached)
@@ -75,23 +76,24 @@ def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | Non
     return [(job, cached.get(key) or computed[key]) for key, job in zip(keys, jobs)]
 
 
-def names_of(outcomes: list[tuple["FileJob", dict]]) -> set[str]:
-    """Every name defined in the project, module names included."""
-    names: set[str] = set()
-    for job, outcome in outcomes:
-        names.update(outcome.get("names", ()))
-        names.update(job.module_name.split("."))
-    return names
+def project_graph(outcomes: list[tuple["FileJob", dict]]) -> ProjectGraph:
+    """The project graph of every file that was read."""
+    project = ProjectGraph()
+    for _, outcome in outcomes:
+        if "facts" in outcome:
+            project.set_file(outcome["facts"])
+    return project
 
 
-def resolved(outcome: dict, project_names: set[str]) -> list[dict]:
-    """The outcome's diagnostics that stand once the project's names are known."""
-    return [
-        {k: v for k, v in diagnostic.items() if k != "unless_defined"}
-        for diagnostic in outcome.get("diagnostics", ())
-        if diagnostic.get("unless_defined") is None
-        or diagnostic["unless_defined"] not in project_names
-    ]
+def resolved(outcome: dict, project: ProjectGraph) -> list[dict]:
+    """The outcome's diagnostics that stand once the whole project is known."""
+    kept = []
+    for diagnostic in outcome.get("diagnostics", ()):
+        condition = diagnostic.get("condition")
+        if project.cancels(diagnostic["symbol"], tuple(condition) if condition else None):
+            continue
+        kept.append({k: v for k, v in diagnostic.items() if k != "condition"})
+    return kept
 
 
 def _discover(paths, settings, config_root, result) -> list[FileJob]:
@@ -166,10 +168,9 @@ def check_job(job: FileJob, settings: Settings) -> dict:
         analysis = analyze(text, job.display, job.module_name, settings, job.relative)
     except RecursionError:
         return {"skipped": "nested too deeply to analyse", "cacheable": False}
-    names = set(analysis.module.defined_names)
     return {
         "units": len(analysis.units),
-        "names": sorted(names),
+        "facts": facts_of(analysis, is_package=job.display.endswith("__init__.py")),
         "diagnostics": [diagnostic_dict(f, analysis.lines, job.display) for f in analysis.findings],
     }
 
@@ -193,7 +194,7 @@ def diagnostic_dict(finding: Finding, lines: LineIndex, path: str) -> dict:
             "start": _position(lines, finding.fix.span.start),
             "end": _position(lines, finding.fix.span.end),
         },
-        "unless_defined": finding.unless_defined,
+        "condition": finding.condition,
     }
 
 

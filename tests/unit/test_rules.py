@@ -5,14 +5,19 @@ import textwrap
 import pytest
 
 from docfact.config import Settings
-from docfact.engine import analyze, resolve
+from docfact.engine import analyze, facts_of, resolve
+from docfact.graph.build import ProjectGraph
 
 
 def check(source, select=(), ignore=(), project_names=frozenset()):
     source = textwrap.dedent(source)
     analysis = analyze(source, "sample.py", "sample", Settings(select=select, ignore=ignore))
-    names = project_names | analysis.module.defined_names
-    return [(f.code, source[f.span.start:f.span.end], f) for f in resolve(analysis.findings, names)]
+    project = ProjectGraph()
+    project.set_file(facts_of(analysis))
+    if project_names:  # what other files of the project define
+        project.set_file({"module": "elsewhere", "path": "elsewhere.py", "package": False,
+                          "imports": [], "names": sorted(project_names), "units": []})
+    return [(f.code, source[f.span.start:f.span.end], f) for f in resolve(analysis.findings, project)]
 
 
 def codes(source, **kwargs):

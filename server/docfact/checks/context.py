@@ -55,7 +55,7 @@ class CheckContext:
     def finding(self, code: str, message: str, start: int, end: int,
                 segment: Segment | None = None, entry: DocEntry | None = None,
                 fix: tuple[str, str] | None = None, evidence: tuple[Evidence, ...] = (),
-                unless_defined: str | None = None) -> Finding:
+                condition: tuple[str, str] | None = None) -> Finding:
         """A finding of rule ``code`` on value[start:end] of the docstring.
 
         The sentence is ``segment``'s, else the whole ``entry``, else the span itself;
@@ -76,7 +76,7 @@ class CheckContext:
             sentence_span=text.span_of(sentence_start, sentence_end),
             evidence=evidence,
             fix=Fix(fix[0], fix[1], span) if fix else None,
-            unless_defined=unless_defined,
+            condition=condition,
         )
 
 

@@ -141,7 +141,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     yield ctx.finding(
         code, message, head_start, head_start + len(head), segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
-        unless_defined=head,
+        condition=("defined", head),
     )
 
 

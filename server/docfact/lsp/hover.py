@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lsprotocol import types
 
 from ..checks.names import render_signature
@@ -15,7 +17,7 @@ _NOT_COMPUTED = (
 )
 
 
-def card(state, mapper: PositionMapper, offset: int) -> types.Hover | None:
+def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hover | None:
     """Hover for a position on a docstring or on the name of a documented definition."""
     report = _report_at(state.analysis.units, offset)
     if report is None:
@@ -28,7 +30,8 @@ def card(state, mapper: PositionMapper, offset: int) -> types.Hover | None:
         target = report.unit.name_span
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                     value=markdown(report, findings)),
+                                     value=markdown(report, findings,
+                                                    evidence_for(report.symbol))),
         range=mapper.range(target),
     )
 
@@ -45,7 +48,7 @@ def _inside(span: Span, offset: int) -> bool:
     return span.start <= offset < span.end
 
 
-def markdown(report: UnitReport, findings: list[Finding]) -> str:
+def markdown(report: UnitReport, findings: list[Finding], evidence=()) -> str:
     unit = report.unit
     lines = [f"**docfact** · `{report.symbol or unit.kind}`"]
     if unit.signature is not None:
@@ -73,6 +76,9 @@ def markdown(report: UnitReport, findings: list[Finding]) -> str:
     criteria = sorted({f.criterion for f in findings})
     if criteria:
         lines += ["", f"**Criteria that failed**: {', '.join(criteria)} ({failing} findings)"]
+    if evidence:
+        lines += ["", "**Evidence** (1-hop neighbours in the project graph)"]
+        lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence]
     lines += [
         "", "**Scores**",
         f"- ReFEree SCORE: {_NOT_COMPUTED}",
@@ -80,6 +86,10 @@ def markdown(report: UnitReport, findings: list[Finding]) -> str:
         "- Model understandability (SSC): not computed",
     ]
     return "\n".join(lines)
+
+
+def _where(evidence) -> str:
+    return f"{Path(evidence.path).name}:{evidence.line}" if evidence.path else "external"
 
 
 def _finding_line(finding: Finding) -> str:

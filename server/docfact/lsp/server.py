@@ -43,6 +43,12 @@ class DocfactServer(LanguageServer):
             return  # a newer edit is already scheduled; never publish stale results
         if not self.pull_diagnostics:
             self.publish(uri, state)
+        if self.state.drifted:
+            # Definitions changed: docstrings in other open files may now be wrong (or right).
+            self.state.drifted = False
+            for other in self.state.open_documents():
+                if other != uri:
+                    self.schedule(other, 0)
 
     def publish(self, uri: str, state: DocumentState) -> None:
         self.text_document_publish_diagnostics(
@@ -271,7 +277,7 @@ def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover | None
     if state is None:
         return None
     mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
-    return hover.card(state, mapper, mapper.offset(params.position))
+    return hover.card(state, mapper, mapper.offset(params.position), ls.state.evidence)
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,

@@ -1,5 +1,5 @@
-"""What the server knows: settings per folder, open documents' analyses, and the names
-every workspace file defines (so name findings resolve across files)."""
+"""What the server knows: settings per folder, open documents' analyses, and the project
+graph of the workspace (so findings resolve across files, and drift is seen)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ..cache import Cache
 from ..config import ConfigError, Settings, load_settings
-from ..engine import FileAnalysis, analyze, resolve
+from ..engine import FileAnalysis, analyze, facts_of, resolve
+from ..graph.build import ProjectGraph
 from ..model import Finding
 from ..runner import file_outcomes, relative_to_root, resolved
 from ..source.files import module_name_for
@@ -38,11 +39,11 @@ class Workspace:
     editor_settings: dict = field(default_factory=dict)
     indexed_files: int = 0
     _documents: dict[str, DocumentState | None] = field(default_factory=dict)
-    _names_by_file: dict[Path, frozenset[str]] = field(default_factory=dict)
-    _outcomes: dict[Path, tuple[str, dict]] = field(default_factory=dict)  # closed files
+    project: ProjectGraph = field(default_factory=ProjectGraph)
+    drifted: bool = False  # an open document's definitions changed: re-check the others
+    _facts: dict[str, dict] = field(default_factory=dict)  # open documents' graph facts
+    _outcomes: dict[Path, tuple[str, dict]] = field(default_factory=dict)  # indexed files
     _settings: dict[Path, tuple[Settings, Path | None]] = field(default_factory=dict)
-    _project_names: frozenset[str] = frozenset()
-    _generation: int = 0  # bumped whenever the project's names change
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: Cache | None = None
 
@@ -75,7 +76,15 @@ class Workspace:
         self._documents.setdefault(uri, None)
 
     def closed(self, uri: str) -> None:
-        self._documents.pop(uri, None)
+        """Forget an open document; the file on disk speaks for it again."""
+        state = self._documents.pop(uri, None)
+        if state is not None:
+            path = state.analysis.path
+            with self._lock:
+                self._facts.pop(path, None)
+                indexed = self._outcomes.get(Path(path).resolve())
+                if indexed is not None:
+                    self.project.set_file(indexed[1]["facts"])
 
     def open_documents(self) -> list[str]:
         return list(self._documents)
@@ -85,40 +94,46 @@ class Workspace:
         return state if state is not None and state.version == version else None
 
     def analyze(self, uri: str, path: str, text: str, version: int | None) -> DocumentState:
-        """Analysis of an open document's text (reused when the version is unchanged)."""
+        """Analysis of an open document's text (reused while neither the version nor the
+        project changed). The document's own definitions enter the project graph, so the
+        docstrings of other files that describe them see the change (drift)."""
         existing = self.current(uri, version)
-        if existing is not None and existing.result_id.endswith(self._names_generation()):
+        if existing is not None and existing.result_id.endswith(self._generation()):
             return existing
         file_path = Path(path)
         settings, root = self._settings_and_root(file_path)
         relative = relative_to_root(file_path.resolve(), root)
         analysis = analyze(text, path, module_name_for(file_path), settings, relative)
-        names = self._project_names | analysis.module.defined_names
-        findings = resolve(analysis.findings, names)
+        facts = facts_of(analysis, is_package=file_path.name == "__init__.py")
+        with self._lock:
+            previous = self._facts.get(path)
+            if previous is None or _shape(previous) != _shape(facts):
+                self.project.set_file(facts)
+                self.drifted = True
+            self._facts[path] = facts
+            findings = resolve(analysis.findings, self.project)
+            generation = self._generation()
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        result_id = f"{version}:{digest}:{hash(settings)}:{self._names_generation()}"
+        result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
         state = DocumentState(version, analysis, findings, result_id)
         if uri in self._documents:
             self._documents[uri] = state
         return state
 
+    def evidence(self, symbol: str) -> list:
+        with self._lock:
+            return self.project.evidence(symbol)
+
     # --- the workspace -------------------------------------------------------------
 
     def index(self) -> None:
-        """Check every Python file of the workspace folders (cached by content)."""
+        """Read every Python file of the workspace folders (cached by content)."""
         if self._cache is None:
             self._cache = Cache(None)
         for folder in self.folders:
             settings, root = self._settings_and_root(folder / "__init__.py")
-            outcomes = file_outcomes([folder], settings, root, self._cache)
-            with self._lock:
-                for job, outcome in outcomes:
-                    path = Path(job.display).resolve()
-                    self._names_by_file[path] = frozenset(
-                        outcome.get("names", ())) | frozenset(job.module_name.split("."))
-                    self._outcomes[path] = (hashlib.sha256(job.data).hexdigest()[:16], outcome)
-                self.indexed_files = len(self._outcomes)
-                self._rebuild_names()
+            self._take(file_outcomes([folder], settings, root, self._cache))
+        self.indexed_files = len(self._outcomes)
 
     def file_changed(self, path: Path, deleted: bool) -> None:
         """A file changed outside the editor: forget what was known of it and re-read it."""
@@ -127,52 +142,57 @@ class Workspace:
         if path.suffix not in (".py", ".pyi"):
             return
         with self._lock:
-            self._names_by_file.pop(path.resolve(), None)
             self._outcomes.pop(path.resolve(), None)
+            if str(path) not in self._facts:  # an open document's text wins over the disk
+                self.project.remove_file(str(path))
         if not deleted and path.is_file():
             settings, root = self._settings_and_root(path)
-            for job, outcome in file_outcomes([path], settings, root, self._cache):
-                with self._lock:
-                    resolved_path = Path(job.display).resolve()
-                    self._names_by_file[resolved_path] = frozenset(outcome.get("names", ()))
-                    self._outcomes[resolved_path] = (
-                        hashlib.sha256(job.data).hexdigest()[:16], outcome)
+            self._take(file_outcomes([path], settings, root, self._cache))
+
+    def _take(self, outcomes) -> None:
         with self._lock:
-            self._rebuild_names()
+            for job, outcome in outcomes:
+                if "facts" not in outcome:
+                    continue
+                path = Path(job.display).resolve()
+                self._outcomes[path] = (hashlib.sha256(job.data).hexdigest()[:16], outcome)
+                if outcome["facts"]["path"] not in self._facts:  # open documents win
+                    self.project.set_file(outcome["facts"])
 
     def workspace_reports(self, encoding: str) -> dict[str, tuple[str, list]]:
         """uri -> (result id, diagnostics) for the indexed files that are not open."""
-        open_paths = {uri for uri in self._documents}
+        open_uris = set(self._documents)
         reports = {}
         with self._lock:
             items = list(self._outcomes.items())
-            names = set(self._project_names)
+            generation = self._generation()
+            found_by_path = {path: resolved(outcome, self.project) for path, (_, outcome) in items}
         for path, (digest, outcome) in items:
             uri = path.as_uri()
-            if uri in open_paths or outcome.get("skipped"):
+            if uri in open_uris:
                 continue
-            found = resolved(outcome, names)
-            result_id = f"{digest}:{self._names_generation()}"
             lines = None
             diagnostics = []
-            for item in found:
+            for item in found_by_path[path]:
                 if lines is None:
                     lines = LineIndex(path.read_text(encoding="utf-8", errors="replace"))
                 diagnostics.append(diagnostic_from_dict(item, PositionMapper(lines, encoding)))
-            reports[uri] = (result_id, diagnostics)
+            reports[uri] = (f"{digest}:{generation}", diagnostics)
         return reports
 
-    def _rebuild_names(self) -> None:
-        names: set[str] = set()
-        for file_names in self._names_by_file.values():
-            names |= file_names
-        self._project_names = frozenset(names)
-        self._generation += 1
-
-    def _names_generation(self) -> str:
-        return f"g{self._generation}"
+    def _generation(self) -> str:
+        return f"g{self.project.generation}"
 
     def close(self) -> None:
         if self._cache is not None:
             self._cache.close()
 
+
+
+def _shape(facts: dict) -> tuple:
+    """What other files can depend on: names, signatures, raises, calls and bases."""
+    return (
+        tuple(facts["names"]),
+        tuple((u["q"], u["sig"], tuple(u["raises"]), u["reraises"], tuple(u["calls"]),
+               tuple(u["bases"])) for u in facts["units"]),
+    )

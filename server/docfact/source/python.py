@@ -40,6 +40,8 @@ def _queries() -> dict[str, tree_sitter.Query]:
         "return": tree_sitter.Query(language, "(return_statement) @node"),
         "yield": tree_sitter.Query(language, "(yield) @node"),
         "raise": tree_sitter.Query(language, "(raise_statement) @node"),
+        "call": tree_sitter.Query(language,
+                                  "(call function: [(identifier) (attribute)] @node)"),
     }
 
 
@@ -67,7 +69,7 @@ class _Extractor:
         self.identifiers = [(m.start(), m.group()) for m in _IDENTIFIER.finditer(masked)]
         self.identifier_starts = [start for start, _ in self.identifiers]
         module_names = frozenset(name for _, name in self.identifiers)
-        imported_names, imported_modules = self._imports(root)
+        imports = self._imports(root)
         module_unit = Unit(
             kind="module",
             name="",
@@ -83,8 +85,8 @@ class _Extractor:
         return Module(
             units=tuple(units),
             defined_names=module_names,
-            imported_names=imported_names,
-            imported_modules=imported_modules,
+            imported_names=frozenset(local for local, _ in imports),
+            imports=tuple(sorted(set(imports))),
             has_errors=root.has_error,
         )
 
@@ -128,7 +130,12 @@ class _Extractor:
             decorators=tuple(decorators),
             suppressed=self._suppressions(node),
         )
-        if not is_class:
+        if is_class:
+            superclasses = node.child_by_field_name("superclasses")
+            bases = [self._text(b) for b in superclasses.named_children
+                     if b.type in ("identifier", "attribute")] if superclasses else []
+            unit = replace(unit, bases=tuple(bases))
+        else:
             unit = self._with_body_facts(unit, node)
         self.units.append(unit)
         self._walk(body, qualname + ".", frozenset() if is_class else None)
@@ -238,8 +245,10 @@ class _Extractor:
         returns = [n.named_children[0] for n in statements.get("return", ()) if n.named_children]
         bare = any(not n.named_children for n in statements.get("return", ()))
         raises = []
+        reraises = False
         for raise_node in statements.get("raise", ()):
             exception = raise_node.named_children[0] if raise_node.named_children else None
+            reraises = reraises or exception is None
             if exception is not None and exception.type == "call":
                 exception = exception.child_by_field_name("function")
             if exception is not None and exception.type in ("identifier", "attribute"):
@@ -250,6 +259,8 @@ class _Extractor:
             has_bare_return=bare,
             is_generator=bool(statements.get("yield")),
             raises=tuple(raises),
+            reraises=reraises,
+            calls=tuple(dict.fromkeys(self._text(n) for n in statements.get("call", ()))),
         )
 
     def _with_names(self, unit: Unit, class_names: dict[str, frozenset[str]]) -> Unit:
@@ -268,30 +279,27 @@ class _Extractor:
         high = bisect_left(self.identifier_starts, span.end)
         return frozenset(name for _, name in self.identifiers[low:high])
 
-    def _imports(self, root: tree_sitter.Node) -> tuple[frozenset[str], frozenset[str]]:
-        names: set[str] = set()
-        modules: set[str] = set()
+    def _imports(self, root: tree_sitter.Node) -> list[tuple[str, str]]:
+        """(local name, dotted target) of every import statement, at any depth."""
+        found: list[tuple[str, str]] = []
         stack = [root]
         while stack:
             node = stack.pop()
             if node.type == "import_statement":
                 for item in node.named_children:
                     dotted, alias = self._import_item(item)
-                    modules.add(dotted)
-                    names.add(alias or dotted.split(".")[0])
+                    found.append((alias, dotted) if alias else (dotted.split(".")[0], dotted.split(".")[0]))
             elif node.type == "import_from_statement":
                 module = node.child_by_field_name("module_name")
-                if module is not None:
-                    modules.add(self._text(module).lstrip("."))
+                prefix = self._text(module) if module is not None else ""
                 for item in node.children_by_field_name("name"):
                     dotted, alias = self._import_item(item)
-                    names.add(alias or dotted)
-            elif node.type in ("module", "block", "if_statement", "try_statement", "else_clause",
-                               "except_clause", "finally_clause", "with_statement",
-                               "function_definition", "class_definition",
-                               "decorated_definition", "elif_clause"):
+                    target = f"{prefix}.{dotted}" if not prefix.endswith(".") else prefix + dotted
+                    found.append((alias or dotted, target))
+            elif node.type in _COMPOUND or node.type in ("module", "function_definition",
+                                                         "class_definition", "decorated_definition"):
                 stack.extend(node.named_children)
-        return frozenset(names), frozenset(modules)
+        return found
 
     def _import_item(self, item: tree_sitter.Node) -> tuple[str, str | None]:
         if item.type == "aliased_import":

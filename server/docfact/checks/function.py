@@ -1,0 +1,31 @@
+"""C3 (function): what the docstring says the function does that it cannot do."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..model import Finding
+from .context import CheckContext
+from .registry import rule
+
+
+@rule("DF302", "exception-never-raised", "function",
+      "A documented exception that neither the function nor anything it calls can raise.")
+def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
+    unit = ctx.unit
+    if unit.signature is None or unit.reraises:
+        return
+    raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
+    for entry in ctx.docstring.entries:
+        if entry.kind != "raises" or entry.name is None:
+            continue
+        documented = entry.name.text.lstrip("~!.")
+        simple = documented.rsplit(".", 1)[-1]
+        if not simple.isidentifier() or simple in raised:
+            continue
+        # Whether a callee raises it, and whether the project defines it at all, is only
+        # known once every file is read: the condition is settled project-wide.
+        message = (f"`{documented}` is documented as raised, but neither `{unit.name}` "
+                   "nor anything it calls in the project raises it")
+        yield ctx.finding("DF302", message, entry.name.start, entry.name.end, entry=entry,
+                          condition=("raised", simple))

@@ -1,0 +1,275 @@
+"""The project graph: a networkx DiGraph of modules, classes, functions and the external
+symbols they import, with edges for calls, imports, inheritance, instantiation and raises.
+
+It is assembled from per-file facts (``facts.file_facts``) and updated a file at a time.
+Names are resolved through local definitions, the module, imports (relative and aliased)
+and ``self.``/``cls.`` through the class and its bases. What cannot be resolved is left
+out: an unknown never produces a finding.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import networkx as nx
+
+from ..model import Evidence
+
+_MAX_CANDIDATES = 5  # a method name shared by more classes than this tells us nothing
+EXTERNAL = "external"
+
+
+class ProjectGraph:
+    def __init__(self) -> None:
+        self.graph = nx.DiGraph()
+        self._files: dict[str, dict] = {}  # path -> facts
+        self._names: dict[str, int] = defaultdict(int)  # defined name -> files defining it
+        self._by_simple_name: dict[str, set[str]] = defaultdict(set)
+        self._pending: set[str] = set()  # files whose references need resolving
+        self._raise_memo: dict[str, frozenset[str]] = {}
+        self.generation = 0
+
+    # --- building ----------------------------------------------------------------------
+
+    def set_file(self, facts: dict) -> None:
+        """Add or replace one file's entities (``facts`` from ``file_facts``)."""
+        path = facts["path"]
+        self.remove_file(path)
+        self._files[path] = facts
+        for name in facts["names"]:
+            self._names[name] += 1
+        for part in facts["module"].split("."):
+            self._names[part] += 1
+        module = facts["module"]
+        self.graph.add_node(module, kind="module", path=path, line=1, sig="",
+                            doc=facts.get("doc", ""), excerpt="")
+        for unit in facts["units"]:
+            self.graph.add_node(unit["q"], kind=unit["kind"], path=path, line=unit["line"],
+                                sig=unit["sig"], doc=unit["doc"], excerpt=unit["excerpt"],
+                                raises=unit["raises"], reraises=unit["reraises"])
+            self._by_simple_name[unit["q"].rsplit(".", 1)[-1]].add(unit["q"])
+            self.graph.add_edge(module, unit["q"], kind="defines")
+        # This file's references, and those of files that import it, may resolve anew.
+        self._pending.add(path)
+        self._pending.update(other for other, f in self._files.items() if _imports_module(f, module))
+        self.generation += 1
+
+    def remove_file(self, path: str) -> None:
+        facts = self._files.pop(path, None)
+        if facts is None:
+            return
+        for name in facts["names"]:
+            self._names[name] -= 1
+        for part in facts["module"].split("."):
+            self._names[part] -= 1
+        nodes = [facts["module"]] + [unit["q"] for unit in facts["units"]]
+        for node in nodes:
+            if not self.graph.has_node(node):
+                continue
+            # Files pointing at what disappears must resolve their references again.
+            self._pending.update(self.graph.nodes[p].get("path") for p in self.graph.pred[node])
+            self._by_simple_name[node.rsplit(".", 1)[-1]].discard(node)
+            self.graph.remove_node(node)
+        self._pending.discard(path)
+        self._pending.discard("")
+        self.generation += 1
+
+    def _link(self) -> None:
+        """Resolve the references of files added or affected since the last question."""
+        pending = [self._files[p] for p in self._pending if p in self._files]
+        if not pending:
+            return
+        self._pending.clear()
+        for facts in pending:
+            for node in [facts["module"]] + [u["q"] for u in facts["units"]]:
+                stale = [(node, t) for t, d in self.graph.succ[node].items() if d["kind"] != "defines"]
+                self.graph.remove_edges_from(stale)
+        scopes = [(_Scope(self, facts), facts) for facts in pending]
+        for scope, facts in scopes:  # bases first: method resolution walks them
+            for unit in facts["units"]:
+                for base in unit["bases"]:
+                    for target in scope.resolve(unit["q"], base):
+                        self._edge(unit["q"], target, "inherits")
+        for scope, facts in scopes:
+            for _, target in facts["imports"]:
+                self._edge(facts["module"], scope.absolute(target), "imports")
+            for unit in facts["units"]:
+                for call in unit["calls"]:
+                    for target in scope.resolve(unit["q"], call):
+                        kind = "instantiates" if self._kind(target) == "class" else "calls"
+                        self._edge(unit["q"], target, kind)
+                for raised in unit["raises"]:
+                    for target in scope.resolve(unit["q"], raised):
+                        self._edge(unit["q"], target, "raises")
+        self._raise_memo.clear()
+
+    def _edge(self, source: str, target: str, kind: str) -> None:
+        if source == target:
+            return
+        if not self.graph.has_node(target):
+            self.graph.add_node(target, kind=EXTERNAL, path="", line=0, sig="", doc="", excerpt="")
+        self.graph.add_edge(source, target, kind=kind)
+
+    def _kind(self, node: str) -> str | None:
+        return self.graph.nodes[node].get("kind") if self.graph.has_node(node) else None
+
+    # --- questions -----------------------------------------------------------------------
+
+    def defines(self, name: str) -> bool:
+        return self._names.get(name, 0) > 0
+
+    def evidence(self, symbol: str, limit: int = 12) -> list[Evidence]:
+        """The 1-hop neighbourhood of ``symbol``: what it calls, raises, inherits, imports,
+        and what calls it, each with its signature, docstring summary and an excerpt."""
+        self._link()
+        if not self.graph.has_node(symbol):
+            return []
+        neighbours = []
+        for target, data in self.graph.succ[symbol].items():
+            if data["kind"] != "defines":
+                neighbours.append((target, data["kind"]))
+        for source, data in self.graph.pred[symbol].items():
+            if data["kind"] in ("calls", "instantiates", "inherits"):
+                neighbours.append((source, f"{data['kind']} it"))
+        return [self._evidence(node, relation) for node, relation in neighbours[:limit]]
+
+    def _evidence(self, node: str, relation: str) -> Evidence:
+        data = self.graph.nodes[node]
+        parts = [f"# {relation}: {node}{data.get('sig', '')}"]
+        if data.get("doc"):
+            parts.append(f'"""{data["doc"]}"""')
+        if data.get("excerpt"):
+            parts.append(data["excerpt"])
+        return Evidence(node, data.get("path", ""), data.get("line", 0), "\n".join(parts))
+
+    def is_project_exception(self, name: str) -> bool:
+        """Whether ``name`` (simple or dotted) is a class defined in the project."""
+        simple = name.rsplit(".", 1)[-1]
+        return any(self._kind(q) == "class" for q in self._by_simple_name.get(simple, ()))
+
+    def may_raise(self, symbol: str, exception: str) -> bool:
+        """Whether ``symbol`` or anything it calls in the project (transitively) may raise
+        ``exception`` or a subclass of it. A bare ``raise`` may raise anything."""
+        self._link()
+        wanted = self._subclasses(exception.rsplit(".", 1)[-1])
+        raised = self._raised_by(symbol)
+        return "*" in raised or bool(raised & wanted)
+
+    def _raised_by(self, symbol: str) -> frozenset[str]:
+        """Simple names of the exceptions ``symbol`` may raise, through its callees."""
+        if symbol in self._raise_memo:
+            return self._raise_memo[symbol]
+        seen, stack, raised = {symbol}, [symbol], set()
+        while stack:
+            node = stack.pop()
+            if node in self._raise_memo:
+                raised |= self._raise_memo[node]
+                continue
+            data = self.graph.nodes.get(node, {})
+            raised.update(r.rsplit(".", 1)[-1] for r in data.get("raises", ()))
+            if data.get("reraises"):
+                raised.add("*")
+            for target, edge in self.graph.succ[node].items():
+                if edge["kind"] in ("calls", "instantiates") and target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        self._raise_memo[symbol] = frozenset(raised)
+        return self._raise_memo[symbol]
+
+    def _subclasses(self, simple: str) -> set[str]:
+        """``simple`` and the simple names of every project class inheriting from it."""
+        found = {simple}
+        frontier = [q for q in self._by_simple_name.get(simple, ()) if self._kind(q) == "class"]
+        while frontier:
+            node = frontier.pop()
+            for source, data in self.graph.pred[node].items():
+                name = source.rsplit(".", 1)[-1]
+                if data["kind"] == "inherits" and name not in found:
+                    found.add(name)
+                    frontier.append(source)
+        return found
+
+    def cancels(self, symbol: str, condition: tuple[str, str] | None) -> bool:
+        """Whether the project makes a conditional finding void (see ``Finding.condition``)."""
+        if condition is None:
+            return False
+        kind, value = condition
+        if kind == "defined":
+            return self.defines(value)
+        if kind == "raised":
+            # Only exceptions the project defines can be judged; others are unknown.
+            return not self.is_project_exception(value) or self.may_raise(symbol, value)
+        return False
+
+
+def _imports_module(facts: dict, module: str) -> bool:
+    scope = _Scope(None, facts)
+    return any(
+        target == module or target.startswith(module + ".")
+        for target in (scope.absolute(t) for _, t in facts["imports"])
+    )
+
+
+class _Scope:
+    """Resolution of dotted names as written in one file."""
+
+    def __init__(self, project: ProjectGraph, facts: dict):
+        self.project = project
+        self.module = facts["module"]
+        self.package = facts["module"] if facts["package"] else facts["module"].rpartition(".")[0]
+        self.imports = dict(facts["imports"])
+
+    def absolute(self, target: str) -> str:
+        """An import target with its leading dots resolved against this module."""
+        if not target.startswith("."):
+            return target
+        dots = len(target) - len(target.lstrip("."))
+        base = self.package.split(".") if self.package else []
+        base = base[: len(base) - (dots - 1)] if dots > 1 else base
+        rest = target[dots:]
+        return ".".join(part for part in (*base, rest) if part)
+
+    def resolve(self, unit: str, dotted: str) -> list[str]:
+        head, _, rest = dotted.partition(".")
+        if head in ("self", "cls") and rest:
+            return self._method(unit, rest.split(".")[0])
+        # Enclosing scopes, innermost first: nested definitions, then the module.
+        scope = unit
+        while scope:
+            candidate = f"{scope}.{dotted}"
+            if self.project.graph.has_node(candidate):
+                return [candidate]
+            if scope == self.module:
+                break
+            scope = scope.rpartition(".")[0]
+        if head in self.imports:
+            full = self.absolute(self.imports[head]) + (f".{rest}" if rest else "")
+            return [self._nearest_known(full)]
+        return []
+
+    def _nearest_known(self, dotted: str) -> str:
+        """``dotted`` itself when known; else the project node it is an attribute of."""
+        probe = dotted
+        while probe and not self.project.graph.has_node(probe):
+            probe = probe.rpartition(".")[0]
+        return probe if probe and self.project._kind(probe) != "module" else dotted
+
+    def _method(self, unit: str, name: str) -> list[str]:
+        """``self.name`` inside ``unit``: the class and its project bases, else any method
+        of that name when few classes have one."""
+        owner = unit
+        while owner and self.project._kind(owner) != "class":
+            owner = owner.rpartition(".")[0]
+        seen = set()
+        frontier = [owner] if owner else []
+        while frontier:
+            cls = frontier.pop(0)
+            if cls in seen:
+                continue
+            seen.add(cls)
+            if self.project.graph.has_node(f"{cls}.{name}"):
+                return [f"{cls}.{name}"]
+            frontier += [t for t, d in self.project.graph.succ[cls].items() if d["kind"] == "inherits"]
+        candidates = [q for q in self.project._by_simple_name.get(name, ())
+                      if self.project._kind(q) == "method"]
+        return candidates if len(candidates) <= _MAX_CANDIDATES else []
