@@ -194,7 +194,7 @@ def diagnostic_dict(finding: Finding, lines: LineIndex, path: str) -> dict:
             "start": _position(lines, finding.fix.span.start),
             "end": _position(lines, finding.fix.span.end),
         },
-        "condition": finding.condition,
+        "condition": list(finding.condition) if finding.condition else None,
     }
 
 

@@ -15,7 +15,6 @@ import networkx as nx
 
 from ..model import Evidence
 
-_MAX_CANDIDATES = 5  # a method name shared by more classes than this tells us nothing
 EXTERNAL = "external"
 
 
@@ -48,7 +47,7 @@ class ProjectGraph:
                                 sig=unit["sig"], doc=unit["doc"], excerpt=unit["excerpt"],
                                 raises=unit["raises"], reraises=unit["reraises"])
             self._by_simple_name[unit["q"].rsplit(".", 1)[-1]].add(unit["q"])
-            self.graph.add_edge(module, unit["q"], kind="defines")
+            self.graph.add_edge(module, unit["q"], kinds={"defines"})
         # This file's references, and those of files that import it, may resolve anew.
         self._pending.add(path)
         self._pending.update(other for other, f in self._files.items() if _imports_module(f, module))
@@ -82,7 +81,7 @@ class ProjectGraph:
         self._pending.clear()
         for facts in pending:
             for node in [facts["module"]] + [u["q"] for u in facts["units"]]:
-                stale = [(node, t) for t, d in self.graph.succ[node].items() if d["kind"] != "defines"]
+                stale = [(node, t) for t, d in self.graph.succ[node].items() if d["kinds"] != {"defines"}]
                 self.graph.remove_edges_from(stale)
         scopes = [(_Scope(self, facts), facts) for facts in pending]
         for scope, facts in scopes:  # bases first: method resolution walks them
@@ -95,9 +94,11 @@ class ProjectGraph:
                 self._edge(facts["module"], scope.absolute(target), "imports")
             for unit in facts["units"]:
                 for call in unit["calls"]:
-                    for target in scope.resolve(unit["q"], call):
+                    targets = scope.resolve(unit["q"], call)
+                    for target in targets:
                         kind = "instantiates" if self._kind(target) == "class" else "calls"
-                        self._edge(unit["q"], target, kind)
+                        # A guess among several methods is kept for raises, not as evidence.
+                        self._edge(unit["q"], target, kind if len(targets) == 1 else "may-call")
                 for raised in unit["raises"]:
                     for target in scope.resolve(unit["q"], raised):
                         self._edge(unit["q"], target, "raises")
@@ -108,12 +109,21 @@ class ProjectGraph:
             return
         if not self.graph.has_node(target):
             self.graph.add_node(target, kind=EXTERNAL, path="", line=0, sig="", doc="", excerpt="")
-        self.graph.add_edge(source, target, kind=kind)
+        # One edge per pair, carrying every relation (a class both raised and instantiated).
+        if self.graph.has_edge(source, target):
+            self.graph.edges[source, target]["kinds"].add(kind)
+        else:
+            self.graph.add_edge(source, target, kinds={kind})
 
     def _kind(self, node: str) -> str | None:
         return self.graph.nodes[node].get("kind") if self.graph.has_node(node) else None
 
     # --- questions -----------------------------------------------------------------------
+
+    def networkx(self) -> nx.DiGraph:
+        """The graph with every reference resolved."""
+        self._link()
+        return self.graph
 
     def defines(self, name: str) -> bool:
         return self._names.get(name, 0) > 0
@@ -126,11 +136,13 @@ class ProjectGraph:
             return []
         neighbours = []
         for target, data in self.graph.succ[symbol].items():
-            if data["kind"] != "defines":
-                neighbours.append((target, data["kind"]))
+            relations = data["kinds"] - {"defines", "may-call"}
+            if relations:
+                neighbours.append((target, "/".join(sorted(relations))))
         for source, data in self.graph.pred[symbol].items():
-            if data["kind"] in ("calls", "instantiates", "inherits"):
-                neighbours.append((source, f"{data['kind']} it"))
+            relations = data["kinds"] & {"calls", "instantiates", "inherits"}
+            if relations:
+                neighbours.append((source, f"{'/'.join(sorted(relations))} it"))
         return [self._evidence(node, relation) for node, relation in neighbours[:limit]]
 
     def _evidence(self, node: str, relation: str) -> Evidence:
@@ -170,7 +182,9 @@ class ProjectGraph:
             if data.get("reraises"):
                 raised.add("*")
             for target, edge in self.graph.succ[node].items():
-                if edge["kind"] in ("calls", "instantiates") and target not in seen:
+                if "raises" in edge["kinds"]:  # resolved through aliases: the real class name
+                    raised.add(target.rsplit(".", 1)[-1])
+                if edge["kinds"] & {"calls", "instantiates", "may-call"} and target not in seen:
                     seen.add(target)
                     stack.append(target)
         self._raise_memo[symbol] = frozenset(raised)
@@ -184,7 +198,7 @@ class ProjectGraph:
             node = frontier.pop()
             for source, data in self.graph.pred[node].items():
                 name = source.rsplit(".", 1)[-1]
-                if data["kind"] == "inherits" and name not in found:
+                if "inherits" in data["kinds"] and name not in found:
                     found.add(name)
                     frontier.append(source)
         return found
@@ -245,6 +259,9 @@ class _Scope:
         if head in self.imports:
             full = self.absolute(self.imports[head]) + (f".{rest}" if rest else "")
             return [self._nearest_known(full)]
+        if rest:  # ``shelf.take()`` on a parameter or local: any project method so named
+            return [q for q in self.project._by_simple_name.get(dotted.rsplit(".", 1)[-1], ())
+                    if self.project._kind(q) == "method"]
         return []
 
     def _nearest_known(self, dotted: str) -> str:
@@ -269,7 +286,6 @@ class _Scope:
             seen.add(cls)
             if self.project.graph.has_node(f"{cls}.{name}"):
                 return [f"{cls}.{name}"]
-            frontier += [t for t, d in self.project.graph.succ[cls].items() if d["kind"] == "inherits"]
-        candidates = [q for q in self.project._by_simple_name.get(name, ())
-                      if self.project._kind(q) == "method"]
-        return candidates if len(candidates) <= _MAX_CANDIDATES else []
+            frontier += [t for t, d in self.project.graph.succ[cls].items() if "inherits" in d["kinds"]]
+        return [q for q in self.project._by_simple_name.get(name, ())
+                if self.project._kind(q) == "method"]

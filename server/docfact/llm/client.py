@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import logging
 import os
 import random
@@ -59,6 +60,7 @@ class UsageStats:
     cost: float | None = None  # None until some call has a known price
 
 
+@functools.cache
 def _import_litellm():
     """litellm, quiet: local price map, no telemetry, no callbacks, no debug printing."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -122,11 +124,11 @@ class LlmClient:
         attempt = 0
         while True:
             self._check_breaker()
-            failure = await self._attempt(messages, response_format, max_tokens, temperature, n)
-            if isinstance(failure, Completion):
+            outcome = await self._attempt(messages, response_format, max_tokens, temperature, n)
+            if isinstance(outcome, Completion):
                 self._consecutive_failures = 0
-                return failure
-            message, retryable, retry_after = failure
+                return outcome
+            message, retryable, retry_after = outcome
             self._record_failure(message)
             if not retryable or attempt >= self.settings.max_retries:
                 raise LlmError(message)
@@ -233,7 +235,7 @@ def _retry_after(error: Exception) -> float | None:
     headers = getattr(error, "litellm_response_headers", None)
     if headers is None:
         headers = getattr(getattr(error, "response", None), "headers", None)
-    value = headers.get("retry-after") if headers is not None else None
+    value = {k.lower(): v for k, v in headers.items()}.get("retry-after") if headers else None
     if not value:
         return None
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +46,6 @@ class Workspace:
     _outcomes: dict[Path, tuple[str, dict]] = field(default_factory=dict)  # indexed files
     _settings: dict[Path, tuple[Settings, Path | None]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _cache: Cache | None = None
 
     # --- settings ----------------------------------------------------------------
 
@@ -126,13 +126,26 @@ class Workspace:
 
     # --- the workspace -------------------------------------------------------------
 
+    @contextmanager
+    def _cache_for(self, settings: Settings):
+        """A cache connection used and closed in the calling thread only: an sqlite3
+        connection may not cross threads (indexing runs in a worker thread; shutdown and
+        file watching do not)."""
+        cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
+        try:
+            yield cache
+        finally:
+            try:
+                cache.close()
+            except Exception as error:  # a failing cache never fails the server
+                log.warning("closing the cache failed: %s", error)
+
     def index(self) -> None:
         """Read every Python file of the workspace folders (cached by content)."""
-        if self._cache is None:
-            self._cache = Cache(None)
         for folder in self.folders:
             settings, root = self._settings_and_root(folder / "__init__.py")
-            self._take(file_outcomes([folder], settings, root, self._cache))
+            with self._cache_for(settings) as cache:
+                self._take(file_outcomes([folder], settings, root, cache))
         self.indexed_files = len(self._outcomes)
 
     def file_changed(self, path: Path, deleted: bool) -> None:
@@ -147,7 +160,8 @@ class Workspace:
                 self.project.remove_file(str(path))
         if not deleted and path.is_file():
             settings, root = self._settings_and_root(path)
-            self._take(file_outcomes([path], settings, root, self._cache))
+            with self._cache_for(settings) as cache:
+                self._take(file_outcomes([path], settings, root, cache))
 
     def _take(self, outcomes) -> None:
         with self._lock:
@@ -184,8 +198,7 @@ class Workspace:
         return f"g{self.project.generation}"
 
     def close(self) -> None:
-        if self._cache is not None:
-            self._cache.close()
+        """Nothing to release: each cache connection is closed where it was opened."""
 
 
 

@@ -62,7 +62,7 @@ def iter_python_files(root: Path, exclude: tuple[str, ...] = ()) -> list[Path]:
     """Python files under ``root``, honouring .gitignore files and ``exclude`` patterns."""
     if root.is_file():
         return [root]
-    excluded = pathspec.PathSpec.from_lines("gitwildmatch", [*DEFAULT_EXCLUDES, *exclude])
+    excluded = pathspec.PathSpec.from_lines("gitignore", [*DEFAULT_EXCLUDES, *exclude])
     found: list[Path] = []
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
     for folder, dirs, files in os.walk(root):
@@ -71,7 +71,7 @@ def iter_python_files(root: Path, exclude: tuple[str, ...] = ()) -> list[Path]:
         if gitignore.is_file():
             try:
                 lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                ignores.append((here, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                ignores.append((here, pathspec.PathSpec.from_lines("gitignore", lines)))
             except OSError:
                 pass
         dirs[:] = sorted(

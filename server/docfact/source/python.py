@@ -166,13 +166,14 @@ class _Extractor:
         return clean("".join(value_parts), offsets, span)
 
     def _masked_text(self) -> str:
-        """The file with docstrings blanked, so names they mention don't count as code."""
+        """The file with docstrings blanked (same length, so offsets stay true), so names
+        they mention don't count as code."""
         if not self.docstring_spans:
             return self.text
         parts, last = [], 0
         for span in sorted(self.docstring_spans, key=lambda s: s.start):
             parts.append(self.text[last : span.start])
-            parts.append(" ")
+            parts.append(" " * (span.end - span.start))
             last = span.end
         parts.append(self.text[last:])
         return "".join(parts)

@@ -1,0 +1,269 @@
+"""ReFEree's judge: C1-C4 verdicts per sentence of a docstring, from a model, cached.
+
+The model sees the unit's code with its docstring cut out (the text under test must not
+vouch for itself), the 1-hop evidence, and the sentences. A verdict is 1 (consistent),
+0 (inconsistent) or None (no verdict: the answer was missing or malformed, or the votes
+tied); None never counts either way. Only results whose every sample answered every
+(sentence, criterion) are cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from ..cache import Cache, cache_key
+from ..checks.registry import is_suppressed
+from ..config import LlmSettings
+from ..model import Evidence, Finding, Span, Unit
+from . import prompts
+from .client import LlmClient, LlmError
+from .prompts import CRITERIA, Answer, JudgeInput
+
+if TYPE_CHECKING:  # the engine imports the judge, not the other way round
+    from ..engine import UnitReport
+
+# criterion -> (code, severity) of a model finding
+FINDING_CODES = {
+    "name": ("DF104", "information"),
+    "type": ("DF206", "information"),
+    "function": ("DF301", "warning"),
+    "context": ("DF401", "warning"),
+}
+
+
+@dataclass(frozen=True)
+class SegmentVerdict:
+    index: int  # position in UnitReport.segments
+    verdicts: dict[str, int | None]  # criterion -> majority 1/0, None for no verdict
+    votes: dict[str, list[int | None]]  # criterion -> every sample's verdict
+    reason: str  # the model's reason for a 0, "" otherwise
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """The model found what a deterministic check already reports: that finding stands."""
+
+    finding: Finding
+    criterion: str
+    reason: str
+
+
+@dataclass
+class JudgeResult:
+    symbol: str
+    segments: list[SegmentVerdict]
+    findings: list[Finding] = field(default_factory=list)
+    agreements: list[Agreement] = field(default_factory=list)
+    score: float | None = None  # consistent / valid verdicts (ReFEree SCORE)
+    missing: int = 0  # verdicts that could not be had, of len(segments) x 4
+    calls: int = 0  # model requests made for this unit (0 on a cache hit)
+    cache_hit: bool = False
+    error: str | None = None  # why verdicts are missing, when a call failed
+
+
+def code_without_docstring(text: str, unit: Unit) -> str:
+    """The unit's source from the start of its first line, dedented, docstring cut out."""
+    start = text.rfind("\n", 0, unit.span.start) + 1
+    before, after = text[start:unit.span.end], ""
+    if unit.docstring is not None:
+        literal = unit.docstring.literal
+        before, after = text[start:literal.start], text[literal.end:unit.span.end]
+        head, tail = before.rstrip(" \t"), after.lstrip(" \t")
+        if (not head or head.endswith("\n")) and tail[:1] in ("\n", ""):
+            before, after = head, tail[1:]  # the docstring had its own line: drop the line
+    code = textwrap.dedent(before + after).rstrip()
+    if len(code) > prompts.MAX_CODE_CHARS:
+        kept = code[: prompts.MAX_CODE_CHARS].rsplit("\n", 1)[0]
+        code = f"{kept}\n# ... ({code.count(chr(10)) - kept.count(chr(10))} more lines not shown)"
+    return code
+
+
+def judge_input(report: UnitReport, text: str, evidence: Sequence[Evidence]) -> JudgeInput:
+    return JudgeInput(
+        code=code_without_docstring(text, report.unit),
+        evidence=tuple(evidence),
+        sentences=tuple(prompts.shown_sentence(s) for s in report.segments),
+    )
+
+
+def judge_cache_key(report: UnitReport, judged: JudgeInput, settings: LlmSettings) -> str:
+    """Everything a verdict depends on (docfact's version is added by cache_key)."""
+    return cache_key(
+        "referee-judge", judged.code, report.docstring.text.value, judged.sentences,
+        [(e.symbol, e.text) for e in judged.evidence],
+        settings.model, settings.api_base, settings.temperature, settings.top_p,
+        settings.votes, settings.protocol, prompts.prompt_digest(),
+    )
+
+
+async def judge_unit(report: UnitReport, text: str, evidence: Sequence[Evidence],
+                     settings: LlmSettings, cache: Cache | None, client: LlmClient) -> JudgeResult:
+    """Verdicts, findings and SCORE for one documented unit."""
+    if not report.segments:
+        return JudgeResult(report.symbol, [])
+    judged = judge_input(report, text, evidence)
+    key = judge_cache_key(report, judged, settings)
+    stored = _from_cache(cache, key, len(report.segments)) if cache is not None else None
+    if stored is not None:
+        votes, reasons = stored
+        return _result(report, evidence, settings, votes, reasons, calls=0, cache_hit=True)
+    protocol = _run_batched if settings.protocol == "batched" else _run_paper
+    votes, reasons, calls, error = await protocol(judged, settings, client)
+    complete = all(v is not None for sentence in votes for vs in sentence.values() for v in vs)
+    if complete and cache is not None:
+        cache.put(key, [{"votes": v, "reason": r} for v, r in zip(votes, reasons)])
+    result = _result(report, evidence, settings, votes, reasons, calls=calls, cache_hit=False)
+    result.error = error
+    return result
+
+
+async def judge_units(reports: Sequence[UnitReport], text: str,
+                      evidence_for: Callable[[UnitReport], Sequence[Evidence]],
+                      settings: LlmSettings, cache: Cache | None,
+                      client: LlmClient) -> list[JudgeResult]:
+    """Judge the units of one file concurrently (the client bounds how many calls run).
+
+    Cancelling the task that awaits this cancels every call still in flight.
+    """
+    return list(await asyncio.gather(*(
+        judge_unit(report, text, evidence_for(report), settings, cache, client) for report in reports
+    )))
+
+
+# --- the two protocols --------------------------------------------------------------------
+# Each returns, per sentence, criterion -> every sample's verdict, the reasons given for
+# 0s (one per sentence), the number of calls, and the error that cost verdicts, if any.
+
+
+async def _run_batched(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
+    count = len(judged.sentences)
+    texts, calls, error = await _samples(
+        client, prompts.batched_messages(judged), settings.votes,
+        response_format=prompts.BATCHED_RESPONSE_FORMAT,
+        max_tokens=prompts.batched_max_tokens(count))
+    samples = [prompts.parse_batched(t, count) if t is not None else [prompts.NO_ANSWER] * count
+               for t in texts]
+    votes = [{c: [sample[i].verdicts[c] for sample in samples] for c in CRITERIA} for i in range(count)]
+    reasons = [_reason_for_zero(votes[i], [sample[i] for sample in samples]) for i in range(count)]
+    return votes, reasons, calls, error
+
+
+async def _run_paper(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
+    pairs = [(i, c) for i in range(len(judged.sentences)) for c in CRITERIA]
+    outcomes = await asyncio.gather(*(
+        _samples(client, prompts.paper_messages(judged, i, c), settings.votes,
+                 max_tokens=prompts.PAPER_MAX_TOKENS)
+        for i, c in pairs
+    ))
+    votes: list[dict[str, list[int | None]]] = [{} for _ in judged.sentences]
+    for (i, c), (texts, _, _) in zip(pairs, outcomes):
+        votes[i][c] = [prompts.parse_paper(t) if t is not None else None for t in texts]
+    calls = sum(calls for _, calls, _ in outcomes)
+    error = next((error for _, _, error in outcomes if error), None)
+    return votes, [""] * len(judged.sentences), calls, error
+
+
+async def _samples(client: LlmClient, messages, votes: int, **options):
+    """``votes`` answer texts (None for each one lost to a failure), calls made, error.
+
+    Asks for all samples in one call (``n``); a server that returns fewer is asked again
+    for the rest, so at most ``votes`` calls are made.
+    """
+    texts: list[str | None] = []
+    calls = 0
+    error = None
+    while len(texts) < votes and calls < votes:
+        calls += 1
+        try:
+            completion = await client.complete(messages, n=votes - len(texts), **options)
+        except LlmError as failure:
+            error = str(failure)
+            break
+        texts.extend(completion.choices[: votes - len(texts)])
+    return texts + [None] * (votes - len(texts)), calls, error
+
+
+def _reason_for_zero(votes: dict[str, list[int | None]], answers: list[Answer]) -> str:
+    """The reason of the first sample that voted 0 on a criterion the majority finds 0."""
+    for criterion, values in votes.items():
+        if majority(values) == 0:
+            for answer in answers:
+                if answer.verdicts[criterion] == 0 and answer.reason:
+                    return answer.reason
+    return ""
+
+
+def majority(values: Sequence[int | None]) -> int | None:
+    """The majority of the valid votes; None when there is none or a tie."""
+    counts = Counter(v for v in values if v is not None)
+    if counts[0] == counts[1]:
+        return None
+    return 1 if counts[1] > counts[0] else 0
+
+
+# --- cache and results ---------------------------------------------------------------------
+
+
+def _from_cache(cache: Cache, key: str, count: int):
+    stored = cache.get(key)
+    if not isinstance(stored, list) or len(stored) != count:
+        return None
+    try:
+        votes = [{c: list(entry["votes"][c]) for c in CRITERIA} for entry in stored]
+        reasons = [str(entry["reason"]) for entry in stored]
+    except (KeyError, TypeError):
+        return None
+    return votes, reasons
+
+
+def _result(report: UnitReport, evidence: Sequence[Evidence], settings: LlmSettings,
+            votes, reasons, *, calls: int, cache_hit: bool) -> JudgeResult:
+    segments = [
+        SegmentVerdict(i, {c: majority(v[c]) for c in CRITERIA}, v, reasons[i])
+        for i, v in enumerate(votes)
+    ]
+    result = JudgeResult(report.symbol, segments, calls=calls, cache_hit=cache_hit)
+    verdicts = [v for s in segments for v in s.verdicts.values()]
+    valid = [v for v in verdicts if v is not None]
+    result.missing = len(verdicts) - len(valid)
+    result.score = sum(valid) / len(valid) if valid else None
+    for verdict in segments:
+        _add_findings(result, report, evidence, settings, verdict)
+    return result
+
+
+def _add_findings(result: JudgeResult, report: UnitReport, evidence: Sequence[Evidence],
+                  settings: LlmSettings, verdict: SegmentVerdict) -> None:
+    segment = report.segments[verdict.index]
+    text = report.docstring.text
+    span = text.span_of(segment.start, segment.end)
+    for criterion in CRITERIA:
+        if verdict.verdicts[criterion] != 0:
+            continue
+        existing = next((f for f in report.findings
+                         if f.criterion == criterion and (_overlaps(f.span, span) or _overlaps(f.sentence_span, span))),
+                        None)
+        if existing is not None:
+            result.agreements.append(Agreement(existing, criterion, verdict.reason))
+            continue
+        code, severity = FINDING_CODES[criterion]
+        if is_suppressed(code, report.unit.suppressed):
+            continue
+        title = prompts.criteria()[criterion].title.lower()
+        reason = verdict.reason or f"the model judges this sentence a case of {title}"
+        result.findings.append(Finding(
+            code=code, criterion=criterion, severity=severity,
+            message=f"{reason} (model: {settings.model})",
+            span=span, symbol=report.symbol,
+            sentence=text.value[segment.start:segment.end], sentence_span=span,
+            evidence=tuple(evidence),
+            data={"model": settings.model, "votes": verdict.votes[criterion]},
+        ))
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a.start < b.end and b.start < a.end or a.start == a.end and b.start <= a.start <= b.end

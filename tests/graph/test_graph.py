@@ -1,0 +1,211 @@
+"""The project graph on multi-file projects: resolution, evidence, raises, drift."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from docfact.cache import Cache
+from docfact.config import Settings
+from docfact.runner import check_paths, file_outcomes, project_graph
+
+FILES = {
+    "shop/__init__.py": "",
+    "shop/errors.py": '''
+        class ShopError(Exception):
+            """Base of the shop's errors."""
+
+        class OutOfStock(ShopError):
+            """Nothing left."""
+
+        class Closed(ShopError):
+            """The shop is closed."""
+    ''',
+    "shop/store.py": '''
+        from .errors import OutOfStock as NoStock
+        from . import pricing
+        import shop.pricing as prices
+
+
+        def take(stock, count):
+            """Take items off the shelf.
+
+            Raises:
+                OutOfStock: when there are not enough.
+            """
+            if count > stock:
+                raise NoStock(count)
+            return stock - count
+
+
+        class Base:
+            def check(self):
+                """Check the base."""
+                return take(1, 1)
+
+
+        class Store(Base):
+            def sell(self, count):
+                """Sell some.
+
+                Raises:
+                    OutOfStock: through take().
+                    Closed: never, in fact.
+                    ValueError: unknown to the project, so never judged.
+                """
+                self.check()
+                return pricing.total(take(10, count))
+
+            def loop(self):
+                """Calls itself and raises OutOfStock through take.
+
+                Raises:
+                    OutOfStock: through the cycle.
+                """
+                self.loop()
+                return prices.total(self.check())
+    ''',
+    "shop/pricing.py": '''
+        from .store import take
+
+
+        def total(amount):
+            """Price an amount (imports store: a cycle)."""
+            return amount * 2
+
+
+        def discount_rate():
+            """The discount, as a fraction."""
+            return 0.1
+    ''',
+}
+
+
+@pytest.fixture
+def project(tmp_path):
+    for name, text in FILES.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+def graph_of(root):
+    return project_graph(file_outcomes([root / "shop"], Settings(), root, None))
+
+
+def test_resolution_through_relative_aliased_imports_self_and_bases(project):
+    graph = graph_of(project).networkx()
+    graph_edges = {(a, b, kind) for a, b, kinds in graph.edges(data="kinds") for kind in kinds}
+    assert ("shop.store.take", "shop.errors.OutOfStock", "instantiates") in graph_edges
+    assert ("shop.store.Store", "shop.store.Base", "inherits") in graph_edges
+    assert ("shop.store.Store.sell", "shop.store.Base.check", "calls") in graph_edges  # via the base
+    assert ("shop.store.Store.sell", "shop.pricing.total", "calls") in graph_edges  # `from . import`
+    assert ("shop.store.Store.loop", "shop.pricing.total", "calls") in graph_edges  # aliased module
+    assert ("shop.pricing", "shop.store.take", "imports") in graph_edges  # the cycle
+    assert ("shop.errors.OutOfStock", "shop.errors.ShopError", "inherits") in graph_edges
+
+
+def test_evidence_is_the_one_hop_neighbourhood_with_code_and_docstrings(project):
+    evidence = {e.symbol: e for e in graph_of(project).evidence("shop.store.Store.sell")}
+    assert set(evidence) >= {"shop.store.Base.check", "shop.pricing.total", "shop.store.take"}
+    take = evidence["shop.store.take"]
+    assert take.path.endswith("store.py") and take.line == 7
+    assert "Take items off the shelf." in take.text and "def take(stock, count):" in take.text
+    assert "shop.store.Store.loop" not in evidence  # two hops away is not evidence
+
+
+def test_exception_raised_by_a_callee_counts_and_unknown_exceptions_never_fire(project):
+    report = check_paths([project / "shop"], Settings(), project, None)
+    found = {(d["symbol"], d["code"], d["message"].split("`")[1]) for d in report.diagnostics}
+    assert found == {("shop.store.Store.sell", "DF302", "Closed")}
+
+
+def test_drift_through_the_cli_when_a_raise_disappears(project):
+    store = project / "shop" / "store.py"
+    store.write_text(store.read_text().replace("raise NoStock(count)", "return 0"))
+    report = check_paths([project / "shop"], Settings(), project, None)
+    symbols = {(d["symbol"], d["message"].split("`")[1]) for d in report.diagnostics}
+    assert ("shop.store.take", "OutOfStock") in symbols
+    assert ("shop.store.Store.sell", "OutOfStock") in symbols  # its callee no longer raises
+
+
+def test_drift_when_a_function_in_another_file_is_renamed(project):
+    (project / "shop" / "notes.py").write_text('def note():\n    """Uses `discount_rate` from pricing."""\n')
+    names = Settings(select=("DF1",), ignore=("DF2", "DF3"))
+    assert check_paths([project / "shop"], names, project, None).diagnostics == []
+    pricing = project / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text().replace("def discount_rate", "def rebate_rate"))
+    report = check_paths([project / "shop"], names, project, None)
+    assert [(d["code"], d["symbol"]) for d in report.diagnostics] == [("DF102", "shop.notes.note")]
+
+
+def test_graph_facts_persist_in_the_cache_and_a_corrupt_cache_is_rebuilt(project, tmp_path):
+    cache_dir = tmp_path / "cache"
+    first = file_outcomes([project / "shop"], Settings(), project, Cache(cache_dir))
+    warm = Cache(cache_dir)
+    second = file_outcomes([project / "shop"], Settings(), project, warm)
+    assert [o for _, o in first] == [o for _, o in second]
+    assert len(warm.get_many([])) == 0 and (cache_dir / "results.sqlite3").is_file()
+    (cache_dir / "results.sqlite3").write_bytes(b"garbage" * 1000)
+    for suffix in ("-wal", "-shm"):
+        Path(str(cache_dir / "results.sqlite3") + suffix).unlink(missing_ok=True)
+    rebuilt = file_outcomes([project / "shop"], Settings(), project, Cache(cache_dir))
+    assert [o for _, o in rebuilt] == [o for _, o in first]
+    assert list(cache_dir.glob("results.sqlite3.corrupt-*"))
+
+
+def test_incremental_update_replaces_one_file(project):
+    graph = graph_of(project)
+    before = graph.generation
+    outcomes = dict((job.display, o) for job, o in
+                    file_outcomes([project / "shop" / "pricing.py"], Settings(), project, None))
+    facts = next(iter(outcomes.values()))["facts"]
+    facts = {**facts, "path": str(project / "shop" / "pricing.py")}
+    graph.set_file(facts)
+    assert graph.generation > before
+    assert graph.evidence("shop.store.Store.sell")  # still linked after the update
+
+
+def test_a_method_called_on_a_parameter_may_raise(tmp_path):
+    (tmp_path / "shelf.py").write_text(textwrap.dedent('''
+        class OutOfStock(Exception):
+            pass
+
+        class Shelf:
+            def take(self, count):
+                raise OutOfStock(count)
+
+        def sell(shelf, count):
+            """Sell.
+
+            Raises:
+                OutOfStock: when the shelf is empty.
+            """
+            return shelf.take(count)
+    '''))
+    assert check_paths([tmp_path], Settings(), tmp_path, None).diagnostics == []
+
+
+def test_class_attribute_positions_survive_long_docstrings_before_them(tmp_path):
+    (tmp_path / "paint.py").write_text(textwrap.dedent('''
+        def long():
+            """''' + "A long docstring. " * 200 + '''"""
+
+        class Paint:
+            """Paint.
+
+            Args:
+                colour: The colour.
+            """
+            def __init__(self, **options):
+                self.colour = options["colour"]
+
+            def show(self):
+                """Shows `self.colour`."""
+    '''))
+    assert check_paths([tmp_path], Settings(), tmp_path, None).diagnostics == []
