@@ -342,6 +342,9 @@ def _statements_by_scope(tree: tree_sitter.Tree) -> dict[int, dict[str, list]]:
                 scope = scope.parent
             if scope is not None and scope.type == "function_definition":
                 grouped.setdefault(scope.id, {}).setdefault(kind, []).append(node)
+    for statements in grouped.values():  # captures do not come in source order
+        for nodes in statements.values():
+            nodes.sort(key=lambda node: node.start_byte)
     return grouped
 
 
