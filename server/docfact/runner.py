@@ -81,7 +81,7 @@ def project_graph(outcomes: list[tuple["FileJob", dict]]) -> ProjectGraph:
     project = ProjectGraph()
     for _, outcome in outcomes:
         if "facts" in outcome:
-            project.set_file(outcome["facts"])
+            project.set_file(outcome["facts"], importers_too=False)
     return project
 
 

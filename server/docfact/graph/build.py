@@ -24,14 +24,21 @@ class ProjectGraph:
         self._files: dict[str, dict] = {}  # path -> facts
         self._names: dict[str, int] = defaultdict(int)  # defined name -> files defining it
         self._by_simple_name: dict[str, set[str]] = defaultdict(set)
-        self._pending: set[str] = set()  # files whose references need resolving
-        self._raise_memo: dict[str, frozenset[str]] = {}
+        # References are resolved on demand, a file at a time: base classes for every
+        # file first (cheap, and method lookup needs them), the rest when a question
+        # reaches the file. A change marks the file, and those that point into it, again.
+        self._unlinked_bases: set[str] = set()
+        self._unlinked_refs: set[str] = set()
         self.generation = 0
 
     # --- building ----------------------------------------------------------------------
 
-    def set_file(self, facts: dict) -> None:
-        """Add or replace one file's entities (``facts`` from ``file_facts``)."""
+    def set_file(self, facts: dict, importers_too: bool = True) -> None:
+        """Add or replace one file's entities (``facts`` from ``file_facts``).
+
+        ``importers_too``: also resolve again the files that import it (needless while
+        building a whole project, where every file is resolved anyway).
+        """
         path = facts["path"]
         self.remove_file(path)
         self._files[path] = facts
@@ -48,10 +55,9 @@ class ProjectGraph:
                                 raises=unit["raises"], reraises=unit["reraises"])
             self._by_simple_name[unit["q"].rsplit(".", 1)[-1]].add(unit["q"])
             self.graph.add_edge(module, unit["q"], kinds={"defines"})
-        # This file's references, and those of files that import it, may resolve anew.
-        self._pending.add(path)
-        self._pending.update(other for other, f in self._files.items() if _imports_module(f, module))
-        self.generation += 1
+        self._invalidate({path})
+        if importers_too:
+            self._invalidate({other for other, f in self._files.items() if _imports_module(f, module)})
 
     def remove_file(self, path: str) -> None:
         facts = self._files.pop(path, None)
@@ -61,48 +67,76 @@ class ProjectGraph:
             self._names[name] -= 1
         for part in facts["module"].split("."):
             self._names[part] -= 1
-        nodes = [facts["module"]] + [unit["q"] for unit in facts["units"]]
-        for node in nodes:
+        affected = set()
+        for node in _nodes_of(facts):
             if not self.graph.has_node(node):
                 continue
             # Files pointing at what disappears must resolve their references again.
-            self._pending.update(self.graph.nodes[p].get("path") for p in self.graph.pred[node])
+            affected.update(self.graph.nodes[p].get("path") for p in self.graph.pred[node])
             self._by_simple_name[node.rsplit(".", 1)[-1]].discard(node)
             self.graph.remove_node(node)
-        self._pending.discard(path)
-        self._pending.discard("")
+        self._invalidate(affected - {path, "", None})
+        self._unlinked_bases.discard(path)
+        self._unlinked_refs.discard(path)
+
+    def _invalidate(self, paths: set[str]) -> None:
+        self._unlinked_bases |= paths
+        self._unlinked_refs |= paths
         self.generation += 1
 
-    def _link(self) -> None:
-        """Resolve the references of files added or affected since the last question."""
-        pending = [self._files[p] for p in self._pending if p in self._files]
-        if not pending:
-            return
-        self._pending.clear()
-        for facts in pending:
-            for node in [facts["module"]] + [u["q"] for u in facts["units"]]:
-                stale = [(node, t) for t, d in self.graph.succ[node].items() if d["kinds"] != {"defines"}]
-                self.graph.remove_edges_from(stale)
-        scopes = [(_Scope(self, facts), facts) for facts in pending]
-        for scope, facts in scopes:  # bases first: method resolution walks them
+    def _link_bases(self) -> None:
+        for path in list(self._unlinked_bases):
+            facts = self._files.get(path)
+            self._unlinked_bases.discard(path)
+            if facts is None:
+                continue
+            self._drop_edges(facts, {"inherits"})
+            scope = _Scope(self, facts)
             for unit in facts["units"]:
                 for base in unit["bases"]:
-                    for target in scope.resolve(unit["q"], base):
+                    for target in scope.resolve(unit["q"], base) or ():
                         self._edge(unit["q"], target, "inherits")
-        for scope, facts in scopes:
-            for _, target in facts["imports"]:
-                self._edge(facts["module"], scope.absolute(target), "imports")
-            for unit in facts["units"]:
-                for call in unit["calls"]:
-                    targets = scope.resolve(unit["q"], call)
-                    for target in targets:
-                        kind = "instantiates" if self._kind(target) == "class" else "calls"
-                        # A guess among several methods is kept for raises, not as evidence.
-                        self._edge(unit["q"], target, kind if len(targets) == 1 else "may-call")
-                for raised in unit["raises"]:
-                    for target in scope.resolve(unit["q"], raised):
-                        self._edge(unit["q"], target, "raises")
-        self._raise_memo.clear()
+
+    def _link_refs(self, path: str) -> None:
+        """Resolve the imports, calls and raises of one file."""
+        if path not in self._unlinked_refs:
+            return
+        self._unlinked_refs.discard(path)
+        facts = self._files.get(path)
+        if facts is None:
+            return
+        self._link_bases()
+        self._drop_edges(facts, {"imports", "calls", "instantiates", "raises"})
+        scope = _Scope(self, facts)
+        for _, target in facts["imports"]:
+            self._edge(facts["module"], scope.absolute(target), "imports")
+        for unit in facts["units"]:
+            guesses = []
+            for call in unit["calls"]:
+                targets = scope.resolve(unit["q"], call)
+                if targets is None:
+                    guesses.append(call.rsplit(".", 1)[-1])
+                for target in targets or ():
+                    kind = "instantiates" if self._kind(target) == "class" else "calls"
+                    self._edge(unit["q"], target, kind)
+            # Methods called on values of unknown type: any project method so named may
+            # run (kept for raises, too vague to be evidence).
+            self.graph.nodes[unit["q"]]["guesses"] = guesses
+            for raised in unit["raises"]:
+                for target in scope.resolve(unit["q"], raised) or ():
+                    self._edge(unit["q"], target, "raises")
+
+    def _link_node(self, node: str) -> None:
+        path = self.graph.nodes[node].get("path") if self.graph.has_node(node) else None
+        if path:
+            self._link_refs(path)
+
+    def _drop_edges(self, facts: dict, kinds: set[str]) -> None:
+        for node in _nodes_of(facts):
+            for target, data in list(self.graph.succ[node].items()):
+                data["kinds"] -= kinds
+                if not data["kinds"]:
+                    self.graph.remove_edge(node, target)
 
     def _edge(self, source: str, target: str, kind: str) -> None:
         if source == target:
@@ -122,27 +156,26 @@ class ProjectGraph:
 
     def networkx(self) -> nx.DiGraph:
         """The graph with every reference resolved."""
-        self._link()
+        self._link_bases()
+        for path in list(self._unlinked_refs):
+            self._link_refs(path)
         return self.graph
 
     def defines(self, name: str) -> bool:
         return self._names.get(name, 0) > 0
 
     def evidence(self, symbol: str, limit: int = 12) -> list[Evidence]:
-        """The 1-hop neighbourhood of ``symbol``: what it calls, raises, inherits, imports,
-        and what calls it, each with its signature, docstring summary and an excerpt."""
-        self._link()
+        """The 1-hop neighbourhood of ``symbol``, as ReFEree takes it: what it calls,
+        instantiates, raises and inherits from, each with its signature, docstring summary
+        and an excerpt of its code."""
         if not self.graph.has_node(symbol):
             return []
+        self._link_node(symbol)
         neighbours = []
         for target, data in self.graph.succ[symbol].items():
-            relations = data["kinds"] - {"defines", "may-call"}
+            relations = data["kinds"] - {"defines", "imports"}
             if relations:
                 neighbours.append((target, "/".join(sorted(relations))))
-        for source, data in self.graph.pred[symbol].items():
-            relations = data["kinds"] & {"calls", "instantiates", "inherits"}
-            if relations:
-                neighbours.append((source, f"{'/'.join(sorted(relations))} it"))
         return [self._evidence(node, relation) for node, relation in neighbours[:limit]]
 
     def _evidence(self, node: str, relation: str) -> Evidence:
@@ -161,34 +194,36 @@ class ProjectGraph:
 
     def may_raise(self, symbol: str, exception: str) -> bool:
         """Whether ``symbol`` or anything it calls in the project (transitively) may raise
-        ``exception`` or a subclass of it. A bare ``raise`` may raise anything."""
-        self._link()
-        wanted = self._subclasses(exception.rsplit(".", 1)[-1])
-        raised = self._raised_by(symbol)
-        return "*" in raised or bool(raised & wanted)
+        ``exception`` or a subclass of it. A bare ``raise`` may raise anything.
 
-    def _raised_by(self, symbol: str) -> frozenset[str]:
-        """Simple names of the exceptions ``symbol`` may raise, through its callees."""
-        if symbol in self._raise_memo:
-            return self._raise_memo[symbol]
-        seen, stack, raised = {symbol}, [symbol], set()
+        A depth-first search that stops at the first raiser found."""
+        self._link_bases()
+        wanted = self._subclasses(exception.rsplit(".", 1)[-1]) | {"*"}
+        seen, stack = {symbol}, [symbol]
         while stack:
             node = stack.pop()
-            if node in self._raise_memo:
-                raised |= self._raise_memo[node]
+            if not self.graph.has_node(node):
                 continue
-            data = self.graph.nodes.get(node, {})
-            raised.update(r.rsplit(".", 1)[-1] for r in data.get("raises", ()))
+            self._link_node(node)
+            data = self.graph.nodes[node]
+            raised = {r.rsplit(".", 1)[-1] for r in data.get("raises", ())}
             if data.get("reraises"):
                 raised.add("*")
+            callees = []
             for target, edge in self.graph.succ[node].items():
                 if "raises" in edge["kinds"]:  # resolved through aliases: the real class name
                     raised.add(target.rsplit(".", 1)[-1])
-                if edge["kinds"] & {"calls", "instantiates", "may-call"} and target not in seen:
+                if edge["kinds"] & {"calls", "instantiates"}:
+                    callees.append(target)
+            if raised & wanted:
+                return True
+            for name in data.get("guesses", ()):
+                callees += [q for q in self._by_simple_name.get(name, ()) if self._kind(q) == "method"]
+            for target in callees:
+                if target not in seen:
                     seen.add(target)
                     stack.append(target)
-        self._raise_memo[symbol] = frozenset(raised)
-        return self._raise_memo[symbol]
+        return False
 
     def _subclasses(self, simple: str) -> set[str]:
         """``simple`` and the simple names of every project class inheriting from it."""
@@ -214,6 +249,10 @@ class ProjectGraph:
             # Only exceptions the project defines can be judged; others are unknown.
             return not self.is_project_exception(value) or self.may_raise(symbol, value)
         return False
+
+
+def _nodes_of(facts: dict) -> list[str]:
+    return [facts["module"]] + [unit["q"] for unit in facts["units"]]
 
 
 def _imports_module(facts: dict, module: str) -> bool:
@@ -243,7 +282,9 @@ class _Scope:
         rest = target[dots:]
         return ".".join(part for part in (*base, rest) if part)
 
-    def resolve(self, unit: str, dotted: str) -> list[str]:
+    def resolve(self, unit: str, dotted: str) -> list[str] | None:
+        """Qualified names ``dotted`` refers to from ``unit``; None for a method called on
+        a value of unknown type (a guess by name is all that is possible)."""
         head, _, rest = dotted.partition(".")
         if head in ("self", "cls") and rest:
             return self._method(unit, rest.split(".")[0])
@@ -259,10 +300,7 @@ class _Scope:
         if head in self.imports:
             full = self.absolute(self.imports[head]) + (f".{rest}" if rest else "")
             return [self._nearest_known(full)]
-        if rest:  # ``shelf.take()`` on a parameter or local: any project method so named
-            return [q for q in self.project._by_simple_name.get(dotted.rsplit(".", 1)[-1], ())
-                    if self.project._kind(q) == "method"]
-        return []
+        return None if rest else []
 
     def _nearest_known(self, dotted: str) -> str:
         """``dotted`` itself when known; else the project node it is an attribute of."""
@@ -271,9 +309,9 @@ class _Scope:
             probe = probe.rpartition(".")[0]
         return probe if probe and self.project._kind(probe) != "module" else dotted
 
-    def _method(self, unit: str, name: str) -> list[str]:
-        """``self.name`` inside ``unit``: the class and its project bases, else any method
-        of that name when few classes have one."""
+    def _method(self, unit: str, name: str) -> list[str] | None:
+        """``self.name`` inside ``unit``: in the class or its project bases; else None
+        (a subclass or a mixin may define it)."""
         owner = unit
         while owner and self.project._kind(owner) != "class":
             owner = owner.rpartition(".")[0]
@@ -287,5 +325,4 @@ class _Scope:
             if self.project.graph.has_node(f"{cls}.{name}"):
                 return [f"{cls}.{name}"]
             frontier += [t for t, d in self.project.graph.succ[cls].items() if "inherits" in d["kinds"]]
-        return [q for q in self.project._by_simple_name.get(name, ())
-                if self.project._kind(q) == "method"]
+        return None

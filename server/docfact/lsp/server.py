@@ -27,6 +27,7 @@ class DocfactServer(LanguageServer):
         self.scheduler = Scheduler()
         self.pull_diagnostics = False
         self.config_error_shown: str | None = None
+        self.index_task: asyncio.Future | None = None
 
     # --- analysis --------------------------------------------------------------------
 
@@ -49,6 +50,18 @@ class DocfactServer(LanguageServer):
             for other in self.state.open_documents():
                 if other != uri:
                     self.schedule(other, 0)
+
+    async def current_state(self, uri: str) -> DocumentState | None:
+        """The analysis of an open document's current text; computed now when the
+        debounced check has not run yet (a hover or code action right after an edit)."""
+        if uri not in self.state.open_documents():
+            return None
+        document = self.document(uri)
+        state = self.state.current(uri, document.version)
+        if state is None:
+            state = await asyncio.to_thread(self.state.analyze, uri, to_fs_path(uri) or uri,
+                                            document.source, document.version)
+        return state
 
     def publish(self, uri: str, state: DocumentState) -> None:
         self.text_document_publish_diagnostics(
@@ -116,7 +129,7 @@ def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
 async def initialized(ls: DocfactServer, params: types.InitializedParams) -> None:
     watched = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
     if watched and watched.dynamic_registration:
-        await ls.client_register_capability_async(types.RegistrationParams(registrations=[
+        await _register(ls, types.RegistrationParams(registrations=[
             types.Registration(
                 id="docfact-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
@@ -126,7 +139,17 @@ async def initialized(ls: DocfactServer, params: types.InitializedParams) -> Non
             )
         ]))
     await _pull_configuration(ls)
-    asyncio.ensure_future(_index_workspace(ls))
+    # Keep a reference: the event loop holds tasks weakly.
+    ls.index_task = asyncio.ensure_future(_index_workspace(ls))
+
+
+async def _register(ls: DocfactServer, params: types.RegistrationParams) -> None:
+    """Ask for file events; a client that refuses must not stop configuration and indexing."""
+    try:
+        await ls.client_register_capability_async(params)
+    except Exception as error:
+        log.warning("client/registerCapability failed: %s; files changed outside the editor "
+                    "are not seen", error)
 
 
 async def _pull_configuration(ls: DocfactServer) -> None:
@@ -153,10 +176,14 @@ async def _index_workspace(ls: DocfactServer) -> None:
         return
     token = "docfact-index"
     progress = ls.work_done_progress
-    try:
-        await progress.create_async(token)
-    except Exception:
-        token = None
+    window = ls.client_capabilities.window
+    if not (window and window.work_done_progress):
+        token = None  # the client did not offer window/workDoneProgress/create
+    else:
+        try:
+            await progress.create_async(token)
+        except Exception:
+            token = None
     if token:
         progress.begin(token, types.WorkDoneProgressBegin(title="docfact: indexing workspace",
                                                           cancellable=False))
@@ -272,8 +299,8 @@ async def workspace_diagnostic(ls: DocfactServer, params: types.WorkspaceDiagnos
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover | None:
-    state = ls.state.current(params.text_document.uri, ls.document(params.text_document.uri).version)
+async def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover | None:
+    state = await ls.current_state(params.text_document.uri)
     if state is None:
         return None
     mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
@@ -283,9 +310,9 @@ def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover | None
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[
                     types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND]))
-def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
+async def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
     uri = params.text_document.uri
-    state = ls.state.current(uri, ls.document(uri).version)
+    state = await ls.current_state(uri)
     if state is None:
         return None
     mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)

@@ -97,11 +97,13 @@ class Workspace:
         """Analysis of an open document's text (reused while neither the version nor the
         project changed). The document's own definitions enter the project graph, so the
         docstrings of other files that describe them see the change (drift)."""
-        existing = self.current(uri, version)
-        if existing is not None and existing.result_id.endswith(self._generation()):
-            return existing
         file_path = Path(path)
         settings, root = self._settings_and_root(file_path)
+        existing = self.current(uri, version)
+        # Reused only while the settings (editor, pyproject) and the project are unchanged.
+        if existing is not None and existing.result_id.endswith(
+                f":{hash(settings)}:{self._generation()}"):
+            return existing
         relative = relative_to_root(file_path.resolve(), root)
         analysis = analyze(text, path, module_name_for(file_path), settings, relative)
         facts = facts_of(analysis, is_package=file_path.name == "__init__.py")
@@ -116,8 +118,12 @@ class Workspace:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
         state = DocumentState(version, analysis, findings, result_id)
-        if uri in self._documents:
-            self._documents[uri] = state
+        with self._lock:
+            stored = self._documents.get(uri)
+            # Analyses of two versions can overlap (a cancelled check's thread runs on):
+            # the older one finishing last must not replace the newer one.
+            if uri in self._documents and not _older(version, stored):
+                self._documents[uri] = state
         return state
 
     def evidence(self, symbol: str) -> list:
@@ -200,6 +206,11 @@ class Workspace:
     def close(self) -> None:
         """Nothing to release: each cache connection is closed where it was opened."""
 
+
+
+def _older(version: int | None, stored: DocumentState | None) -> bool:
+    return (stored is not None and version is not None and stored.version is not None
+            and version < stored.version)
 
 
 def _shape(facts: dict) -> tuple:

@@ -132,7 +132,7 @@ def _input_message(judged: JudgeInput) -> str:
 
 def batched_messages(judged: JudgeInput) -> list[dict[str, str]]:
     """One request for every sentence and criterion of a unit."""
-    listed = "\n".join(f"- {c.key}: {c.title}. {c.definition}" for c in criteria().values())
+    listed = "\n".join(f"- {c.key} ({c.title}): {c.definition}" for c in criteria().values())
     system = Template(_text("judge_batched_v1.txt")).substitute(criteria=listed).strip()
     sentences = "\n".join(f"[S{i}] {s}" for i, s in enumerate(judged.sentences, 1))
     return [
