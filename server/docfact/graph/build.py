@@ -1,10 +1,12 @@
-"""The project graph: a networkx DiGraph of modules, classes, functions and the external
-symbols they import, with edges for calls, imports, inheritance, instantiation and raises.
+"""The project graph: modules, classes and functions of every file and the symbols they
+import, with edges for calls, imports, inheritance, instantiation and raises.
 
-It is assembled from per-file facts (``facts.file_facts``) and updated a file at a time.
-Names are resolved through local definitions, the module, imports (relative and aliased)
-and ``self.``/``cls.`` through the class and its bases. What cannot be resolved is left
-out: an unknown never produces a finding.
+Entities live in plain dictionaries (cheap to load for thousands of files); the edges of
+a networkx DiGraph are resolved on demand, a file at a time: base classes of every file
+first (cheap, and method lookup needs them), a file's other references when a question
+reaches it. Names are resolved through enclosing scopes, the module, imports (relative
+and aliased) and ``self.``/``cls.`` through the class and its bases. What cannot be
+resolved is left out: an unknown never produces a finding.
 """
 
 from __future__ import annotations
@@ -15,18 +17,18 @@ import networkx as nx
 
 from ..model import Evidence
 
-EXTERNAL = "external"
+_REFERENCES = {"imports", "calls", "instantiates", "raises"}
 
 
 class ProjectGraph:
     def __init__(self) -> None:
         self.graph = nx.DiGraph()
-        self._files: dict[str, dict] = {}  # path -> facts
+        self._files: dict[str, dict] = {}  # path -> facts (see facts.file_facts)
+        self._units: dict[str, dict] = {}  # qualified name -> unit facts, plus "path"
+        self._modules: dict[str, str] = {}  # module name -> path
         self._names: dict[str, int] = defaultdict(int)  # defined name -> files defining it
         self._by_simple_name: dict[str, set[str]] = defaultdict(set)
-        # References are resolved on demand, a file at a time: base classes for every
-        # file first (cheap, and method lookup needs them), the rest when a question
-        # reaches the file. A change marks the file, and those that point into it, again.
+        self._guesses: dict[str, list[str]] = {}  # unit -> methods called on unknown values
         self._unlinked_bases: set[str] = set()
         self._unlinked_refs: set[str] = set()
         self.generation = 0
@@ -46,18 +48,14 @@ class ProjectGraph:
             self._names[name] += 1
         for part in facts["module"].split("."):
             self._names[part] += 1
-        module = facts["module"]
-        self.graph.add_node(module, kind="module", path=path, line=1, sig="",
-                            doc=facts.get("doc", ""), excerpt="")
+        self._modules[facts["module"]] = path
         for unit in facts["units"]:
-            self.graph.add_node(unit["q"], kind=unit["kind"], path=path, line=unit["line"],
-                                sig=unit["sig"], doc=unit["doc"], excerpt=unit["excerpt"],
-                                raises=unit["raises"], reraises=unit["reraises"])
+            self._units[unit["q"]] = {**unit, "path": path}
             self._by_simple_name[unit["q"].rsplit(".", 1)[-1]].add(unit["q"])
-            self.graph.add_edge(module, unit["q"], kinds={"defines"})
         self._invalidate({path})
         if importers_too:
-            self._invalidate({other for other, f in self._files.items() if _imports_module(f, module)})
+            module = facts["module"]
+            self._invalidate({p for p, f in self._files.items() if _imports_module(f, module)})
 
     def remove_file(self, path: str) -> None:
         facts = self._files.pop(path, None)
@@ -67,17 +65,19 @@ class ProjectGraph:
             self._names[name] -= 1
         for part in facts["module"].split("."):
             self._names[part] -= 1
+        self._modules.pop(facts["module"], None)
         affected = set()
         for node in _nodes_of(facts):
-            if not self.graph.has_node(node):
-                continue
-            # Files pointing at what disappears must resolve their references again.
-            affected.update(self.graph.nodes[p].get("path") for p in self.graph.pred[node])
+            self._units.pop(node, None)
+            self._guesses.pop(node, None)
             self._by_simple_name[node.rsplit(".", 1)[-1]].discard(node)
-            self.graph.remove_node(node)
-        self._invalidate(affected - {path, "", None})
+            if node in self.graph:
+                # Files pointing at what disappears must resolve their references again.
+                affected.update(self._path_of(p) for p in self.graph.pred[node])
+                self.graph.remove_node(node)
         self._unlinked_bases.discard(path)
         self._unlinked_refs.discard(path)
+        self._invalidate(affected - {path, None})
 
     def _invalidate(self, paths: set[str]) -> None:
         self._unlinked_bases |= paths
@@ -85,9 +85,8 @@ class ProjectGraph:
         self.generation += 1
 
     def _link_bases(self) -> None:
-        for path in list(self._unlinked_bases):
-            facts = self._files.get(path)
-            self._unlinked_bases.discard(path)
+        while self._unlinked_bases:
+            facts = self._files.get(self._unlinked_bases.pop())
             if facts is None:
                 continue
             self._drop_edges(facts, {"inherits"})
@@ -97,16 +96,14 @@ class ProjectGraph:
                     for target in scope.resolve(unit["q"], base) or ():
                         self._edge(unit["q"], target, "inherits")
 
-    def _link_refs(self, path: str) -> None:
+    def _link_refs(self, path: str | None) -> None:
         """Resolve the imports, calls and raises of one file."""
         if path not in self._unlinked_refs:
             return
         self._unlinked_refs.discard(path)
-        facts = self._files.get(path)
-        if facts is None:
-            return
+        facts = self._files[path]
         self._link_bases()
-        self._drop_edges(facts, {"imports", "calls", "instantiates", "raises"})
+        self._drop_edges(facts, _REFERENCES)
         scope = _Scope(self, facts)
         for _, target in facts["imports"]:
             self._edge(facts["module"], scope.absolute(target), "imports")
@@ -117,22 +114,19 @@ class ProjectGraph:
                 if targets is None:
                     guesses.append(call.rsplit(".", 1)[-1])
                 for target in targets or ():
-                    kind = "instantiates" if self._kind(target) == "class" else "calls"
-                    self._edge(unit["q"], target, kind)
+                    self._edge(unit["q"], target,
+                               "instantiates" if self.kind(target) == "class" else "calls")
             # Methods called on values of unknown type: any project method so named may
             # run (kept for raises, too vague to be evidence).
-            self.graph.nodes[unit["q"]]["guesses"] = guesses
+            self._guesses[unit["q"]] = guesses
             for raised in unit["raises"]:
                 for target in scope.resolve(unit["q"], raised) or ():
                     self._edge(unit["q"], target, "raises")
 
-    def _link_node(self, node: str) -> None:
-        path = self.graph.nodes[node].get("path") if self.graph.has_node(node) else None
-        if path:
-            self._link_refs(path)
-
     def _drop_edges(self, facts: dict, kinds: set[str]) -> None:
         for node in _nodes_of(facts):
+            if node not in self.graph:
+                continue
             for target, data in list(self.graph.succ[node].items()):
                 data["kinds"] -= kinds
                 if not data["kinds"]:
@@ -141,18 +135,24 @@ class ProjectGraph:
     def _edge(self, source: str, target: str, kind: str) -> None:
         if source == target:
             return
-        if not self.graph.has_node(target):
-            self.graph.add_node(target, kind=EXTERNAL, path="", line=0, sig="", doc="", excerpt="")
         # One edge per pair, carrying every relation (a class both raised and instantiated).
         if self.graph.has_edge(source, target):
             self.graph.edges[source, target]["kinds"].add(kind)
         else:
             self.graph.add_edge(source, target, kinds={kind})
 
-    def _kind(self, node: str) -> str | None:
-        return self.graph.nodes[node].get("kind") if self.graph.has_node(node) else None
-
     # --- questions -----------------------------------------------------------------------
+
+    def kind(self, name: str) -> str | None:
+        """"module", "class", "function" or "method" for project entities, else None."""
+        unit = self._units.get(name)
+        if unit is not None:
+            return unit["kind"]
+        return "module" if name in self._modules else None
+
+    def _path_of(self, name: str) -> str | None:
+        unit = self._units.get(name)
+        return unit["path"] if unit is not None else self._modules.get(name)
 
     def networkx(self) -> nx.DiGraph:
         """The graph with every reference resolved."""
@@ -168,29 +168,34 @@ class ProjectGraph:
         """The 1-hop neighbourhood of ``symbol``, as ReFEree takes it: what it calls,
         instantiates, raises and inherits from, each with its signature, docstring summary
         and an excerpt of its code."""
-        if not self.graph.has_node(symbol):
+        if self.kind(symbol) is None:
             return []
-        self._link_node(symbol)
+        self._link_refs(self._path_of(symbol))
+        if symbol not in self.graph:
+            return []
         neighbours = []
         for target, data in self.graph.succ[symbol].items():
-            relations = data["kinds"] - {"defines", "imports"}
+            relations = data["kinds"] - {"imports"}
             if relations:
-                neighbours.append((target, "/".join(sorted(relations))))
-        return [self._evidence(node, relation) for node, relation in neighbours[:limit]]
+                neighbours.append(self._evidence(target, "/".join(sorted(relations))))
+        return neighbours[:limit]
 
     def _evidence(self, node: str, relation: str) -> Evidence:
-        data = self.graph.nodes[node]
-        parts = [f"# {relation}: {node}{data.get('sig', '')}"]
-        if data.get("doc"):
-            parts.append(f'"""{data["doc"]}"""')
-        if data.get("excerpt"):
-            parts.append(data["excerpt"])
-        return Evidence(node, data.get("path", ""), data.get("line", 0), "\n".join(parts))
+        unit = self._units.get(node)
+        if unit is None:  # a module, or a symbol outside the project
+            return Evidence(node, self._modules.get(node, ""), 1 if node in self._modules else 0,
+                            f"# {relation}: {node}")
+        parts = [f"# {relation}: {node}{unit['sig']}"]
+        if unit["doc"]:
+            parts.append(f'"""{unit["doc"]}"""')
+        if unit["excerpt"]:
+            parts.append(unit["excerpt"])
+        return Evidence(node, unit["path"], unit["line"], "\n".join(parts))
 
     def is_project_exception(self, name: str) -> bool:
         """Whether ``name`` (simple or dotted) is a class defined in the project."""
         simple = name.rsplit(".", 1)[-1]
-        return any(self._kind(q) == "class" for q in self._by_simple_name.get(simple, ()))
+        return any(self.kind(q) == "class" for q in self._by_simple_name.get(simple, ()))
 
     def may_raise(self, symbol: str, exception: str) -> bool:
         """Whether ``symbol`` or anything it calls in the project (transitively) may raise
@@ -202,23 +207,22 @@ class ProjectGraph:
         seen, stack = {symbol}, [symbol]
         while stack:
             node = stack.pop()
-            if not self.graph.has_node(node):
+            unit = self._units.get(node)
+            if unit is None:
                 continue
-            self._link_node(node)
-            data = self.graph.nodes[node]
-            raised = {r.rsplit(".", 1)[-1] for r in data.get("raises", ())}
-            if data.get("reraises"):
+            self._link_refs(unit["path"])
+            raised = {r.rsplit(".", 1)[-1] for r in unit["raises"]}
+            if unit["reraises"]:
                 raised.add("*")
-            callees = []
-            for target, edge in self.graph.succ[node].items():
+            callees = [q for name in self._guesses.get(node, ())
+                       for q in self._by_simple_name.get(name, ()) if self.kind(q) == "method"]
+            for target, edge in self.graph.succ[node].items() if node in self.graph else ():
                 if "raises" in edge["kinds"]:  # resolved through aliases: the real class name
                     raised.add(target.rsplit(".", 1)[-1])
                 if edge["kinds"] & {"calls", "instantiates"}:
                     callees.append(target)
             if raised & wanted:
                 return True
-            for name in data.get("guesses", ()):
-                callees += [q for q in self._by_simple_name.get(name, ()) if self._kind(q) == "method"]
             for target in callees:
                 if target not in seen:
                     seen.add(target)
@@ -228,10 +232,10 @@ class ProjectGraph:
     def _subclasses(self, simple: str) -> set[str]:
         """``simple`` and the simple names of every project class inheriting from it."""
         found = {simple}
-        frontier = [q for q in self._by_simple_name.get(simple, ()) if self._kind(q) == "class"]
+        frontier = [q for q in self._by_simple_name.get(simple, ()) if self.kind(q) == "class"]
         while frontier:
             node = frontier.pop()
-            for source, data in self.graph.pred[node].items():
+            for source, data in self.graph.pred[node].items() if node in self.graph else ():
                 name = source.rsplit(".", 1)[-1]
                 if "inherits" in data["kinds"] and name not in found:
                     found.add(name)
@@ -266,7 +270,7 @@ def _imports_module(facts: dict, module: str) -> bool:
 class _Scope:
     """Resolution of dotted names as written in one file."""
 
-    def __init__(self, project: ProjectGraph, facts: dict):
+    def __init__(self, project: ProjectGraph | None, facts: dict):
         self.project = project
         self.module = facts["module"]
         self.package = facts["module"] if facts["package"] else facts["module"].rpartition(".")[0]
@@ -292,7 +296,7 @@ class _Scope:
         scope = unit
         while scope:
             candidate = f"{scope}.{dotted}"
-            if self.project.graph.has_node(candidate):
+            if self.project.kind(candidate):
                 return [candidate]
             if scope == self.module:
                 break
@@ -303,17 +307,17 @@ class _Scope:
         return None if rest else []
 
     def _nearest_known(self, dotted: str) -> str:
-        """``dotted`` itself when known; else the project node it is an attribute of."""
+        """``dotted`` itself when known; else the project entity it is an attribute of."""
         probe = dotted
-        while probe and not self.project.graph.has_node(probe):
+        while probe and self.project.kind(probe) is None:
             probe = probe.rpartition(".")[0]
-        return probe if probe and self.project._kind(probe) != "module" else dotted
+        return probe if probe and self.project.kind(probe) != "module" else dotted
 
     def _method(self, unit: str, name: str) -> list[str] | None:
         """``self.name`` inside ``unit``: in the class or its project bases; else None
         (a subclass or a mixin may define it)."""
         owner = unit
-        while owner and self.project._kind(owner) != "class":
+        while owner and self.project.kind(owner) != "class":
             owner = owner.rpartition(".")[0]
         seen = set()
         frontier = [owner] if owner else []
@@ -322,7 +326,9 @@ class _Scope:
             if cls in seen:
                 continue
             seen.add(cls)
-            if self.project.graph.has_node(f"{cls}.{name}"):
+            if self.project.kind(f"{cls}.{name}"):
                 return [f"{cls}.{name}"]
-            frontier += [t for t, d in self.project.graph.succ[cls].items() if "inherits" in d["kinds"]]
+            if cls in self.project.graph:
+                frontier += [t for t, d in self.project.graph.succ[cls].items()
+                             if "inherits" in d["kinds"]]
         return None

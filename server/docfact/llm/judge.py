@@ -75,11 +75,16 @@ def code_without_docstring(text: str, unit: Unit) -> str:
         head, tail = before.rstrip(" \t"), after.lstrip(" \t")
         if (not head or head.endswith("\n")) and tail[:1] in ("\n", ""):
             before, after = head, tail[1:]  # the docstring had its own line: drop the line
-    code = textwrap.dedent(before + after).rstrip()
-    if len(code) > prompts.MAX_CODE_CHARS:
-        kept = code[: prompts.MAX_CODE_CHARS].rsplit("\n", 1)[0]
-        code = f"{kept}\n# ... ({code.count(chr(10)) - kept.count(chr(10))} more lines not shown)"
-    return code
+    return _cut(textwrap.dedent(before + after).lstrip("\n").rstrip())
+
+
+def _cut(code: str) -> str:
+    """``code`` cut at a line boundary when it is too long to send whole."""
+    if len(code) <= prompts.MAX_CODE_CHARS:
+        return code
+    kept = code[: prompts.MAX_CODE_CHARS].rsplit("\n", 1)[0]
+    hidden = code.count("\n") - kept.count("\n")
+    return f"{kept}\n# ... ({hidden} more lines not shown)"
 
 
 def judge_input(report: UnitReport, text: str, evidence: Sequence[Evidence]) -> JudgeInput:
@@ -162,7 +167,7 @@ async def _run_paper(judged: JudgeInput, settings: LlmSettings, client: LlmClien
     votes: list[dict[str, list[int | None]]] = [{} for _ in judged.sentences]
     for (i, c), (texts, _, _) in zip(pairs, outcomes):
         votes[i][c] = [prompts.parse_paper(t) if t is not None else None for t in texts]
-    calls = sum(calls for _, calls, _ in outcomes)
+    calls = sum(count for _, count, _ in outcomes)
     error = next((error for _, _, error in outcomes if error), None)
     return votes, [""] * len(judged.sentences), calls, error
 
