@@ -55,11 +55,19 @@ def analyze(text: str, path: str, module_name: str, settings: Settings,
     """Parse ``text`` and run every enabled rule on each documented unit."""
     module = parse_module(text)
     lines = LineIndex(text)
+    reports = check_units(module.units, module, module_name, path, lines, settings, relative_path)
+    return FileAnalysis(path, module_name, text, lines, module, reports)
+
+
+def check_units(units, module: Module, module_name: str, path: str, lines: LineIndex,
+                settings: Settings, relative_path: str | None = None) -> list[UnitReport]:
+    """Run every enabled rule on each documented unit of ``units`` (names resolve in
+    ``module``; offsets and lines are those of the text ``lines`` indexes)."""
     codes = _codes_for(settings, relative_path or path)
     severities = dict(settings.severity)
-    init_signatures = _init_signatures(module.units)
+    init_signatures = _init_signatures(units)
     reports = []
-    for unit in module.units:
+    for unit in units:
         if unit.docstring is None or not unit.docstring.value.strip():
             continue
         docstring = parse_docstring(unit.docstring, settings.docstring_style)
@@ -82,7 +90,7 @@ def analyze(text: str, path: str, module_name: str, settings: Settings,
                     finding = replace(finding, severity=severities[code])
                 report.findings.append(finding)
         reports.append(report)
-    return FileAnalysis(path, module_name, text, lines, module, reports)
+    return reports
 
 
 def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]:

@@ -53,7 +53,7 @@ class DocstringText:
     def span_of(self, start: int, end: int) -> Span:
         """File span covering value[start:end] (an empty range maps to a point)."""
         if not self.offsets:
-            return Span(self.literal.start, self.literal.start)
+            return self.literal
         if end <= start:
             point = self.offsets[min(start, len(self.offsets) - 1)]
             return Span(point, point)
