@@ -43,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
     check.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
+    model = check.add_argument_group("model judge (ReFEree C1-C4; nothing is sent without --llm-model)")
+    model.add_argument("--llm-model", help="a litellm model string, e.g. openai/gpt-4o-mini")
+    model.add_argument("--llm-api-base", help="the model server's URL")
+    model.add_argument("--llm-api-key-env", help="NAME of the environment variable holding the key")
+    model.add_argument("--llm-protocol", choices=("batched", "paper"))
+    model.add_argument("--llm-votes", type=int, help="samples per judgement (majority vote)")
 
     serve = commands.add_parser("serve", help="run the language server")
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
@@ -89,6 +95,14 @@ def _settings(arguments) -> tuple[Settings, Path | None]:
         "jobs": arguments.jobs,
     }
     overrides = {key: value for key, value in flags.items() if value is not None}
+    model = {
+        "model": arguments.llm_model, "api_base": arguments.llm_api_base,
+        "api_key_env": arguments.llm_api_key_env, "protocol": arguments.llm_protocol,
+        "votes": arguments.llm_votes,
+    }
+    model = {key: value for key, value in model.items() if value is not None}
+    if model:
+        overrides["llm"] = model
     return settings.with_overrides(overrides, "command line"), root
 
 

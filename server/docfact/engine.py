@@ -63,7 +63,7 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
                 settings: Settings, relative_path: str | None = None) -> list[UnitReport]:
     """Run every enabled rule on each documented unit of ``units`` (names resolve in
     ``module``; offsets and lines are those of the text ``lines`` indexes)."""
-    codes = _codes_for(settings, relative_path or path)
+    codes = codes_for(settings, relative_path or path)
     severities = dict(settings.severity)
     init_signatures = _init_signatures(units)
     reports = []
@@ -83,7 +83,7 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
             init_signature=init_signatures.get(unit.qualname),
         )
         for code in sorted(codes):
-            if is_suppressed(code, unit.suppressed):
+            if RULES[code].check is None or is_suppressed(code, unit.suppressed):
                 continue
             for finding in RULES[code].check(context):
                 if code in severities:
@@ -103,7 +103,8 @@ def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:
     return file_facts(analysis.module, analysis.module_name, analysis.path, analysis.text, is_package)
 
 
-def _codes_for(settings: Settings, relative_path: str) -> frozenset[str]:
+def codes_for(settings: Settings, relative_path: str) -> frozenset[str]:
+    """The rule codes enabled for a file."""
     ignored = settings.ignore + ignored_for_path(relative_path, settings.per_file_ignores)
     return enabled_codes(settings.select, ignored)
 

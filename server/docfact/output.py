@@ -31,15 +31,18 @@ def sort_key(diagnostic: dict):
             diagnostic["code"])
 
 
-def to_json(result, scores: list[dict] | None = None) -> str:
-    return json.dumps({
+def to_json(result) -> str:
+    report = {
         "tool": "docfact",
         "version": __version__,
         "files_checked": result.files_checked,
         "units_checked": result.units_checked,
         "diagnostics": sorted(result.diagnostics, key=sort_key),
-        "scores": scores or [],
-    }, indent=2, ensure_ascii=False)
+        "scores": sorted(result.scores, key=lambda s: (s["path"], s["symbol"])),
+    }
+    if result.llm:
+        report["llm"] = result.llm
+    return json.dumps(report, indent=2, ensure_ascii=False)
 
 
 def to_text(result) -> str:

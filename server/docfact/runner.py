@@ -29,6 +29,8 @@ class RunResult:
     diagnostics: list[dict] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     cache_hits: int = 0
+    scores: list[dict] = field(default_factory=list)  # per unit, from the model passes
+    llm: dict = field(default_factory=dict)  # the model's usage, when one is configured
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,10 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
         result.files_checked += 1
         result.units_checked += outcome["units"]
         result.diagnostics.extend(resolved(outcome, project))
+    if settings.llm.model:
+        from .judging import judge_files  # litellm and the judge load only when asked for
+
+        result.llm = judge_files(outcomes, project, settings, cache, result)
     return result
 
 
@@ -61,7 +67,7 @@ def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | Non
     """Each file's outcome (see ``check_job``), from the cache or computed in workers."""
     result = result if result is not None else RunResult()
     jobs = _discover(paths, settings, config_root, result)
-    settings_key = asdict(settings) | {"cache_dir": None, "jobs": None}
+    settings_key = asdict(settings) | {"cache_dir": None, "jobs": None, "llm": None}
     keys = [cache_key("file", settings_key, job.display, job.relative, job.module_name,
                       hashlib.sha256(job.data).hexdigest()) for job in jobs]
     cached = cache.get_many(keys) if cache else {}

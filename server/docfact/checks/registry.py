@@ -18,7 +18,7 @@ class Rule:
     criterion: str
     severity: str
     default: bool  # enabled without being selected
-    check: Callable[..., Iterable[Finding]]
+    check: Callable[..., Iterable[Finding]] | None  # None: the model judge reports it
     summary: str  # one line: what the rule reports
 
 

@@ -62,7 +62,10 @@ class UsageStats:
 
 @functools.cache
 def _import_litellm():
-    """litellm, quiet: local price map, no telemetry, no callbacks, no debug printing."""
+    """litellm, quiet: local price map, no telemetry, no callbacks, no debug printing.
+
+    The import takes seconds: call it through ``_litellm`` so it runs off the event loop.
+    """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
@@ -76,6 +79,12 @@ def _import_litellm():
     for name in _LITELLM_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
     return litellm
+
+
+async def _litellm():
+    if _import_litellm.cache_info().currsize:
+        return _import_litellm()
+    return await asyncio.to_thread(_import_litellm)
 
 
 class LlmClient:
@@ -146,7 +155,10 @@ class LlmClient:
         secret = os.environ.get(settings.api_key_env) if settings.api_key_env else None
         if settings.api_key_env and not secret:
             return f"environment variable {settings.api_key_env} is not set", False, None
-        litellm = _import_litellm()
+        try:
+            litellm = await _litellm()
+        except ImportError:
+            return "litellm is not installed (pip install litellm==1.110.2)", False, None
         request: dict[str, Any] = {
             "model": settings.model,
             "messages": messages,

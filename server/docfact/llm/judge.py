@@ -249,8 +249,7 @@ def _add_findings(result: JudgeResult, report: UnitReport, evidence: Sequence[Ev
     for criterion in CRITERIA:
         if verdict.verdicts[criterion] != 0:
             continue
-        existing = next((f for f in report.findings
-                         if f.criterion == criterion and (_overlaps(f.span, span) or _overlaps(f.sentence_span, span))),
+        existing = next((f for f in report.findings if f.criterion == criterion and _touches(f, span)),
                         None)
         if existing is not None:
             result.agreements.append(Agreement(existing, criterion, verdict.reason))
@@ -268,6 +267,11 @@ def _add_findings(result: JudgeResult, report: UnitReport, evidence: Sequence[Ev
             evidence=tuple(evidence),
             data={"model": settings.model, "votes": verdict.votes[criterion]},
         ))
+
+
+def _touches(finding: Finding, span: Span) -> bool:
+    """Whether a finding lies on ``span``: its own range, or its sentence or entry."""
+    return _overlaps(finding.span, span) or _overlaps(finding.sentence_span, span)
 
 
 def _overlaps(a: Span, b: Span) -> bool:

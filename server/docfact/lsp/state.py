@@ -108,11 +108,14 @@ class Workspace:
         analysis = analyze(text, path, module_name_for(file_path), settings, relative)
         facts = facts_of(analysis, is_package=file_path.name == "__init__.py")
         with self._lock:
-            previous = self._facts.get(path)
-            if previous is None or _shape(previous) != _shape(facts):
-                self.project.set_file(facts)
-                self.drifted = True
-            self._facts[path] = facts
+            # Only the newest text of an open document speaks for its file: a file pulled
+            # while closed (or an overtaken version) must not pin what the project knows.
+            if uri in self._documents and not _older(version, self._documents.get(uri)):
+                previous = self._facts.get(path)
+                if previous is None or _shape(previous) != _shape(facts):
+                    self.project.set_file(facts)
+                    self.drifted = True
+                self._facts[path] = facts
             findings = resolve(analysis.findings, self.project)
             generation = self._generation()
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
