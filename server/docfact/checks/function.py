@@ -8,6 +8,9 @@ from ..model import Finding
 from .context import CheckContext
 from .registry import rule
 
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod",
+                               "abc.abstractmethod", "overload", "typing.overload"})
+
 
 @rule("DF302", "exception-never-raised", "function",
       "A documented exception that neither the function nor anything it calls can raise.")
@@ -15,6 +18,8 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
     unit = ctx.unit
     if unit.signature is None or unit.reraises:
         return
+    if any(d not in _PLAIN_DECORATORS for d in unit.decorators):
+        return  # a decorator may raise on the function's behalf (``@not_implemented_for``)
     raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
     for entry in ctx.docstring.entries:
         if entry.kind != "raises" or entry.name is None:

@@ -18,6 +18,7 @@ _CODE = re.compile(
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?!`)"
 )
 _BARE_CALL = re.compile(r"(?<![\w.`'\"*@])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
+_PROPERTY = re.compile(r"(?:^|\.)(?:cached_)?property$|\.(?:getter|setter|deleter)$")
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _MENTIONS_C = re.compile(r"\bC (?:function|API|code|level)|\w\.[ch]\b")
 # Names of CPython's C API (``PyFrame_New``, ``_Py_DecodeUTF8Ex``) live in no Python file.
@@ -30,6 +31,8 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     signature = ctx.signature
     if signature is None or any(p.kind == "var_keyword" for p in signature.parameters):
         return  # **kwargs accepts any documented keyword
+    if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
+        return  # a property's documented parameters are those of the callable it returns
     parameters = [p.name for p in signature.parameters]
     accepted = set(parameters)
     if ctx.unit.kind == "class":
@@ -57,7 +60,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF102", "unresolved-name", "name",
       "A name written as code in the prose that is defined nowhere.")
 def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, formatted in _code_references(ctx.segments):
+    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring.style):
         if not is_call:
             yield from _unresolved(ctx, "DF102", segment, start, name, formatted)
 
@@ -65,13 +68,16 @@ def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF103", "unknown-callable", "name",
       "A called name, such as `f()`, that exists nowhere in the project or its imports.")
 def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, formatted in _code_references(ctx.segments):
+    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring.style):
         if is_call:
             yield from _unresolved(ctx, "DF103", segment, start, name, formatted)
 
 
-def _code_references(segments: tuple[Segment, ...]):
-    """(segment, value start, dotted name, is a call, written as code) of each reference."""
+def _code_references(segments: tuple[Segment, ...], style: str):
+    """(segment, value start, dotted name, is a call, written as code) of each reference.
+
+    In NumPy-style docstrings single backticks mostly hold maths (`s_i`, `K_4`) or
+    placeholders: only ``literals`` and roles count as code there."""
     for segment in segments:
         text = segment.text
         covered = []
@@ -87,7 +93,8 @@ def _code_references(segments: tuple[Segment, ...]):
             offset, name, is_call = reference
             covered.append((match.start(), match.end()))
             start = segment.start + body_start + offset
-            yield segment, start, name, is_call, True
+            as_code = role is not None or match.group("ticks") == "``" or style != "numpy"
+            yield segment, start, name, is_call, as_code
         for match in _BARE_CALL.finditer(text):
             if any(a <= match.start() < b for a, b in covered):
                 continue

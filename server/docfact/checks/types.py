@@ -10,8 +10,6 @@ from .context import CheckContext
 from .registry import rule
 from .typeexpr import contradicts, describe, parse_annotation, parse_doc_type, type_of_expression
 
-_ITERATOR_WORDS = ("Iterator", "Generator", "Iterable", "AsyncIterator", "AsyncGenerator",
-                   "AsyncIterable")
 # "Returns True if ...", "Return a list of ...": the claim and the type it makes.
 _CLAIM = re.compile(
     r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b"
@@ -72,10 +70,14 @@ def _parameter_type(parameter: Parameter):
 def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.unit.signature is None or ctx.unit.is_generator:
         return
-    for entry in ctx.docstring.entries:
-        if entry.kind != "returns" or entry.type is None:
+    returns = [e for e in ctx.docstring.entries if e.kind == "returns"]
+    for entry in returns:
+        if entry.type is None:
             continue
-        verdict = _returned_contradiction(ctx, parse_doc_type(entry.type.text))
+        # Named or several Returns entries describe the members of a returned tuple.
+        describes_member = entry.name is not None or len(returns) > 1
+        verdict = _returned_contradiction(ctx, parse_doc_type(entry.type.text),
+                                          loose_claim=describes_member)
         if verdict is None:
             continue
         message = f"the return type is documented as `{entry.type.text}`, but {verdict[0]}"
@@ -113,8 +115,9 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
     for entry in entries:
         if entry.kind != "returns" or (entry.type and _iterator_like(entry.type.text)):
             continue
-        if entry.description and _DESCRIBES_ITERATOR.match(entry.description.text):
-            continue  # "An iterator of ...": the generator object is what is described
+        if entry.description and (_DESCRIBES_ITERATOR.match(entry.description.text)
+                                  or _iterator_like(entry.description.text.split(".")[0])):
+            continue  # "An iterator of ...", "Yields ...": what the generator produces
         start, end = _entry_bounds(entry)
         message = (f"`{unit.name}` is a generator: document what it yields under Yields, "
                    "not Returns")
@@ -208,7 +211,8 @@ def _loosely_true(claimed, actual_types) -> bool:
 
 
 def _iterator_like(text: str) -> bool:
-    return any(word in text for word in _ITERATOR_WORDS) or "iter" in text.lower()
+    lowered = text.lower()
+    return any(word in lowered for word in ("iter", "generator", "yield"))
 
 
 def _entry_bounds(entry: DocEntry) -> tuple[int, int]:
