@@ -1,238 +1,20 @@
-"""End-to-end harness: a real LSP client (pytest-lsp) talking to ``docfact serve`` over stdio.
-
-Every test starts its own server process with its own cache folder (DOCFACT_CACHE_DIR) and
-its own workspace folder: a tmp copy of ``fixtures/shop``. Waiting is done by polling what
-the client has received, with a deadline, so no test depends on sleeps being long enough.
-"""
+"""Fixtures of the LSP end-to-end tests; the harness itself is lsp_harness.py."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import shutil
-import sys
-import time
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 import pytest_asyncio
 from lsprotocol import types
-from pygls.protocol import default_converter
-from pytest_lsp import ClientServerConfig, LanguageClient
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pytest_lsp import ClientServerConfig
 
-FIXTURES = Path(__file__).parent / "fixtures"
-SERVER_COMMAND = [sys.executable, "-m", "docfact", "serve"]
-# A stats-exposing wrapper around the same server (see stats_server.py).
-STATS_SERVER_COMMAND = [sys.executable, str(Path(__file__).parent / "stats_server.py")]
-TIMEOUT = 15.0  # generous: CI machines are slow; a passing test never waits this long
-FAST = {"docfact": {"debounceMs": 10}}
-
-
-def capabilities(*, pull: bool = False, encodings: list[str] | None = None,
-                 configuration: bool = False, progress: bool = True,
-                 watched_dynamic: bool = False, refresh: bool = False) -> types.ClientCapabilities:
-    """Client capabilities of a modern editor, with the knobs the tests turn."""
-    return types.ClientCapabilities(
-        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
-        text_document=types.TextDocumentClientCapabilities(
-            synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
-            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
-                related_information=True, version_support=True, code_description_support=True,
-                data_support=True),
-            hover=types.HoverClientCapabilities(
-                content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText]),
-            code_action=types.CodeActionClientCapabilities(
-                code_action_literal_support=types.ClientCodeActionLiteralOptions(
-                    code_action_kind=types.ClientCodeActionKindOptions(value_set=[
-                        types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll,
-                        types.CodeActionKind.Source])),
-                is_preferred_support=True, data_support=True),
-            diagnostic=types.DiagnosticClientCapabilities(related_document_support=False)
-            if pull else None,
-        ),
-        workspace=types.WorkspaceClientCapabilities(
-            configuration=configuration,
-            did_change_configuration=types.DidChangeConfigurationClientCapabilities(),
-            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
-                dynamic_registration=watched_dynamic),
-            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=refresh)
-            if pull else None,
-            workspace_folders=True,
-        ),
-        window=types.WindowClientCapabilities(work_done_progress=progress, show_message=None),
-    )
-
-
-class DocfactClient(LanguageClient):
-    """pytest-lsp's client, plus a log of every publishDiagnostics and document helpers."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.published: list[types.PublishDiagnosticsParams] = []
-        self.registrations: list[types.Registration] = []
-        self.configuration_requests = 0
-        self.texts: dict[str, str] = {}
-        self.versions: dict[str, int] = {}
-        self.server_pid: int | None = None
-
-    # --- documents -----------------------------------------------------------------
-
-    def open(self, path: Path, text: str | None = None) -> str:
-        uri = path.resolve().as_uri()
-        text = path.read_text(encoding="utf-8") if text is None else text
-        self.texts[uri], self.versions[uri] = text, 1
-        self.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1,
-                                                 text=text)))
-        return uri
-
-    def replace_all(self, uri: str, text: str) -> int:
-        """A full-text didChange; returns the new version."""
-        self.versions[uri] += 1
-        self.texts[uri] = text
-        self.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
-        return self.versions[uri]
-
-    def edit(self, uri: str, edits: list[types.TextEdit], encoding: str = "utf-16") -> int:
-        """Incremental didChange(s) applying ``edits``; returns the new version."""
-        text = self.texts[uri]
-        # Apply (and send) from the end so earlier ranges stay valid.
-        ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
-                         reverse=True)
-        changes = []
-        for e in ordered:
-            text = apply_edit(text, e, encoding)
-            changes.append(types.TextDocumentContentChangePartial(range=e.range, text=e.new_text))
-        self.versions[uri] += 1
-        self.texts[uri] = text
-        self.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
-            content_changes=changes))
-        return self.versions[uri]
-
-    def close(self, uri: str) -> None:
-        self.text_document_did_close(types.DidCloseTextDocumentParams(
-            text_document=types.TextDocumentIdentifier(uri=uri)))
-
-    # --- waiting -------------------------------------------------------------------
-
-    def published_for(self, uri: str) -> list[types.PublishDiagnosticsParams]:
-        return [p for p in self.published if p.uri == uri]
-
-    async def diagnostics_for(self, uri: str, version: int | None = None,
-                              until: Callable[[list[types.Diagnostic]], bool] | None = None,
-                              timeout: float = TIMEOUT) -> list[types.Diagnostic]:
-        """The newest published diagnostics of ``uri`` once they are for ``version`` (the
-        document's current version by default) and satisfy ``until``."""
-        version = self.versions.get(uri) if version is None else version
-
-        def ready():
-            mine = self.published_for(uri)
-            if not mine or (version is not None and mine[-1].version != version):
-                return None
-            if until is not None and not until(list(mine[-1].diagnostics)):
-                return None
-            return list(mine[-1].diagnostics)
-
-        return await wait_until(ready, timeout, f"diagnostics of {uri} (version {version})",
-                                lambda: self.published_for(uri)[-3:])
-
-
-async def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "condition",
-                     seen: Callable[[], Any] | None = None) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value is not None and value is not False:
-            return value
-        if time.monotonic() > deadline:
-            detail = f"; last seen: {seen()!r}" if seen else ""
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}{detail}")
-        await asyncio.sleep(0.01)
-
-
-def _record_diagnostics(client: DocfactClient, params: types.PublishDiagnosticsParams):
-    client.published.append(params)
-    client.diagnostics[params.uri] = params.diagnostics
-
-
-def _record_registration(client: DocfactClient, params: types.RegistrationParams):
-    client.registrations.extend(params.registrations)
-    return None
-
-
-def _answer_configuration(client: DocfactClient, params: types.ConfigurationParams):
-    client.configuration_requests += 1
-    return [client.get_configuration(section=item.section, scope_uri=item.scope_uri)
-            for item in params.items]
-
-
-def make_client() -> DocfactClient:
-    client = DocfactClient(converter_factory=default_converter)
-    features = dict(DEFAULT_CLIENT_FEATURES)
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record_diagnostics
-    features[types.CLIENT_REGISTER_CAPABILITY] = _record_registration
-    features[types.WORKSPACE_CONFIGURATION] = _answer_configuration
-    register_lsp_features(client, features)
-    return client
-
-
-# --- text edits, as an editor applies them -----------------------------------------------
-
-
-def _units(ch: str, encoding: str) -> int:
-    if encoding == "utf-8":
-        return len(ch.encode("utf-8"))
-    if encoding == "utf-32":
-        return 1
-    return 2 if ord(ch) > 0xFFFF else 1
-
-
-def offset_of(text: str, position: types.Position, encoding: str = "utf-16") -> int:
-    lines = text.splitlines(keepends=True)
-    if position.line >= len(lines):
-        return len(text)
-    start = sum(len(line) for line in lines[: position.line])
-    line = lines[position.line].rstrip("\r\n")
-    units = 0
-    for column, ch in enumerate(line):
-        if units >= position.character:
-            return start + column
-        units += _units(ch, encoding)
-    return start + len(line)
-
-
-def apply_edit(text: str, edit: types.TextEdit, encoding: str = "utf-16") -> str:
-    start = offset_of(text, edit.range.start, encoding)
-    end = offset_of(text, edit.range.end, encoding)
-    return text[:start] + edit.new_text + text[end:]
-
-
-def apply_edits(text: str, edits: list[types.TextEdit], encoding: str = "utf-16") -> str:
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
-                    reverse=True):
-        text = apply_edit(text, e, encoding)
-    return text
-
-
-def find_position(text: str, needle: str, occurrence: int = 0, encoding: str = "utf-16",
-                  within: int = 0) -> types.Position:
-    """Position of the ``occurrence``-th ``needle`` (optionally ``within`` characters in)."""
-    index = -1
-    for _ in range(occurrence + 1):
-        index = text.index(needle, index + 1)
-    index += within
-    line = text.count("\n", 0, index)
-    line_start = text.rfind("\n", 0, index) + 1
-    prefix = text[line_start:index]
-    return types.Position(line=line, character=sum(_units(c, encoding) for c in prefix))
-
-
-# --- fixtures ------------------------------------------------------------------------------
+from lsp_harness import (FAST, FIXTURES, SERVER_COMMAND, TIMEOUT, DocfactClient, capabilities,
+                         make_client, wait_for_index)
 
 
 @pytest.fixture
@@ -245,17 +27,24 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest_asyncio.fixture
 async def start(tmp_path: Path, workspace: Path):
-    """``await start(...)`` -> an initialized DocfactClient; shut down after the test."""
+    """``await start(...)`` -> an initialized DocfactClient; shut down after the test.
+
+    ``options`` are the initializationOptions (debounce 10 ms by default), ``caps`` the
+    client capabilities, ``configuration`` what the client answers to workspace/
+    configuration, ``command`` another server command, ``factory`` another client. Waits
+    for the start-up indexing when the client takes work-done progress. At teardown, a
+    server that does not shut down and exit cleanly fails the test.
+    """
     clients: list[DocfactClient] = []
     cache = tmp_path / "cache"
 
     async def _start(*, options: Any = FAST, caps: types.ClientCapabilities | None = None,
                      folders: list[Path] | None = None, configuration: dict | None = None,
                      command: list[str] | None = None, wait_indexed: bool = True,
-                     ) -> DocfactClient:
+                     factory: Callable[[], DocfactClient] | None = None) -> DocfactClient:
         env = {**os.environ, "DOCFACT_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
         config = ClientServerConfig(server_command=command or SERVER_COMMAND,
-                                    client_factory=make_client, server_env=env)
+                                    client_factory=factory or make_client, server_env=env)
         client = await config.start()
         clients.append(client)
         client.server_pid = client._server.pid if client._server else None
@@ -263,7 +52,7 @@ async def start(tmp_path: Path, workspace: Path):
             client.set_configuration(configuration)
         folders = [workspace] if folders is None else folders
         caps = caps or capabilities()
-        await asyncio.wait_for(client.initialize_session(types.InitializeParams(
+        client.init_result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
             capabilities=caps,
             workspace_folders=[types.WorkspaceFolder(uri=f.resolve().as_uri(), name=f.name)
                                for f in folders] or None,
@@ -276,22 +65,31 @@ async def start(tmp_path: Path, workspace: Path):
 
     yield _start
 
+    problems = []
     for client in clients:
-        try:
-            if client.error is None and client._server and client._server.returncode is None:
-                await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
-        finally:
-            await client.stop()
+        problems += await _stop(client)
+    assert not problems, f"the server did not shut down cleanly: {problems}"
 
 
-async def wait_for_index(client: DocfactClient) -> None:
-    """Until the start-up indexing's work-done progress has ended."""
-    def ended():
-        reports = client.progress_reports.get("docfact-index", [])
-        return any(isinstance(r, types.WorkDoneProgressEnd) for r in reports)
-    await wait_until(ended, TIMEOUT, "the end of the workspace indexing progress",
-                     lambda: client.progress_reports)
-
-
-def codes(diagnostics) -> list[str]:
-    return sorted(str(d.code) for d in diagnostics)
+async def _stop(client: DocfactClient) -> list[str]:
+    """shutdown + exit; a server that fails either is killed and reported."""
+    problems = []
+    server = client._server
+    try:
+        if server is not None and server.returncode is None:
+            try:
+                await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
+            except Exception as error:  # noqa: BLE001 - reported below
+                problems.append(f"shutdown: {error}")
+            client.exit(None)
+            try:
+                await asyncio.wait_for(server.wait(), TIMEOUT)
+            except asyncio.TimeoutError:
+                problems.append("the server did not exit after `exit`")
+                server.kill()
+                await server.wait()
+            if server.returncode not in (0, None) and not problems:
+                problems.append(f"exit status {server.returncode}")
+    finally:
+        await asyncio.wait_for(client.stop(), TIMEOUT)
+    return problems

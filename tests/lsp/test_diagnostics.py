@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from lsprotocol import types
 
-from conftest import codes, find_position
+from lsp_harness import codes, find_position, wait_until
 
 
 def _by_code(diagnostics, code):
@@ -86,7 +88,8 @@ async def test_fixing_the_mistake_removes_the_diagnostic_and_a_new_one_appears(s
 
 
 async def test_rapid_edits_publish_only_the_newest_version(start, workspace):
-    client = await start()
+    # A debounce long enough that even a slow machine sends all the edits within it.
+    client = await start(options={"docfact": {"debounceMs": 150}})
     uri = client.open(workspace / "shop" / "orders.py")
     await client.diagnostics_for(uri, version=1)
     original = client.texts[uri]
@@ -104,5 +107,193 @@ async def test_rapid_edits_publish_only_the_newest_version(start, workspace):
     assert versions == sorted(versions), f"an older version came after a newer one: {versions}"
     assert versions[-1] == last
     assert len(versions) < 10, f"debouncing should coalesce rapid edits: {versions}"
-    # Nothing more arrives later for a stale version.
-    await client.hover_request_sync_barrier() if hasattr(client, "hover_request_sync_barrier") else None
+    # Nothing arrives later for a stale version either.
+    await asyncio.sleep(0.3)
+    assert [p.version for p in client.published_for(uri)][-1] == last
+
+
+async def test_rapid_incremental_typing_ends_on_the_newest_version(start, workspace):
+    """Typing a word letter by letter (incremental edits, no pause) over the mistake."""
+    client = await start()
+    uri = client.open(workspace / "shop" / "orders.py")
+    await client.diagnostics_for(uri, version=1)
+    begin = find_position(client.texts[uri], "ammount")
+    end = types.Position(line=begin.line, character=begin.character + len("ammount"))
+    client.edit(uri, [types.TextEdit(range=types.Range(start=begin, end=end), new_text="")])
+    for i, letter in enumerate("amount"):
+        at = types.Position(line=begin.line, character=begin.character + i)
+        client.edit(uri, [types.TextEdit(range=types.Range(start=at, end=at), new_text=letter)])
+    last = client.versions[uri]
+    diagnostics = await client.diagnostics_for(uri, version=last)
+    assert codes(diagnostics) == ["DF102", "DF202"]
+    assert "        amount: How many units arrived." in client.texts[uri]
+    versions = [p.version for p in client.published_for(uri)]
+    assert versions == sorted(versions)
+
+
+async def test_did_close_clears_the_diagnostics(start, workspace):
+    client = await start()
+    uri = client.open(workspace / "shop" / "orders.py")
+    assert await client.diagnostics_for(uri, version=1)
+    client.close(uri)
+    await wait_until(lambda: len(client.published_for(uri)[-1].diagnostics) == 0,
+                     what="an empty publishDiagnostics after didClose",
+                     seen=lambda: [(p.version, len(p.diagnostics)) for p in client.published_for(uri)])
+    # The server keeps serving: re-opening publishes again.
+    client.open(workspace / "shop" / "orders.py")
+    assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
+
+
+async def test_save_rechecks(start, workspace):
+    client = await start()
+    uri = client.open(workspace / "shop" / "orders.py")
+    await client.diagnostics_for(uri, version=1)
+    count = len(client.published_for(uri))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_until(lambda: len(client.published_for(uri)) > count, what="a re-check on save")
+    assert codes(client.published_for(uri)[-1].diagnostics) == ["DF101", "DF102", "DF202"]
+
+
+# --- bad input -------------------------------------------------------------------------
+
+BROKEN = '''"""A module being edited."""
+
+
+def half_written(x):
+    """Unfinished: the body is not."""
+    return x +
+
+
+def restock(item: dict, amount: int) -> dict:
+    """Add stock.
+
+    Args:
+        item: The item.
+        ammount: How many.
+    """
+    return item
+
+
+class Broken
+    def method(self, a):
+        """Do it.
+
+        Args:
+            b: Not a parameter.
+        """
+        if a ==
+'''
+
+
+async def test_syntax_errors_still_report_units_that_parse(start, workspace):
+    client = await start()
+    path = workspace / "shop" / "broken.py"
+    path.write_text(BROKEN)
+    uri = client.open(path)
+    diagnostics = await client.diagnostics_for(uri, version=1)
+    restock = [d for d in diagnostics if d.data["symbol"].endswith("restock")]
+    assert [d.code for d in restock] == ["DF101"], diagnostics
+    assert restock[0].range.start == find_position(BROKEN, "ammount")
+
+
+async def test_half_typed_docstring_does_not_stop_the_server(start, workspace):
+    client = await start()
+    uri = client.open(workspace / "shop" / "orders.py")
+    await client.diagnostics_for(uri, version=1)
+    text = client.texts[uri]
+    # The user starts a docstring in `label`'s body: an unterminated triple quote that
+    # swallows the rest of the file, typed a character at a time.
+    anchor = find_position(text, "    return f\"{item['sku']}")
+    for i, ch in enumerate('"""Wh'):
+        at = types.Position(line=anchor.line, character=anchor.character + i)
+        client.edit(uri, [types.TextEdit(range=types.Range(start=at, end=at), new_text=ch)])
+    broken_version = client.versions[uri]
+    await client.diagnostics_for(uri, version=broken_version)
+    # Still answering requests.
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=find_position(client.texts[uri], "restock", within=2)))
+    assert hover is None or "docfact" in hover.contents.value
+    # Undo: the findings come back.
+    version = client.replace_all(uri, text)
+    assert codes(await client.diagnostics_for(uri, version=version)) == ["DF101", "DF102", "DF202"]
+
+    # Unterminated docstring right after a def, at the end of the file.
+    version = client.replace_all(uri, text + '\n\ndef tail(a):\n    """Docs for `b`\n')
+    await client.diagnostics_for(uri, version=version)
+    version = client.replace_all(uri, text + "\n\ndef tail(a):\n    '''")
+    await client.diagnostics_for(uri, version=version)
+    version = client.replace_all(uri, text)
+    assert codes(await client.diagnostics_for(uri, version=version)) == ["DF101", "DF102", "DF202"]
+
+
+def _huge(functions: int) -> str:
+    parts = ['"""A generated module of many small functions."""\n']
+    for i in range(functions):
+        parts.append(
+            f'\n\ndef f{i}(a: int, b: str) -> int:\n'
+            f'    """Function {i}.\n\n'
+            f'    Args:\n        a: The first.\n        b: The second.\n    """\n'
+            f'    return a\n'
+        )
+    parts.append(
+        '\n\ndef last(value: int) -> int:\n    """The end.\n\n    Args:\n'
+        '        valeu: The value.\n    """\n    return value\n'
+    )
+    return "".join(parts)
+
+
+async def test_huge_document(start, workspace):
+    text = _huge(2000)  # ~22,000 lines
+    assert text.count("\n") > 20_000
+    client = await start()
+    path = workspace / "shop" / "huge.py"
+    path.write_text(text)
+    uri = client.open(path)
+    diagnostics = await client.diagnostics_for(uri, version=1, timeout=60)
+    assert codes(diagnostics) == ["DF101"]
+    assert diagnostics[0].range.start == find_position(text, "valeu")
+    # An incremental edit near the end of the huge document is applied and re-checked.
+    begin = find_position(text, "valeu")
+    end = types.Position(line=begin.line, character=begin.character + 5)
+    version = client.edit(uri, [types.TextEdit(range=types.Range(start=begin, end=end),
+                                               new_text="value")])
+    assert len(await client.diagnostics_for(uri, version=version, timeout=60)) == 0
+
+
+USES = '''"""Uses the helpers."""
+
+
+def unique(items: list) -> list:
+    """The items without repeats, as `dedupe_items()` gives them.
+
+    Args:
+        items: The items.
+    """
+    return list(set(items))
+'''
+
+
+async def test_an_edit_in_one_open_file_rechecks_the_others(start, workspace):
+    """Renaming a function in the editor (unsaved) makes another open file's docstring,
+    which names it, wrong at once; renaming it back makes it right. No endless re-checks."""
+    (workspace / "shop" / "uses.py").write_text(USES)
+    client = await start()
+    uses = client.open(workspace / "shop" / "uses.py")
+    helpers = client.open(workspace / "shop" / "helpers.py")
+    assert codes(await client.diagnostics_for(uses, version=1)) == []
+    assert codes(await client.diagnostics_for(helpers, version=1)) == ["DF101"]
+
+    original = client.texts[helpers]
+    version = client.replace_all(helpers, original.replace("def dedupe_items", "def unique_items"))
+    await client.diagnostics_for(helpers, version=version)
+    await client.diagnostics_for(uses, version=1, until=lambda d: codes(d) == ["DF103"])
+
+    version = client.replace_all(helpers, original)
+    await client.diagnostics_for(helpers, version=version)
+    await client.diagnostics_for(uses, version=1, until=lambda d: codes(d) == [])
+
+    count = len(client.published)
+    await asyncio.sleep(0.5)
+    assert len(client.published) <= count + 2, "documents keep re-checking each other"

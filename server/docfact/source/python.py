@@ -112,8 +112,9 @@ class _Extractor:
     def _definition(self, outer, node, decorators, prefix, class_names) -> None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
-        if name_node is None or body is None:
-            return
+        parameters = node.child_by_field_name("parameters")
+        if name_node is None or body is None or (parameters is not None and parameters.has_error):
+            return  # a half-typed signature may have swallowed the definitions after it
         name = self._text(name_node)
         qualname = f"{prefix}{name}"
         is_class = node.type == "class_definition"

@@ -1,0 +1,181 @@
+"""Start-up progress, failing handlers, unusual clients and flat memory."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from lsp_harness import STATS_SERVER_COMMAND, capabilities, codes, make_client
+
+USES = '''"""Uses the helpers."""
+
+
+def unique(items: list) -> list:
+    """The items without repeats, as `dedupe_items()` gives them.
+
+    Args:
+        items: The items.
+    """
+    return list(set(items))
+'''
+
+
+async def test_indexing_progress_begins_and_ends(start, workspace):
+    client = await start()  # waits for the end of the progress
+    reports = client.progress_reports["docfact-index"]
+    assert isinstance(reports[0], types.WorkDoneProgressBegin)
+    assert "index" in reports[0].title
+    assert isinstance(reports[-1], types.WorkDoneProgressEnd)
+    assert sum(isinstance(r, types.WorkDoneProgressBegin) for r in reports) == 1
+    assert sum(isinstance(r, types.WorkDoneProgressEnd) for r in reports) == 1
+    assert "3 files" in (reports[-1].message or "")
+
+
+async def test_indexing_progress_ends_when_the_configuration_is_broken(start, workspace):
+    (workspace / "pyproject.toml").write_text("[tool.docfact\nselect = [")  # not TOML
+    client = await start()  # waits for the end of the progress
+    reports = client.progress_reports["docfact-index"]
+    assert isinstance(reports[-1], types.WorkDoneProgressEnd)
+    uri = client.open(workspace / "shop" / "orders.py")
+    assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
+    assert any("not valid TOML" in m.message for m in client.log_messages)
+
+
+async def test_no_progress_for_a_client_without_work_done_progress(start, workspace):
+    (workspace / "shop" / "uses.py").write_text(USES)
+    client = await start(caps=capabilities(progress=False))
+    uri = client.open(workspace / "shop" / "uses.py")
+    # Resolved once the index knows helpers.dedupe_items.
+    await client.diagnostics_for(uri, version=1, until=lambda d: codes(d) == [])
+    assert client.progress_reports == {}
+
+
+async def test_a_client_that_refuses_registration_still_gets_a_working_server(start, workspace):
+    """client/registerCapability answered with an error must not stop configuration and
+    indexing (they come after it in `initialized`)."""
+    (workspace / "shop" / "uses.py").write_text(USES)
+    factory = functools.partial(make_client, without=(types.CLIENT_REGISTER_CAPABILITY,))
+    client = await start(caps=capabilities(watched_dynamic=True), factory=factory)
+    assert isinstance(client.progress_reports["docfact-index"][-1], types.WorkDoneProgressEnd)
+    uri = client.open(workspace / "shop" / "uses.py")
+    await client.diagnostics_for(uri, version=1, until=lambda d: codes(d) == [])
+
+
+async def test_a_client_without_workspace_folders(start, workspace, tmp_path):
+    """No folder: no indexing, but open documents are checked."""
+    client = await start(folders=[])
+    uri = client.open(workspace / "shop" / "orders.py")
+    assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
+    assert "docfact-index" not in client.progress_reports
+
+
+async def test_a_failing_request_answers_an_error_and_the_server_keeps_serving(start, workspace):
+    client = await start(caps=capabilities(pull=True))
+    missing = (workspace / "shop" / "missing.py").as_uri()
+
+    # Hover and code actions on a document that was never opened: nothing, no crash.
+    assert await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=missing),
+        position=types.Position(line=0, character=0))) is None
+    assert not await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=missing),
+        range=types.Range(start=types.Position(line=0, character=0),
+                          end=types.Position(line=0, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+
+    # Pull diagnostics of a file that does not exist: the request fails with an error.
+    with pytest.raises(JsonRpcException):
+        await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=missing)))
+
+    # The server keeps serving.
+    uri = client.open(workspace / "shop" / "orders.py")
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert codes(report.items) == ["DF101", "DF102", "DF202"]
+
+
+async def test_malformed_diagnostic_data_in_a_code_action_request(start, workspace):
+    client = await start()
+    uri = client.open(workspace / "shop" / "orders.py")
+    diagnostics = await client.diagnostics_for(uri, version=1)
+    bogus = types.Diagnostic(range=diagnostics[0].range, message="?", source="docfact",
+                             code="DF101", data={"fix": "not a fix"})
+    try:
+        await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=bogus.range,
+            context=types.CodeActionContext(diagnostics=[bogus])))
+    except JsonRpcException:
+        pass  # an error answer is fine; a dead server is not
+    version = client.replace_all(uri, client.texts[uri].replace("ammount", "amount"))
+    assert codes(await client.diagnostics_for(uri, version=version)) == ["DF102", "DF202"]
+
+
+async def test_notifications_for_unknown_documents_are_harmless(start, workspace):
+    client = await start()
+    ghost = (workspace / "shop" / "ghost.py").as_uri()
+    client.close(ghost)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=ghost)))
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=ghost, type=types.FileChangeType.Deleted)]))
+    uri = client.open(workspace / "shop" / "orders.py")
+    assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
+
+
+# --- flat memory -------------------------------------------------------------------------
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+async def _stats(client) -> dict:
+    result = await client.protocol.send_request_async("docfact/_testStats", {})
+    return result if isinstance(result, dict) else dict(result._asdict())
+
+
+async def _type_and_undo(client, uri, count: int) -> None:
+    """``count`` incremental edits: add a character at the end of the first line, remove it."""
+    line = client.texts[uri].splitlines()[0]
+    end = types.Position(line=0, character=len(line))
+    after = types.Position(line=0, character=len(line) + 1)
+    for i in range(count):
+        if i % 2 == 0:
+            edit = types.TextEdit(range=types.Range(start=end, end=end), new_text="#")
+        else:
+            edit = types.TextEdit(range=types.Range(start=end, end=after), new_text="")
+        client.edit(uri, [edit])
+        if i % 200 == 199:
+            await asyncio.sleep(0)  # let the transport drain
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc for the RSS")
+async def test_memory_stays_flat_over_2000_edits(start, workspace):
+    client = await start(command=STATS_SERVER_COMMAND)
+    uri = client.open(workspace / "shop" / "orders.py")
+    await client.diagnostics_for(uri, version=1)
+
+    await _type_and_undo(client, uri, 100)
+    await client.diagnostics_for(uri)
+    early = await _stats(client)
+    rss_early = _rss_kib(client.server_pid)
+
+    await _type_and_undo(client, uri, 2000)
+    diagnostics = await client.diagnostics_for(uri)
+    assert codes(diagnostics) == ["DF101", "DF102", "DF202"]
+    late = await _stats(client)
+    rss_late = _rss_kib(client.server_pid)
+
+    # pygls keeps a future per notification; the server prunes finished ones.
+    assert early["requestFutures"] <= 10 and late["requestFutures"] <= 10, (early, late)
+    assert late["pendingJobs"] <= 1 and late["tasks"] <= early["tasks"] + 2, (early, late)
+    assert rss_late - rss_early < 30 * 1024, f"RSS grew from {rss_early} to {rss_late} KiB"
