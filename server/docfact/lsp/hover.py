@@ -1,4 +1,4 @@
-"""The hover card: a docstring's sentences with their verdicts, and the scores."""
+"""The hover card: a docstring's sentences with their verdicts, the evidence, the scores."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ from lsprotocol import types
 
 from ..checks.names import render_signature
 from ..engine import UnitReport
-from ..model import Finding, Span
+from ..model import Finding, Segment, Span
 from .convert import PositionMapper
 
-_NOT_COMPUTED = (
-    "not computed: this version of docfact runs the deterministic checks only "
-    "(criteria C1 name and C2 type); model-backed scoring is not available yet"
-)
+_CRITERIA = ("name", "type", "function", "context")
+_BAR_WIDTH = 10
 
 
 def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hover | None:
@@ -22,24 +20,18 @@ def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hove
     report = _report_at(state.analysis.units, offset)
     if report is None:
         return None
-    findings = [f for f in state.findings if f.symbol == report.symbol]
-    hovered = report.unit.docstring.literal
-    if not _inside(report.unit.name_span, offset):
-        target = hovered
-    else:
-        target = report.unit.name_span
+    findings = [f for f in state.all_findings if f.symbol == report.symbol]
+    on_name = _inside(report.unit.name_span, offset)
+    value = markdown(report, findings, evidence_for(report.symbol), state.judged.get(report.symbol))
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                     value=markdown(report, findings,
-                                                    evidence_for(report.symbol))),
-        range=mapper.range(target),
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
+        range=mapper.range(report.unit.name_span if on_name else report.unit.docstring.literal),
     )
 
 
 def _report_at(reports: list[UnitReport], offset: int) -> UnitReport | None:
     for report in reports:
-        literal = report.unit.docstring.literal
-        if _inside(literal, offset) or _inside(report.unit.name_span, offset):
+        if _inside(report.unit.docstring.literal, offset) or _inside(report.unit.name_span, offset):
             return report
     return None
 
@@ -48,44 +40,54 @@ def _inside(span: Span, offset: int) -> bool:
     return span.start <= offset < span.end
 
 
-def markdown(report: UnitReport, findings: list[Finding], evidence=()) -> str:
+def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=None) -> str:
     unit = report.unit
     lines = [f"**docfact** · `{report.symbol or unit.kind}`"]
     if unit.signature is not None:
         lines += ["", f"`{unit.name}{render_signature(unit.signature)}`"]
-    text = unit.docstring
-    placed: set[int] = set()
-    rows = []
+    rows, placed, wrong = [], set(), 0
     for number, segment in enumerate(report.segments, 1):
-        span = text.span_of(segment.start, segment.end)
+        span = unit.docstring.span_of(segment.start, segment.end)
         mine = [i for i, f in enumerate(findings) if _overlaps(f.sentence_span, span)]
         placed.update(mine)
-        sentence = " ".join(segment.text.split())
-        if len(sentence) > 90:
-            sentence = sentence[:87] + "..."
-        mark = "✗" if mine else "✓"
-        rows.append(f"{number}. {mark} {_escape(sentence)}")
+        wrong += bool(mine)
+        rows.append(f"{number}. {'✗' if mine else '✓'} {_escape(_sentence(segment))}")
         rows += [f"    - {_finding_line(findings[i])}" for i in mine]
-    failing = len({i for i in placed})
-    lines += ["", f"**Sentences**: {len(report.segments)} checked, "
-                  f"{sum(1 for r in rows if r.split(' ', 2)[1] == '✗')} with findings", ""]
+    lines += ["", f"**Sentences**: {len(report.segments)} checked, {wrong} with findings", ""]
     lines += rows
     others = [f for i, f in enumerate(findings) if i not in placed]
     if others:
         lines += ["", "**Other findings**"] + [f"- {_finding_line(f)}" for f in others]
     criteria = sorted({f.criterion for f in findings})
     if criteria:
-        lines += ["", f"**Criteria that failed**: {', '.join(criteria)} ({failing} findings)"]
+        lines += ["", f"**Criteria that failed**: {', '.join(criteria)}"]
     if evidence:
         lines += ["", "**Evidence** (1-hop neighbours in the project graph)"]
         lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence]
-    lines += [
-        "", "**Scores**",
-        f"- ReFEree SCORE: {_NOT_COMPUTED}",
-        "- SONAR (correctness, abstraction, conciseness, fluency): not computed",
-        "- Model understandability (SSC): not computed",
-    ]
+    lines += ["", "**Scores**", f"- {_referee(judged, len(report.segments))}",
+              "- SONAR (correctness, abstraction, conciseness, fluency): not computed — "
+              "not available in this version",
+              "- Model understandability (SSC): not computed — not available in this version"]
     return "\n".join(lines)
+
+
+def _referee(judged, sentences: int) -> str:
+    if judged is None or judged.score is None:
+        how = ("not computed — configure a model (`[tool.docfact.llm] model`) and save the "
+               "file" if judged is None else f"no verdict — {judged.error or 'the model gave none'}")
+        return f"ReFEree SCORE: {how}"
+    filled = round(judged.score * _BAR_WIDTH)
+    missing = f", {judged.missing} verdicts missing" if judged.missing else ""
+    return (f"ReFEree SCORE `{'█' * filled}{'░' * (_BAR_WIDTH - filled)}` {judged.score:.2f} — "
+            f"consistent verdicts over {sentences} sentences x {len(_CRITERIA)} criteria, "
+            f"judged by the model{missing}")
+
+
+def _sentence(segment: Segment) -> str:
+    text = " ".join(segment.text.split())
+    if segment.entry is not None and segment.entry.name is not None:
+        text = f"{segment.entry.name.text}: {text}"
+    return text if len(text) <= 90 else text[:87] + "..."
 
 
 def _where(evidence) -> str:

@@ -14,6 +14,7 @@ from .. import __version__
 from ..config import ConfigError
 from . import actions, hover
 from .convert import PositionMapper, diagnostic
+from .judging import EditorJudge
 from .scheduler import Scheduler
 from .state import DocumentState, Workspace
 
@@ -28,6 +29,8 @@ class DocfactServer(LanguageServer):
         self.pull_diagnostics = False
         self.config_error_shown: str | None = None
         self.index_task: asyncio.Future | None = None
+        self.judge = EditorJudge(self)
+        self._judge_runs: set[asyncio.Future] = set()  # held: the loop keeps tasks weakly
 
     # --- analysis --------------------------------------------------------------------
 
@@ -44,6 +47,8 @@ class DocfactServer(LanguageServer):
             return  # a newer edit is already scheduled; never publish stale results
         if not self.pull_diagnostics:
             self.publish(uri, state)
+        if self.judge.wanted(uri, "onType"):
+            self.start_judge(uri)
         if self.state.drifted:
             # Definitions changed: docstrings in other open files may now be wrong (or right).
             self.state.drifted = False
@@ -63,6 +68,24 @@ class DocfactServer(LanguageServer):
                                             document.source, document.version)
         return state
 
+    def path_of(self, uri: str) -> str:
+        return to_fs_path(uri) or uri
+
+    def start_judge(self, uri: str) -> None:
+        run = asyncio.ensure_future(self.judge.run(uri))
+        self._judge_runs.add(run)
+        run.add_done_callback(self._judge_runs.discard)
+
+    def republish(self, uri: str) -> None:
+        """Send the document's findings again (the model's verdicts arrived)."""
+        state = self.state.current(uri, self.document(uri).version)
+        if state is None:
+            return
+        if self.pull_diagnostics:
+            _refresh_pull(self)
+        else:
+            self.publish(uri, state)
+
     def publish(self, uri: str, state: DocumentState) -> None:
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
@@ -72,7 +95,7 @@ class DocfactServer(LanguageServer):
 
     def diagnostics(self, uri: str, state: DocumentState) -> list[types.Diagnostic]:
         mapper = PositionMapper(state.analysis.lines, self.workspace.position_encoding)
-        return [diagnostic(f, mapper, uri, state.analysis.path) for f in state.findings]
+        return [diagnostic(f, mapper, uri, state.analysis.path) for f in state.all_findings]
 
     def schedule(self, uri: str, delay_s: float | None = None) -> None:
         if delay_s is None:
@@ -223,18 +246,30 @@ def did_open(ls: DocfactServer, params: types.DidOpenTextDocumentParams) -> None
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: DocfactServer, params: types.DidChangeTextDocumentParams) -> None:
     ls.prune_request_futures()
+    ls.judge.cancel(params.text_document.uri)  # its verdicts would be for the old text
     ls.schedule(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: DocfactServer, params: types.DidSaveTextDocumentParams) -> None:
     ls.schedule(params.text_document.uri, 0)
+    if ls.judge.wanted(params.text_document.uri, "onSave"):
+        ls.start_judge(params.text_document.uri)
+
+
+@server.command("docfact.judge")
+def judge_command(ls: DocfactServer, arguments) -> None:
+    """Run the model judge on a document now (``run = "manual"`` or any other mode)."""
+    uri = arguments[0] if isinstance(arguments, list) and arguments else arguments
+    if isinstance(uri, str) and uri in ls.state.open_documents() and ls.judge.wanted(uri, "manual"):
+        ls.start_judge(uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.scheduler.cancel(uri)
+    ls.judge.cancel(uri)
     ls.state.closed(uri)
     if not ls.pull_diagnostics and not ls.state.settings_for(to_fs_path(uri) or uri).workspace_diagnostics:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

@@ -30,8 +30,13 @@ CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "trace", "path", 
 class DocumentState:
     version: int | None
     analysis: FileAnalysis
-    findings: list[Finding]
+    findings: list[Finding]  # deterministic, settled by the project graph
     result_id: str
+    judged: dict = field(default_factory=dict)  # symbol -> the model judge's JudgeResult
+
+    @property
+    def all_findings(self) -> list[Finding]:
+        return self.findings + [f for result in self.judged.values() for f in result.findings]
 
 
 @dataclass
@@ -132,6 +137,16 @@ class Workspace:
     def evidence(self, symbol: str) -> list:
         with self._lock:
             return self.project.evidence(symbol)
+
+    def evidence_for(self, report) -> list:
+        return self.evidence(report.symbol)
+
+    def set_judgement(self, uri: str, version: int | None, results) -> None:
+        """Keep the model's verdicts with the version of the text they were made for."""
+        with self._lock:
+            state = self._documents.get(uri)
+            if state is not None and state.version == version:
+                state.judged = {result.symbol: result for result in results}
 
     # --- the workspace -------------------------------------------------------------
 
