@@ -15,7 +15,10 @@ process), the peak of the summed PSS (shared pages split between processes, the
 getrusage(RUSAGE_CHILDREN) would only see the largest single child (workers are
 grandchildren, reaped by the forkserver, so they are not even counted there).
 
-Usage: .venv/bin/python bench/stdlib_speed.py [--root PATH] [--runs N]
+With --repeat N every run is repeated N times (each cold run with a fresh cache) and
+the median wall time and the largest peak are reported.
+
+Usage: .venv/bin/python bench/stdlib_speed.py [--root PATH] [--repeat N]
 """
 
 from __future__ import annotations
@@ -156,9 +159,12 @@ def timed_chunks(name: str, base: list[str], files: list[str], cwd: Path) -> Run
         size += len(path) + 1
     chunks.append(chunk)
     runs = [timed(name, base + part, cwd) for part in chunks]
-    peak = Peak(*(max(getattr(r.peak, f) for r in runs) for f in vars(Peak())))
-    return Run(name, sum(r.seconds for r in runs), peak, max(r.returncode for r in runs),
-               "".join(r.stdout for r in runs))
+    return Run(name, sum(r.seconds for r in runs), _max_peak(runs),
+               max(r.returncode for r in runs), "".join(r.stdout for r in runs))
+
+
+def _max_peak(runs: list[Run]) -> Peak:
+    return Peak(*(max(getattr(r.peak, f) for r in runs) for f in vars(Peak())))
 
 
 def docfact_files(root: Path) -> list[str]:
@@ -217,13 +223,14 @@ def report(root: Path, files: list[str], cold: Run, warm: Run, pydoclint: Run) -
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(sysconfig.get_paths()["stdlib"]),
-                        help="tree to check (default: this Python's standard library)")
-    arguments = parser.parse_args(argv)
-    root = arguments.root.resolve()
-    files = docfact_files(root)
+def median_run(runs: list[Run]) -> Run:
+    """The run of median wall time, with the largest peaks of all runs."""
+    middle = sorted(runs, key=lambda r: r.seconds)[len(runs) // 2]
+    return Run(middle.name, middle.seconds, _max_peak(runs), middle.returncode, middle.stdout)
+
+
+def measure(root: Path, files: list[str]) -> tuple[Run, Run, Run]:
+    """One cold, one warm docfact run and one pydoclint run, in a fresh temporary folder."""
     with tempfile.TemporaryDirectory(prefix="docfact-bench-") as tmp:
         workdir = Path(tmp)  # no pyproject.toml here: both tools run with their defaults
         cache = workdir / "cache"
@@ -232,6 +239,19 @@ def main(argv: list[str] | None = None) -> int:
         warm = timed("docfact warm", docfact, workdir)
         pydoclint = timed_chunks("pydoclint", [str(PYDOCLINT), "--style", "google", "-q"],
                                  files, workdir)
+    return cold, warm, pydoclint
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path(sysconfig.get_paths()["stdlib"]),
+                        help="tree to check (default: this Python's standard library)")
+    parser.add_argument("--repeat", type=int, default=1, help="repeat every run N times")
+    arguments = parser.parse_args(argv)
+    root = arguments.root.resolve()
+    files = docfact_files(root)
+    rounds = [measure(root, files) for _ in range(max(1, arguments.repeat))]
+    cold, warm, pydoclint = (median_run(list(runs)) for runs in zip(*rounds))
     text = report(root, files, cold, warm, pydoclint)
     print(text)
     RESULTS.mkdir(exist_ok=True)
