@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import re
 import sys
 from dataclasses import dataclass
 from functools import cached_property
@@ -11,6 +12,10 @@ from functools import cached_property
 from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Module, Segment, Signature, Unit
 from ..source.lines import LineIndex
 from .registry import RULES
+
+_INLINE_CODE = re.compile(r"``([^`]+)``")
+_PLAIN_NAME = re.compile(r"[\w.]+(?:\(\))?")
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 # Names a docstring may mention without the project defining them.
 UNIVERSAL_NAMES = frozenset(
@@ -47,6 +52,15 @@ class CheckContext:
             self.unit.local_names | self.unit.attributes | self.module.defined_names
             | self.module.imported_names | parameters | UNIVERSAL_NAMES
         )
+
+    @cached_property
+    def example_names(self) -> frozenset[str]:
+        """Names bound or used in the docstring's own code: doctests, literal blocks and
+        inline code that is more than a name (``@rule(value1=b1)``)."""
+        value = self.docstring.text.value
+        code = [value[block.start:block.end] for block in self.docstring.code_blocks]
+        code += [m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))]
+        return frozenset(_IDENTIFIER.findall("\n".join(code)))
 
     def evidence(self, symbol: str, offset: int, text: str = "") -> Evidence:
         """Evidence at ``offset`` of this file (a definition, an annotation)."""

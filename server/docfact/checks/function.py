@@ -20,6 +20,10 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
         return
     if any(d not in _PLAIN_DECORATORS for d in unit.decorators):
         return  # a decorator may raise on the function's behalf (``@not_implemented_for``)
+    if "NotImplementedError" in unit.raises:
+        return  # an abstract method documents what its implementations raise
+    if any(u.qualname.startswith(unit.qualname + ".") for u in ctx.module.units):
+        return  # nested functions raise on its behalf (a returned validator, a generator)
     raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
     for entry in ctx.docstring.entries:
         if entry.kind != "raises" or entry.name is None:

@@ -14,9 +14,16 @@ IGNORED_PARAMETERS = frozenset({"self", "cls"})
 # Roles whose target is a Python object; :mod:, :ref:, :pep: and friends are not checked.
 _OBJECT_ROLES = frozenset({"func", "meth", "class", "attr", "data", "exc", "obj", "const"})
 _CODE = re.compile(
-    r"(?::(?:py:)?(?P<role>[a-z]+):)?"
-    r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?!`)"
+    r"(?::(?:py:)?(?P<role>[a-z][a-z-]*):)?"
+    r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?![`_])"  # `text`_ is a hyperlink
 )
+# Maths in NumPy docstrings' single backticks: `s_i`, `K_4`, `vA`, `nxn`.
+_MATH = re.compile(r"[A-Za-z]{1,3}(?:_[A-Za-z0-9]{1,2})?")
+# Sentences about history name what is gone: "Renamed from ``resultcallback``".
+_HISTORY = re.compile(r"\b(?:renamed|removed|deprecated|no longer|formerly|previously|declined"
+                      r"|replaced|used to|instead of|was called)\b", re.IGNORECASE)
+_FILE_SUFFIXES = frozenset({"py", "pyi", "txt", "xml", "json", "yaml", "yml", "toml", "cfg", "ini",
+                            "csv", "html", "md", "rst", "pl", "c", "h", "so", "dll", "zip", "gz"})
 _BARE_CALL = re.compile(r"(?<![\w.`'\"*@])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
 _PROPERTY = re.compile(r"(?:^|\.)(?:cached_)?property$|\.(?:getter|setter|deleter)$")
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -93,7 +100,8 @@ def _code_references(segments: tuple[Segment, ...], style: str):
             offset, name, is_call = reference
             covered.append((match.start(), match.end()))
             start = segment.start + body_start + offset
-            as_code = role is not None or match.group("ticks") == "``" or style != "numpy"
+            as_code = (role is not None or match.group("ticks") == "``" or style != "numpy"
+                       or not _MATH.fullmatch(name))
             yield segment, start, name, is_call, as_code
         for match in _BARE_CALL.finditer(text):
             if any(a <= match.start() < b for a, b in covered):
@@ -123,6 +131,8 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     """A finding for ``name`` unless it resolves; ``formatted``: written as code."""
     parts = name.split(".")
     head = parts[0]
+    if _HISTORY.search(segment.text) or parts[-1] in _FILE_SUFFIXES or head in ctx.example_names:
+        return  # a history note, a file name, or a name the docstring's own example binds
     if head in ("self", "cls") and len(parts) > 1:
         head = parts[1]
         if head in ctx.unit.attributes or head in ctx.module.defined_names:
@@ -131,6 +141,9 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
         return
     if _C_API.match(head) or (head.endswith("s") and head[:-1] in ctx.known_names):
         return  # the C API, or the plural of a known name ("`MagicMock`s")
+    if head.endswith("_") or (head.startswith("_") and not head.startswith("__") and any(
+            known.endswith(head) for known in ctx.known_names)):
+        return  # a fragment of names: "the ``_codepoint`` arguments", "``tag_``"
     # Builtins and keywords make poor suggestions for a misspelt project name.
     closest = _closest(head, ctx.known_names - UNIVERSAL_NAMES)
     dotted_unknown = len(parts) > 1 and head == parts[0]
@@ -153,7 +166,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
 
 
 def _closest(name: str, candidates) -> str | None:
-    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.75)
+    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.8)
     return matches[0] if matches else None
 
 

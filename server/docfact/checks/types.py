@@ -17,6 +17,8 @@ _CLAIM = re.compile(
     r"(?P<noun>list|dict|dictionary|tuple|set|frozenset|string|str|integer|int|float|boolean"
     r"|bool|bytes object|generator|iterator)\b(?!\s*-))"
 )
+# Defaults that stand for "nothing" rather than for the parameter's type.
+_NO_TYPE_DEFAULTS = frozenset({"None", "()", "[]", "{}", "set()", "frozenset()", "..."})
 _DESCRIBES_ITERATOR = re.compile(r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b",
                                  re.IGNORECASE)
 _NOUN_TYPES = {
@@ -58,7 +60,7 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
 def _parameter_type(parameter: Parameter):
     if parameter.annotation is not None:
         return parse_annotation(parameter.annotation), f"it is annotated `{parameter.annotation}`"
-    if parameter.default is not None and parameter.default != "None":
+    if parameter.default is not None and parameter.default not in _NO_TYPE_DEFAULTS:
         actual = type_of_expression(parameter.default)
         if actual is not None:
             return actual, f"its default value `{parameter.default}` is {_a(describe(actual))}"
@@ -74,8 +76,8 @@ def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     for entry in returns:
         if entry.type is None:
             continue
-        # Named or several Returns entries describe the members of a returned tuple.
-        describes_member = entry.name is not None or len(returns) > 1
+        # Several Returns entries describe the members of a returned tuple.
+        describes_member = len(returns) > 1
         verdict = _returned_contradiction(ctx, parse_doc_type(entry.type.text),
                                           loose_claim=describes_member)
         if verdict is None:
@@ -204,6 +206,8 @@ def _loosely_true(claimed, actual_types) -> bool:
     names = {t.name for t in actual_types if t is not None}
     if not names:
         return False
+    if claimed.name == "set" and names <= {"set", "frozenset"}:
+        return True  # "Returns a new set" of a frozenset
     if claimed.name == "bool" and names <= {"int", "bool", "None"}:
         return True  # "Return True if ..." of a function returning 1 / 0
     # "Return a list of X and a size" of ``return items, size`` describes a member.
