@@ -17,6 +17,7 @@ _CODE = re.compile(
     r"(?::(?:py:)?(?P<role>[a-z][a-z-]*):)?"
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?![`_])"  # `text`_ is a hyperlink
 )
+_CAMEL_CASE = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
 # Maths in NumPy docstrings' single backticks: `s_i`, `K_4`, `vA`, `nxn`.
 _MATH = re.compile(r"[A-Za-z]{1,3}(?:_[A-Za-z0-9]{1,2})?")
 # Sentences about history name what is gone: "Renamed from ``resultcallback``".
@@ -147,9 +148,11 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     # Builtins and keywords make poor suggestions for a misspelt project name.
     closest = _closest(head, ctx.known_names - UNIVERSAL_NAMES)
     dotted_unknown = len(parts) > 1 and head == parts[0]
-    if closest is None and (not formatted or dotted_unknown or _MENTIONS_C.search(segment.text)):
-        # Without a near miss to point at, a plain-text call, a dotted name with an
-        # unknown head or a sentence about C code most likely names something external.
+    if closest is None and (not formatted or dotted_unknown or _MENTIONS_C.search(segment.text)
+                            or _CAMEL_CASE.fullmatch(head)):
+        # Without a near miss to point at, a plain-text call, a dotted name with an unknown
+        # head, a sentence about C code or a camelCase name (a JSON field, a JavaScript
+        # API) most likely names something outside the Python code.
         return
     if code == "DF103":
         message = f"`{name}()` is called nowhere in the code and defined nowhere in the project"
