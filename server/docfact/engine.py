@@ -100,7 +100,7 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
 
 def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:
     """What the analysed file contributes to the project graph."""
-    return file_facts(analysis.module, analysis.module_name, analysis.path, analysis.text, is_package)
+    return file_facts(analysis.module, analysis.module_name, analysis.path, is_package)
 
 
 def codes_for(settings: Settings, relative_path: str) -> frozenset[str]:

@@ -19,6 +19,7 @@ from .model import Finding
 from .source.files import SkippedFile, decode_source, iter_python_files, module_name_for
 from .source.lines import LineIndex
 
+_OUTCOME_FORMAT = 2  # bump when check_job's output changes shape: old cache entries then miss
 _PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
 
 
@@ -68,7 +69,7 @@ def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | Non
     result = result if result is not None else RunResult()
     jobs = _discover(paths, settings, config_root, result)
     settings_key = asdict(settings) | {"cache_dir": None, "jobs": None, "llm": None}
-    keys = [cache_key("file", settings_key, job.display, job.relative, job.module_name,
+    keys = [cache_key("file", _OUTCOME_FORMAT, settings_key, job.display, job.relative, job.module_name,
                       hashlib.sha256(job.data).hexdigest()) for job in jobs]
     cached = cache.get_many(keys) if cache else {}
     result.cache_hits = len(cached)

@@ -209,3 +209,27 @@ def test_class_attribute_positions_survive_long_docstrings_before_them(tmp_path)
                 """Shows `self.colour`."""
     '''))
     assert check_paths([tmp_path], Settings(), tmp_path, None).diagnostics == []
+
+
+def test_inheritance_cycles_and_bases_read_from_self_end(tmp_path):
+    (tmp_path / "cycle.py").write_text(textwrap.dedent('''
+        class Oops(Exception):
+            pass
+
+        class A(B):
+            def run(self):
+                """Run.
+
+                Raises:
+                    Oops: never.
+                """
+                return self.go()
+
+        class B(A):
+            def go(self):
+                class Inner(self.Base):
+                    pass
+                return Inner
+    '''))
+    report = check_paths([tmp_path], Settings(), tmp_path, None)
+    assert [d["code"] for d in report.diagnostics] == ["DF302"]

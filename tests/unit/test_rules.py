@@ -16,7 +16,7 @@ def check(source, select=(), ignore=(), project_names=frozenset()):
     project.set_file(facts_of(analysis))
     if project_names:  # what other files of the project define
         project.set_file({"module": "elsewhere", "path": "elsewhere.py", "package": False,
-                          "imports": [], "names": sorted(project_names), "units": []})
+                          "imports": [], "names": " ".join(project_names), "units": []})
     return [(f.code, source[f.span.start:f.span.end], f) for f in resolve(analysis.findings, project)]
 
 

@@ -17,7 +17,9 @@ import networkx as nx
 
 from ..model import Evidence
 
-_REFERENCES = {"imports", "calls", "instantiates", "raises"}
+_EXCERPT_LINES = 12
+_EXCERPT_CHARS = 800
+_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits"}
 
 
 class ProjectGraph:
@@ -29,8 +31,10 @@ class ProjectGraph:
         self._names: dict[str, int] = defaultdict(int)  # defined name -> files defining it
         self._by_simple_name: dict[str, set[str]] = defaultdict(set)
         self._guesses: dict[str, list[str]] = {}  # unit -> methods called on unknown values
-        self._unlinked_bases: set[str] = set()
         self._unlinked_refs: set[str] = set()
+        self._scopes: dict[str, _Scope] = {}
+        self._bases: dict[str, list[str]] = {}  # class -> its resolved project bases
+        self._children: dict[str, set[str]] | None = None  # base simple name -> subclasses
         self.generation = 0
 
     # --- building ----------------------------------------------------------------------
@@ -44,13 +48,13 @@ class ProjectGraph:
         path = facts["path"]
         self.remove_file(path)
         self._files[path] = facts
-        for name in facts["names"]:
+        for name in facts["names"].split():
             self._names[name] += 1
         for part in facts["module"].split("."):
             self._names[part] += 1
         self._modules[facts["module"]] = path
         for unit in facts["units"]:
-            self._units[unit["q"]] = {**unit, "path": path}
+            self._units[unit["q"]] = unit
             self._by_simple_name[unit["q"].rsplit(".", 1)[-1]].add(unit["q"])
         self._invalidate({path})
         if importers_too:
@@ -61,7 +65,7 @@ class ProjectGraph:
         facts = self._files.pop(path, None)
         if facts is None:
             return
-        for name in facts["names"]:
+        for name in facts["names"].split():
             self._names[name] -= 1
         for part in facts["module"].split("."):
             self._names[part] -= 1
@@ -75,26 +79,32 @@ class ProjectGraph:
                 # Files pointing at what disappears must resolve their references again.
                 affected.update(self._path_of(p) for p in self.graph.pred[node])
                 self.graph.remove_node(node)
-        self._unlinked_bases.discard(path)
         self._unlinked_refs.discard(path)
         self._invalidate(affected - {path, None})
 
     def _invalidate(self, paths: set[str]) -> None:
-        self._unlinked_bases |= paths
         self._unlinked_refs |= paths
+        self._scopes.clear()
+        self._bases.clear()
+        self._children = None
         self.generation += 1
 
-    def _link_bases(self) -> None:
-        while self._unlinked_bases:
-            facts = self._files.get(self._unlinked_bases.pop())
-            if facts is None:
-                continue
-            self._drop_edges(facts, {"inherits"})
-            scope = _Scope(self, facts)
-            for unit in facts["units"]:
+    def _scope(self, path: str) -> "_Scope":
+        if path not in self._scopes:
+            self._scopes[path] = _Scope(self, self._files[path])
+        return self._scopes[path]
+
+    def bases_of(self, cls: str) -> list[str]:
+        """The project classes (or external names) ``cls`` inherits from, resolved."""
+        if cls not in self._bases:
+            unit = self._units.get(cls)
+            found: list[str] = []
+            self._bases[cls] = found  # a cycle (class A(B), class B(A)) ends here
+            if unit is not None and unit["bases"]:
+                scope = self._scope(unit["path"])
                 for base in unit["bases"]:
-                    for target in scope.resolve(unit["q"], base) or ():
-                        self._edge(unit["q"], target, "inherits")
+                    found += [t for t in scope.resolve(cls, base) or () if t != cls]
+        return self._bases[cls]
 
     def _link_refs(self, path: str | None) -> None:
         """Resolve the imports, calls and raises of one file."""
@@ -102,9 +112,11 @@ class ProjectGraph:
             return
         self._unlinked_refs.discard(path)
         facts = self._files[path]
-        self._link_bases()
         self._drop_edges(facts, _REFERENCES)
-        scope = _Scope(self, facts)
+        scope = self._scope(path)
+        for unit in facts["units"]:
+            for base in self.bases_of(unit["q"]):
+                self._edge(unit["q"], base, "inherits")
         for _, target in facts["imports"]:
             self._edge(facts["module"], scope.absolute(target), "imports")
         for unit in facts["units"]:
@@ -156,7 +168,6 @@ class ProjectGraph:
 
     def networkx(self) -> nx.DiGraph:
         """The graph with every reference resolved."""
-        self._link_bases()
         for path in list(self._unlinked_refs):
             self._link_refs(path)
         return self.graph
@@ -185,12 +196,9 @@ class ProjectGraph:
         if unit is None:  # a module, or a symbol outside the project
             return Evidence(node, self._modules.get(node, ""), 1 if node in self._modules else 0,
                             f"# {relation}: {node}")
-        parts = [f"# {relation}: {node}{unit['sig']}"]
-        if unit["doc"]:
-            parts.append(f'"""{unit["doc"]}"""')
-        if unit["excerpt"]:
-            parts.append(unit["excerpt"])
-        return Evidence(node, unit["path"], unit["line"], "\n".join(parts))
+        header = f"# {relation}: {node}{unit['sig']}"
+        code = definition_excerpt(unit["path"], unit["line"])
+        return Evidence(node, unit["path"], unit["line"], f"{header}\n{code}".rstrip())
 
     def is_project_exception(self, name: str) -> bool:
         """Whether ``name`` (simple or dotted) is a class defined in the project."""
@@ -202,7 +210,6 @@ class ProjectGraph:
         ``exception`` or a subclass of it. A bare ``raise`` may raise anything.
 
         A depth-first search that stops at the first raiser found."""
-        self._link_bases()
         wanted = self._subclasses(exception.rsplit(".", 1)[-1]) | {"*"}
         seen, stack = {symbol}, [symbol]
         while stack:
@@ -230,16 +237,19 @@ class ProjectGraph:
         return False
 
     def _subclasses(self, simple: str) -> set[str]:
-        """``simple`` and the simple names of every project class inheriting from it."""
-        found = {simple}
-        frontier = [q for q in self._by_simple_name.get(simple, ()) if self.kind(q) == "class"]
+        """``simple`` and the simple names of every project class inheriting from it (by
+        the names its bases are written with: loose, so it errs towards "may raise")."""
+        if self._children is None:
+            self._children = defaultdict(set)
+            for unit in self._units.values():
+                for base in unit["bases"]:
+                    self._children[base.rsplit(".", 1)[-1]].add(unit["q"].rsplit(".", 1)[-1])
+        found, frontier = {simple}, [simple]
         while frontier:
-            node = frontier.pop()
-            for source, data in self.graph.pred[node].items() if node in self.graph else ():
-                name = source.rsplit(".", 1)[-1]
-                if "inherits" in data["kinds"] and name not in found:
-                    found.add(name)
-                    frontier.append(source)
+            for child in self._children.get(frontier.pop(), ()):
+                if child not in found:
+                    found.add(child)
+                    frontier.append(child)
         return found
 
     def cancels(self, symbol: str, condition: tuple[str, str] | None) -> bool:
@@ -253,6 +263,25 @@ class ProjectGraph:
             # Only exceptions the project defines can be judged; others are unknown.
             return not self.is_project_exception(value) or self.may_raise(symbol, value)
         return False
+
+
+def definition_excerpt(path: str, line: int) -> str:
+    """The first lines of the definition at ``line`` (1-based) of ``path``, docstring
+    included (ReFEree shows definitions with their docstrings), read now from the file."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()[line - 1:]
+    except OSError:
+        return ""
+    if not lines:
+        return ""
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    taken = [lines[0]]
+    for text in lines[1:_EXCERPT_LINES]:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break  # the definition ended
+        taken.append(text)
+    return "\n".join(taken)[:_EXCERPT_CHARS]
 
 
 def _nodes_of(facts: dict) -> list[str]:
@@ -328,7 +357,5 @@ class _Scope:
             seen.add(cls)
             if self.project.kind(f"{cls}.{name}"):
                 return [f"{cls}.{name}"]
-            if cls in self.project.graph:
-                frontier += [t for t, d in self.project.graph.succ[cls].items()
-                             if "inherits" in d["kinds"]]
+            frontier += self.project.bases_of(cls)
         return None

@@ -97,7 +97,7 @@ def _ignored(path: Path, root: Path, excluded, ignores, is_dir: bool = False) ->
 
 def module_name_for(path: Path) -> str:
     """Dotted module name: the file's stem, prefixed by every enclosing package."""
-    path = path.resolve()
+    path = Path(os.path.abspath(path))
     parts = [] if path.stem == "__init__" else [path.stem]
     folder = path.parent
     while (folder / "__init__.py").is_file():

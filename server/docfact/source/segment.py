@@ -12,8 +12,6 @@ import functools
 import re
 from collections.abc import Iterator
 
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
-
 from docfact.model import DocEntry, Docstring, Field, Segment
 
 # Lower-case, without the final period, as Punkt looks them up.
@@ -53,7 +51,10 @@ _CANDIDATE = re.compile(r"[.?!](?:\s+\S|[^\s\w.,])")
 
 
 @functools.cache
-def _tokenizer() -> PunktSentenceTokenizer:
+def _tokenizer():
+    # nltk takes a tenth of a second to import: only when a sentence is first split.
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
     params = PunktParameters()
     params.abbrev_types = set(_ABBREVIATIONS)
     return PunktSentenceTokenizer(params)
