@@ -99,14 +99,15 @@ class Cache:
             return {}
         found: dict[str, Any] = {}
         try:
+            now = time.time()
             for start in range(0, len(keys), 500):
                 chunk = keys[start : start + 500]
                 marks = ",".join("?" * len(chunk))
                 rows = db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk)
                 for key, value in rows:
                     found[key] = json.loads(value)
-            now = time.time()
-            db.executemany("UPDATE results SET used=? WHERE key=?", [(now, k) for k in found])
+                # Recency for the least-recently-used eviction.
+                db.execute(f"UPDATE results SET used=? WHERE key IN ({marks})", [now, *chunk])
         except (sqlite3.DatabaseError, ValueError) as error:
             log.warning("cache read failed (%s); results will be recomputed", error)
             return {}
