@@ -24,6 +24,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/stdlib_speed.py
 	$(BIN)/python bench/mutation_recall.py
+	$(BIN)/python bench/judge_cost.py
+	$(BIN)/python bench/lsp_latency.py
 
 clean:
 	rm -rf $(VENV)
