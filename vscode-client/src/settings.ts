@@ -1,0 +1,133 @@
+/**
+ * VS Code's `docfact.*` settings -> the server's `docfact` configuration section.
+ *
+ * Pure logic (no `vscode` import), unit-tested with node:test.
+ *
+ * Only values the user actually set (user, workspace or folder settings) are sent: the
+ * server ranks editor settings above the project's `pyproject.toml` `[tool.docfact]`, so
+ * sending VS Code's defaults would silently override every project's configuration.
+ * Client-only keys (interpreter, path, serverArgs, trace) are never sent.
+ */
+
+/** Top-level keys the server knows (camelCase). */
+export const SERVER_KEYS = [
+  "select",
+  "ignore",
+  "docstringStyle",
+  "debounceMs",
+  "workspaceDiagnostics",
+  "severity",
+  "cacheDir",
+] as const;
+
+/** Keys of the server's `llm` table. */
+export const LLM_KEYS = [
+  "model",
+  "apiBase",
+  "apiKeyEnv",
+  "temperature",
+  "topP",
+  "timeoutS",
+  "maxRetries",
+  "maxConcurrency",
+  "votes",
+  "protocol",
+  "run",
+] as const;
+
+/** Settings used by the client itself: a change restarts the server. */
+export const RESTART_KEYS = ["interpreter", "path", "serverArgs"] as const;
+
+/** The subset of vscode.WorkspaceConfiguration.inspect()'s answer that is read here. */
+export interface Inspected {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  globalLanguageValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+export type Inspect = (key: string) => Inspected | undefined;
+
+/** The most specific value the user set, or undefined when only the default applies. */
+export function explicitValue(inspected: Inspected | undefined): unknown {
+  if (!inspected) {
+    return undefined;
+  }
+  const order = [
+    inspected.workspaceFolderLanguageValue,
+    inspected.workspaceFolderValue,
+    inspected.workspaceLanguageValue,
+    inspected.workspaceValue,
+    inspected.globalLanguageValue,
+    inspected.globalValue,
+  ];
+  return order.find((v) => v !== undefined);
+}
+
+/** null and "" (a cleared field in the Settings UI) mean "not set". */
+function isUnset(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+function clean(key: string, value: unknown): unknown {
+  if (typeof value === "string") {
+    return value.trim();
+  }
+  if ((key === "select" || key === "ignore") && Array.isArray(value)) {
+    return value.map((v) => (typeof v === "string" ? v.trim().toUpperCase() : v)).filter((v) => v !== "");
+  }
+  if (key === "severity" && value && typeof value === "object" && !Array.isArray(value)) {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([code, level]) => [code.trim().toUpperCase(), level]),
+    );
+  }
+  return value;
+}
+
+/** The `docfact` section the server receives (initializationOptions, configuration, didChangeConfiguration). */
+export function toServerSettings(inspect: Inspect): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const key of SERVER_KEYS) {
+    const value = explicitValue(inspect(key));
+    if (!isUnset(value)) {
+      result[key] = clean(key, value);
+    }
+  }
+  const llm: Record<string, unknown> = {};
+  for (const key of LLM_KEYS) {
+    const value = explicitValue(inspect(`llm.${key}`));
+    if (!isUnset(value)) {
+      llm[key] = clean(key, value);
+    }
+  }
+  if (Object.keys(llm).length > 0) {
+    result.llm = llm;
+  }
+  return result;
+}
+
+/** initializationOptions for the server: `{"docfact": {...}}`. */
+export function initializationOptions(inspect: Inspect): { docfact: Record<string, unknown> } {
+  return { docfact: toServerSettings(inspect) };
+}
+
+/** Arguments of `docfact check` that carry the editor settings the CLI understands. */
+export function checkArguments(settings: Record<string, unknown>): string[] {
+  const args: string[] = [];
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((c) => typeof c === "string") : []);
+  if (list(settings.select).length > 0) {
+    args.push("--select", list(settings.select).join(","));
+  }
+  if (list(settings.ignore).length > 0) {
+    args.push("--ignore", list(settings.ignore).join(","));
+  }
+  if (typeof settings.docstringStyle === "string") {
+    args.push("--docstring-style", settings.docstringStyle);
+  }
+  if (typeof settings.cacheDir === "string") {
+    args.push("--cache-dir", settings.cacheDir);
+  }
+  return args;
+}
