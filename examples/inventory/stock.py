@@ -87,3 +87,18 @@ def low_stock(items: list[Item], threshold: int = 5):
 def describe(item: Item) -> str:  # docfact: ignore[DF102]
     """Describe `item` for `pretty_print`, which is defined elsewhere."""
     return f"{item.sku}: {item.quantity}"
+
+
+class OutOfStock(Exception):
+    """Raised when an order asks for more than is on the shelf."""
+
+
+def ship(item: Item, count: int) -> int:
+    """Ship units of an item.
+
+    Raises:
+        OutOfStock: when fewer than ``count`` units are on the shelf.
+    """
+    count = min(count, item.quantity)
+    item.quantity -= count
+    return count
