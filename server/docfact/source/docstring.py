@@ -188,45 +188,36 @@ def _looks_like_type(text: str) -> bool:
     return all(_TYPE_CHARS.fullmatch(word) for word in words)
 
 
-def _outside_brackets(text: str) -> str:
-    """``text`` with the contents of brackets and backquotes dropped."""
-    out = []
+def _levels(text: str, start: int, end: int):
+    """(offset, character, bracket level) of text[start:end] outside backquotes; an
+    outermost bracket itself is at level 0, what it encloses at level 1 and deeper."""
     depth = 0
     quoted = False
-    for c in text:
+    for i in range(start, end):
+        c = text[i]
         if c == "`":
             quoted = not quoted
         elif quoted:
             continue
-        elif c in "([{":
+        if c in "([{":
+            yield i, c, depth
             depth += 1
-            if depth > 1:
-                continue
         elif c in ")]}":
             depth = max(0, depth - 1)
-        elif depth:
-            continue
-        out.append(c)
-    return "".join(out)
+            yield i, c, depth
+        else:
+            yield i, c, depth
+
+
+def _outside_brackets(text: str) -> str:
+    """``text`` with the contents of brackets and backquotes dropped."""
+    return "".join(c for _, c, level in _levels(text, 0, len(text)) if level == 0)
 
 
 def _type_colon(value: str, start: int, end: int) -> int:
     """Offset of the first ``:`` in value[start:end] that ends a "type:" prefix, or -1."""
-    depth = 0
-    quoted = False
-    for i in range(start, end):
-        c = value[i]
-        if c == "`":
-            quoted = not quoted
-        elif quoted:
-            continue
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth = max(0, depth - 1)
-        elif c == ":" and depth == 0 and (i + 1 == end or value[i + 1].isspace()):
-            return i
-    return -1
+    return next((i for i, c, level in _levels(value, start, end)
+                 if c == ":" and level == 0 and (i + 1 == end or value[i + 1].isspace())), -1)
 
 
 def _closing_paren(value: str, start: int, end: int) -> int:
