@@ -26,6 +26,18 @@ SERVER_COMMAND = [sys.executable, "-m", "docfact", "serve"]
 STATS_SERVER_COMMAND = [sys.executable, str(Path(__file__).parent / "stats_server.py")]
 TIMEOUT = 15.0  # generous: CI machines are slow; a passing test never waits this long
 FAST = {"docfact": {"debounceMs": 10}}
+# A second module of the shop that names a helper defined in another file.
+USES = '''"""Uses the helpers."""
+
+
+def unique(items: list) -> list:
+    """The items without repeats, as `dedupe_items()` gives them.
+
+    Args:
+        items: The items.
+    """
+    return list(set(items))
+'''
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 

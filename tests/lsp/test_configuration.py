@@ -5,22 +5,9 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from lsp_harness import capabilities, codes, wait_until
+from lsp_harness import USES, capabilities, codes, wait_until
 
 ALL = ["DF101", "DF102", "DF202"]
-
-USES = '''"""Uses the helpers."""
-
-
-def unique(items: list) -> list:
-    """The items without repeats, as `dedupe_items()` gives them.
-
-    Args:
-        items: The items.
-    """
-    return list(set(items))
-'''
-
 
 def _change_configuration(client, settings):
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))

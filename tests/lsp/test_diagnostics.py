@@ -6,7 +6,7 @@ import asyncio
 
 from lsprotocol import types
 
-from lsp_harness import codes, find_position, wait_until
+from lsp_harness import USES, codes, find_position, wait_until
 
 
 def _by_code(diagnostics, code):
@@ -260,19 +260,6 @@ async def test_huge_document(start, workspace):
     version = client.edit(uri, [types.TextEdit(range=types.Range(start=begin, end=end),
                                                new_text="value")])
     assert len(await client.diagnostics_for(uri, version=version, timeout=60)) == 0
-
-
-USES = '''"""Uses the helpers."""
-
-
-def unique(items: list) -> list:
-    """The items without repeats, as `dedupe_items()` gives them.
-
-    Args:
-        items: The items.
-    """
-    return list(set(items))
-'''
 
 
 async def test_an_edit_in_one_open_file_rechecks_the_others(start, workspace):

@@ -6,7 +6,7 @@ import asyncio
 
 from lsprotocol import types
 
-from lsp_harness import capabilities, codes, wait_until
+from lsp_harness import USES, capabilities, codes, wait_until
 
 
 def _document_diagnostic(client, uri, previous=None):
@@ -95,19 +95,6 @@ async def test_configuration_change_asks_for_a_new_pull(start, workspace):
     await wait_until(lambda: client.diagnostic_refresh_count > count, what="another refresh")
     after = await _document_diagnostic(client, uri, previous=before.result_id)
     assert after.kind == "full" and codes(after.items) == ["DF202"]
-
-
-USES = '''"""Uses the helpers."""
-
-
-def unique(items: list) -> list:
-    """The items without repeats, as `dedupe_items()` gives them.
-
-    Args:
-        items: The items.
-    """
-    return list(set(items))
-'''
 
 
 async def test_pulling_a_closed_file_does_not_pin_its_contents(start, workspace):

@@ -10,20 +10,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from lsp_harness import STATS_SERVER_COMMAND, capabilities, codes, make_client
-
-USES = '''"""Uses the helpers."""
-
-
-def unique(items: list) -> list:
-    """The items without repeats, as `dedupe_items()` gives them.
-
-    Args:
-        items: The items.
-    """
-    return list(set(items))
-'''
-
+from lsp_harness import STATS_SERVER_COMMAND, USES, capabilities, codes, make_client
 
 async def test_indexing_progress_begins_and_ends(start, workspace):
     client = await start()  # waits for the end of the progress
