@@ -22,12 +22,12 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
         return  # a decorator may raise on the function's behalf (``@not_implemented_for``)
     if "NotImplementedError" in unit.raises:
         return  # an abstract method documents what its implementations raise
-    if any(u.qualname.startswith(unit.qualname + ".") for u in ctx.module.units):
-        return  # nested functions raise on its behalf (a returned validator, a generator)
     raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
-    for entry in ctx.docstring.entries:
-        if entry.kind != "raises" or entry.name is None:
-            continue
+    entries = [e for e in ctx.docstring.entries if e.kind == "raises" and e.name is not None]
+    prefix = unit.qualname + "."
+    if not entries or any(u.qualname.startswith(prefix) for u in ctx.module.units):
+        return  # nested functions raise on its behalf (a returned validator, a generator)
+    for entry in entries:
         documented = entry.name.text.lstrip("~!.")
         simple = documented.rsplit(".", 1)[-1]
         if not simple.isidentifier() or simple in raised:

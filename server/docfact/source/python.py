@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
@@ -18,7 +17,6 @@ from .literal import clean, decode_literal
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _SUPPRESSION = re.compile(r"#\s*docfact:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _DEFINITIONS = ("function_definition", "class_definition")
-_SCOPES = ("function_definition", "class_definition", "lambda")
 _SUPPRESS_ALL = frozenset({"*"})
 # Statements whose blocks may hold definitions (expressions never do, lambdas aside).
 _COMPOUND = frozenset({
@@ -33,16 +31,24 @@ def _parser() -> tree_sitter.Parser:
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
 
 
+_STATEMENTS = ("return", "yield", "raise", "call")
+
+
 @lru_cache(maxsize=1)
-def _queries() -> dict[str, tree_sitter.Query]:
+def _query() -> tree_sitter.Query:
+    """One pass over the tree for scopes, the statements they own, and imports."""
     language = tree_sitter.Language(tree_sitter_python.language())
-    return {
-        "return": tree_sitter.Query(language, "(return_statement) @node"),
-        "yield": tree_sitter.Query(language, "(yield) @node"),
-        "raise": tree_sitter.Query(language, "(raise_statement) @node"),
-        "call": tree_sitter.Query(language,
-                                  "(call function: [(identifier) (attribute)] @node)"),
-    }
+    return tree_sitter.Query(language, """
+        (function_definition) @function
+        (class_definition) @class
+        (lambda) @lambda
+        (return_statement) @return
+        (yield) @yield
+        (raise_statement) @raise
+        (call function: [(identifier) (attribute)] @call)
+        (import_statement) @import
+        (import_from_statement) @import
+    """)
 
 
 def parse_module(text: str) -> Module:
@@ -59,17 +65,17 @@ class _Extractor:
         self.char_at = _byte_to_char_map(text, data)
         self.units: list[Unit] = []
         self.docstring_spans: list[Span] = []
-        self.by_scope = _statements_by_scope(tree)
+        self.captures = tree_sitter.QueryCursor(_query()).captures(tree.root_node)
+        self.by_scope = _statements_by_scope(self.captures)
 
     def module(self) -> Module:
         root = self.tree.root_node
         docstring = self._docstring(root)
         self._walk(root, prefix="", class_names=None)
         masked = self._masked_text()
-        self.identifiers = [(m.start(), m.group()) for m in _IDENTIFIER.finditer(masked)]
-        self.identifier_starts = [start for start, _ in self.identifiers]
-        module_names = frozenset(name for _, name in self.identifiers)
-        imports = self._imports(root)
+        self.masked = masked
+        module_names = frozenset(_IDENTIFIER.findall(masked))
+        imports = self._imports(self.captures.get("import", ()))
         module_unit = Unit(
             kind="module",
             name="",
@@ -277,16 +283,12 @@ class _Extractor:
         return replace(unit, local_names=local)
 
     def _names_in(self, span: Span) -> frozenset[str]:
-        low = bisect_left(self.identifier_starts, span.start)
-        high = bisect_left(self.identifier_starts, span.end)
-        return frozenset(name for _, name in self.identifiers[low:high])
+        return frozenset(_IDENTIFIER.findall(self.masked, span.start, span.end))
 
-    def _imports(self, root: tree_sitter.Node) -> list[tuple[str, str]]:
+    def _imports(self, statements) -> list[tuple[str, str]]:
         """(local name, dotted target) of every import statement, at any depth."""
         found: list[tuple[str, str]] = []
-        stack = [root]
-        while stack:
-            node = stack.pop()
+        for node in statements:
             if node.type == "import_statement":
                 for item in node.named_children:
                     dotted, alias = self._import_item(item)
@@ -298,9 +300,6 @@ class _Extractor:
                     dotted, alias = self._import_item(item)
                     target = f"{prefix}.{dotted}" if not prefix.endswith(".") else prefix + dotted
                     found.append((alias or dotted, target))
-            elif node.type in _COMPOUND or node.type in ("module", "function_definition",
-                                                         "class_definition", "decorated_definition"):
-                stack.extend(node.named_children)
         return found
 
     def _import_item(self, item: tree_sitter.Node) -> tuple[str, str | None]:
@@ -333,19 +332,24 @@ class _Extractor:
         return self.text[span.start : span.end]
 
 
-def _statements_by_scope(tree: tree_sitter.Tree) -> dict[int, dict[str, list]]:
-    """Return, yield and raise nodes grouped by the id of the function they belong to."""
+def _statements_by_scope(captures: dict[str, list]) -> dict[int, dict[str, list]]:
+    """Return, yield, raise and call nodes, in source order, grouped by the id of the
+    function that owns them (the innermost enclosing function, class or lambda)."""
+    items = []
+    for kind in ("function", "class", "lambda"):
+        items += [(n.start_byte, -n.end_byte, 0, kind, n) for n in captures.get(kind, ())]
+    for kind in _STATEMENTS:
+        items += [(n.start_byte, -n.end_byte, 1, kind, n) for n in captures.get(kind, ())]
+    items.sort(key=lambda item: item[:3])
     grouped: dict[int, dict[str, list]] = {}
-    for kind, query in _queries().items():
-        for node in tree_sitter.QueryCursor(query).captures(tree.root_node).get("node", ()):
-            scope = node.parent
-            while scope is not None and scope.type not in _SCOPES:
-                scope = scope.parent
-            if scope is not None and scope.type == "function_definition":
-                grouped.setdefault(scope.id, {}).setdefault(kind, []).append(node)
-    for statements in grouped.values():  # captures do not come in source order
-        for nodes in statements.values():
-            nodes.sort(key=lambda node: node.start_byte)
+    open_scopes: list[tuple[int, str, int]] = []  # (end byte, kind, node id), innermost last
+    for start, negative_end, is_statement, kind, node in items:
+        while open_scopes and open_scopes[-1][0] <= start:
+            open_scopes.pop()
+        if not is_statement:
+            open_scopes.append((-negative_end, kind, node.id))
+        elif open_scopes and open_scopes[-1][1] == "function":
+            grouped.setdefault(open_scopes[-1][2], {}).setdefault(kind, []).append(node)
     return grouped
 
 
