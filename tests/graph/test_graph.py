@@ -233,3 +233,23 @@ def test_inheritance_cycles_and_bases_read_from_self_end(tmp_path):
     '''))
     report = check_paths([tmp_path], Settings(), tmp_path, None)
     assert [d["code"] for d in report.diagnostics] == ["DF302"]
+
+
+def test_evidence_for_library_symbols_is_read_from_their_source(tmp_path):
+    (tmp_path / "fmt.py").write_text(textwrap.dedent('''
+        import textwrap
+        from json import dumps as to_json
+
+        def show(data):
+            """Show data."""
+            return textwrap.dedent(to_json(data))
+    '''))
+    graph = graph_of_tree(tmp_path)
+    evidence = {e.symbol: e for e in graph.evidence("fmt.show")}
+    assert "Remove any common leading whitespace" in evidence["textwrap.dedent"].text
+    assert evidence["textwrap.dedent"].path.endswith("textwrap.py")
+    assert "json.dumps(obj" in evidence["json.dumps"].text
+
+
+def graph_of_tree(root):
+    return project_graph(file_outcomes([root], Settings(), root, None))

@@ -16,6 +16,7 @@ from collections import defaultdict
 import networkx as nx
 
 from ..model import Evidence
+from .external import external_evidence
 
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
@@ -193,9 +194,10 @@ class ProjectGraph:
 
     def _evidence(self, node: str, relation: str) -> Evidence:
         unit = self._units.get(node)
-        if unit is None:  # a module, or a symbol outside the project
-            return Evidence(node, self._modules.get(node, ""), 1 if node in self._modules else 0,
-                            f"# {relation}: {node}")
+        if unit is None and node not in self._modules:  # outside the project
+            return external_evidence(node, relation) or Evidence(node, "", 0, f"# {relation}: {node}")
+        if unit is None:
+            return Evidence(node, self._modules[node], 1, f"# {relation}: {node}")
         header = f"# {relation}: {node}{unit['sig']}"
         code = definition_excerpt(unit["path"], unit["line"])
         return Evidence(node, unit["path"], unit["line"], f"{header}\n{code}".rstrip())
