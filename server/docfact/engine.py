@@ -15,7 +15,7 @@ from .checks.registry import RULES, enabled_codes, ignored_for_path, is_suppress
 from .config import Settings
 from .graph.build import ProjectGraph
 from .graph.facts import file_facts
-from .model import Docstring, Finding, Module, Segment, Signature, Unit
+from .model import Docstring, Finding, Module, Segment, Signature, Span, Unit
 from .source.docstring import parse_docstring
 from .source.lines import LineIndex
 from .source.python import parse_module
@@ -50,25 +50,62 @@ class FileAnalysis:
         return min(containing, key=lambda r: r.unit.span.end - r.unit.span.start, default=None)
 
 
+class UnitMemo:
+    """The checked units of a document's previous analysis. An edited document re-checks
+    only the units whose text (or module context) changed; the others keep their results,
+    moved to where the unit now starts."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple, tuple[int, int, UnitReport]] = {}
+        self._fresh: dict[tuple, tuple[int, int, UnitReport]] = {}
+
+    def start(self) -> None:
+        self._entries, self._fresh = self._fresh or self._entries, {}
+
+    def reuse(self, key: tuple, unit: Unit, lines: LineIndex, path: str) -> UnitReport | None:
+        found = self._entries.get(key)
+        if found is None:
+            return None
+        start, line, report = found
+        moved = _moved(report, unit, unit.span.start - start, lines.line(unit.span.start) - line, path)
+        self.keep(key, unit, lines, moved)
+        return moved
+
+    def keep(self, key: tuple, unit: Unit, lines: LineIndex, report: UnitReport) -> None:
+        self._fresh[key] = (unit.span.start, lines.line(unit.span.start), report)
+
+
 def analyze(text: str, path: str, module_name: str, settings: Settings,
-            relative_path: str | None = None) -> FileAnalysis:
+            relative_path: str | None = None, memo: UnitMemo | None = None) -> FileAnalysis:
     """Parse ``text`` and run every enabled rule on each documented unit."""
     module = parse_module(text)
     lines = LineIndex(text)
-    reports = check_units(module.units, module, module_name, path, lines, settings, relative_path)
+    reports = check_units(module.units, module, module_name, path, lines, settings,
+                          relative_path, memo)
     return FileAnalysis(path, module_name, text, lines, module, reports)
 
 
 def check_units(units, module: Module, module_name: str, path: str, lines: LineIndex,
-                settings: Settings, relative_path: str | None = None) -> list[UnitReport]:
+                settings: Settings, relative_path: str | None = None,
+                memo: UnitMemo | None = None) -> list[UnitReport]:
     """Run every enabled rule on each documented unit of ``units`` (names resolve in
     ``module``; offsets and lines are those of the text ``lines`` indexes)."""
     codes = codes_for(settings, relative_path or path)
     severities = dict(settings.severity)
     init_signatures = _init_signatures(units)
+    context_key = (module.defined_names, module.imported_names, codes, tuple(severities.items()),
+                   settings.docstring_style, path, module_name)
+    if memo is not None:
+        memo.start()
     reports = []
     for unit in units:
         if unit.docstring is None or not unit.docstring.value.strip():
+            continue
+        key = (context_key, unit.qualname, lines.text[unit.span.start:unit.span.end],
+               unit.attributes)
+        reused = memo.reuse(key, unit, lines, path) if memo is not None else None
+        if reused is not None:
+            reports.append(reused)
             continue
         docstring = parse_docstring(unit.docstring, settings.docstring_style)
         report = UnitReport(
@@ -90,7 +127,32 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
                     finding = replace(finding, severity=severities[code])
                 report.findings.append(finding)
         reports.append(report)
+        if memo is not None:
+            memo.keep(key, unit, lines, report)
     return reports
+
+
+def _moved(report: UnitReport, unit: Unit, offset: int, line: int, path: str) -> UnitReport:
+    """``report`` for the same unit text, now at ``unit``'s place in the file."""
+    return UnitReport(
+        unit=unit, symbol=report.symbol,
+        docstring=replace(report.docstring, text=unit.docstring),
+        segments=report.segments,
+        findings=[_moved_finding(f, offset, line, path) for f in report.findings] if offset or line
+        else list(report.findings),
+    )
+
+
+def _moved_finding(finding: Finding, offset: int, line: int, path: str) -> Finding:
+    def moved(span: Span) -> Span:
+        return Span(span.start + offset, span.end + offset)
+
+    return replace(
+        finding, span=moved(finding.span), sentence_span=moved(finding.sentence_span),
+        fix=None if finding.fix is None else replace(finding.fix, span=moved(finding.fix.span)),
+        evidence=tuple(replace(e, line=e.line + line) if e.path == path else e
+                       for e in finding.evidence),
+    )
 
 
 def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..cache import Cache
 from ..config import ConfigError, Settings, load_settings
-from ..engine import FileAnalysis, analyze, facts_of, resolve
+from ..engine import FileAnalysis, UnitMemo, analyze, facts_of, resolve
 from ..graph.build import ProjectGraph
 from ..model import Finding
 from ..runner import file_outcomes, relative_to_root, resolved
@@ -50,6 +50,7 @@ class Workspace:
     _facts: dict[str, dict] = field(default_factory=dict)  # open documents' graph facts
     _outcomes: dict[Path, tuple[str, dict]] = field(default_factory=dict)  # indexed files
     _settings: dict[Path, tuple[Settings, Path | None]] = field(default_factory=dict)
+    _memos: dict[str, UnitMemo] = field(default_factory=dict)  # open documents' checked units
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- settings ----------------------------------------------------------------
@@ -82,6 +83,7 @@ class Workspace:
 
     def closed(self, uri: str) -> None:
         """Forget an open document; the file on disk speaks for it again."""
+        self._memos.pop(uri, None)
         state = self._documents.pop(uri, None)
         if state is not None:
             path = state.analysis.path
@@ -110,7 +112,8 @@ class Workspace:
                 f":{hash(settings)}:{self._generation()}"):
             return existing
         relative = relative_to_root(file_path.resolve(), root)
-        analysis = analyze(text, path, module_name_for(file_path), settings, relative)
+        memo = self._memos.setdefault(uri, UnitMemo()) if uri in self._documents else None
+        analysis = analyze(text, path, module_name_for(file_path), settings, relative, memo)
         facts = facts_of(analysis, is_package=file_path.name == "__init__.py")
         with self._lock:
             # Only the newest text of an open document speaks for its file: a file pulled
