@@ -52,12 +52,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the language server")
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
-    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")
+    serve.add_argument("--tcp", metavar="HOST:PORT", type=_address,
+                       help="listen on a TCP address instead")
 
     cache = commands.add_parser("cache", help="inspect or clear the results cache")
     cache.add_argument("action", choices=("clear", "path"))
     cache.add_argument("--cache-dir")
     return parser
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
+    return host or "127.0.0.1", int(port)
 
 
 def _code_list(text: str) -> list[str]:

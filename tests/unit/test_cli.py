@@ -196,3 +196,9 @@ def test_many_files_use_worker_processes(tmp_path):
         (tmp_path / f"m{index}.py").write_text(BAD)
     done = run("check", tmp_path, "--format", "json", "--jobs", "2", "--no-cache")
     assert len(json.loads(done.stdout)["diagnostics"]) == 40
+
+
+def test_serve_rejects_a_bad_address():
+    done = run("serve", "--tcp", "nonsense")
+    assert done.returncode == 2 and "is not HOST:PORT" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -359,7 +359,7 @@ def on_shutdown(ls: DocfactServer, *args) -> None:
     ls.state.close()
 
 
-def serve(tcp: str | None = None) -> int:
+def serve(tcp: tuple[str, int] | None = None) -> int:
     handler = _ClientLogHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     root = logging.getLogger("docfact")
@@ -367,8 +367,7 @@ def serve(tcp: str | None = None) -> int:
     root.setLevel(logging.INFO)
     root.propagate = False
     if tcp:
-        host, _, port = tcp.rpartition(":")
-        server.start_tcp(host or "127.0.0.1", int(port))
+        server.start_tcp(*tcp)
     else:
         server.start_io()
     return 0
