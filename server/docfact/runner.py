@@ -175,6 +175,9 @@ def check_job(job: FileJob, settings: Settings) -> dict:
         analysis = analyze(text, job.display, job.module_name, settings, job.relative)
     except RecursionError:
         return {"skipped": "nested too deeply to analyse", "cacheable": False}
+    except Exception as error:  # a bug in docfact must cost one file, not the whole run
+        return {"skipped": f"docfact failed on this file ({type(error).__name__}: {error}); "
+                           "please report it", "cacheable": False}
     return {
         "units": len(analysis.units),
         "facts": facts_of(analysis, is_package=job.display.endswith("__init__.py")),
