@@ -125,11 +125,19 @@ def _check(arguments) -> int:
     for path, reason in result.skipped:
         print(f"docfact: skipped {path}: {reason}", file=sys.stderr)
     render = {"json": output.to_json, "sarif": output.to_sarif, "text": output.to_text}
-    print(render[arguments.format](result))
+    _write(render[arguments.format](result) + "\n")
     missing = [p for p in arguments.paths if not p.exists()]
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if output.exceeds(result, settings.fail_on) else EXIT_OK
+
+
+def _write(text: str) -> None:
+    """Write to stdout as UTF-8; a lone surrogate (from a ``\\ud800`` escape in a
+    docstring) is written as its escape, never an encoding error."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
+    sys.stdout.buffer.flush()
 
 
 def _serve(arguments) -> int:

@@ -202,3 +202,12 @@ def test_serve_rejects_a_bad_address():
     done = run("serve", "--tcp", "nonsense")
     assert done.returncode == 2 and "is not HOST:PORT" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("form", ["json", "sarif", "text"])
+def test_a_lone_surrogate_in_a_docstring_is_printed_escaped(tmp_path, form):
+    (tmp_path / "odd.py").write_bytes(b'def f(x):\n    """Uses `qqq` and \\ud800 here."""\n')
+    done = run("check", tmp_path / "odd.py", "--format", form, "--no-cache")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    if form == "json":
+        assert json.loads(done.stdout)["diagnostics"][0]["sentence"].endswith("\ud800 here.")
