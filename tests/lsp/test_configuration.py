@@ -69,6 +69,13 @@ async def test_pulled_configuration_at_start_up_is_used(start, workspace):
     await client.diagnostics_for(uri, until=lambda d: codes(d) == ["DF101", "DF102"])
 
 
+async def test_pulled_configuration_refines_the_initialization_options(start, workspace):
+    client = await start(options={"docfact": {"debounceMs": 10, "ignore": ["DF101"]}},
+                         caps=capabilities(configuration=True), configuration={"docfact": {}})
+    uri = client.open(workspace / "shop" / "orders.py")
+    assert codes(await client.diagnostics_for(uri, version=1)) == ["DF102", "DF202"]
+
+
 async def test_unknown_setting_is_reported_and_the_server_keeps_serving(start, workspace):
     client = await start(options={"docfact": {"debounceMs": 10, "frobnicate": True}})
     await wait_until(lambda: client.messages, what="a window/showMessage")

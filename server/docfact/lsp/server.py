@@ -28,6 +28,7 @@ class DocfactServer(LanguageServer):
         self.scheduler = Scheduler()
         self.pull_diagnostics = False
         self.config_error_shown: str | None = None
+        self.initial_settings: dict = {}  # the initializationOptions' docfact section
         self.index_task: asyncio.Future | None = None
         self.judge = EditorJudge(self)
         self._judge_runs: set[asyncio.Future] = set()  # held: the loop keeps tasks weakly
@@ -142,8 +143,9 @@ def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
     if not folders and params.root_uri:
         folders = [to_fs_path(params.root_uri)]
     ls.state.folders = [Path(f) for f in folders if f]
+    ls.initial_settings = _section(params.initialization_options)
     try:
-        ls.state.set_editor_settings(_section(params.initialization_options))
+        ls.state.set_editor_settings(ls.initial_settings)
     except ConfigError as error:
         ls.show_config_error(error)
 
@@ -188,7 +190,8 @@ async def _pull_configuration(ls: DocfactServer) -> None:
         return
     if answer and isinstance(answer[0], dict):
         try:
-            ls.state.set_editor_settings(answer[0])
+            # What the editor answers refines the initialization options, not replaces them.
+            ls.state.set_editor_settings({**ls.initial_settings, **answer[0]})
         except ConfigError as error:
             ls.show_config_error(error)
 
