@@ -118,3 +118,16 @@ async def test_pulling_a_closed_file_does_not_pin_its_contents(start, workspace)
     while await pulled() != ["DF103"]:
         assert asyncio.get_running_loop().time() < deadline, await pulled()
         await asyncio.sleep(0.05)
+
+
+async def test_push_client_with_workspace_diagnostics_sees_closed_files(start, workspace):
+    client = await start(options={"docfact": {"debounceMs": 10, "workspaceDiagnostics": True}})
+    uri = (workspace / "shop" / "orders.py").resolve().as_uri()
+    await wait_until(lambda: bool(client.published_for(uri)), what="diagnostics of a closed file")
+    assert codes(client.published_for(uri)[-1].diagnostics) == ["DF101", "DF102", "DF202"]
+    opened = client.open(workspace / "shop" / "orders.py")
+    await client.diagnostics_for(opened, version=1)
+    client.close(opened)
+    await wait_until(lambda: codes(client.published_for(uri)[-1].diagnostics) == ["DF101", "DF102", "DF202"]
+                     and client.published_for(uri)[-1].version is None,
+                     what="the file on disk reported again after closing")

@@ -225,6 +225,18 @@ async def _index_workspace(ls: DocfactServer) -> None:
         ls.schedule(uri, 0)
     if ls.pull_diagnostics:
         _refresh_pull(ls)
+    else:
+        await _push_closed_files(ls)
+
+
+async def _push_closed_files(ls: DocfactServer, only: str | None = None) -> None:
+    """With ``workspaceDiagnostics`` on, a push client sees the findings of the files it
+    has not opened too (a pull client asks for them with workspace/diagnostic)."""
+    reports = await asyncio.to_thread(ls.state.workspace_reports, ls.workspace.position_encoding)
+    for uri, (_, diagnostics) in reports.items():
+        if (only is None or uri == only) and ls.state.settings_for(ls.path_of(uri)).workspace_diagnostics:
+            ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
 
 
 def _refresh_pull(ls: DocfactServer) -> None:
@@ -269,13 +281,17 @@ def judge_command(ls: DocfactServer, arguments) -> None:
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams) -> None:
+async def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.scheduler.cancel(uri)
     ls.judge.cancel(uri)
     ls.state.closed(uri)
-    if not ls.pull_diagnostics and not ls.state.settings_for(to_fs_path(uri) or uri).workspace_diagnostics:
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    if ls.pull_diagnostics:
+        return
+    # The editor's text is gone: clear, then (workspace diagnostics) report the file on disk.
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    if ls.state.settings_for(ls.path_of(uri)).workspace_diagnostics:
+        await _push_closed_files(ls, only=uri)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
