@@ -160,9 +160,7 @@ async def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: s
     deadline = time.monotonic() + timeout
     while True:
         value = check()
-        # None, False and an empty collection mean "not yet" (0 is an answer).
-        if value is not None and value is not False and not (hasattr(value, "__len__")
-                                                             and len(value) == 0):
+        if value is not None and value is not False:
             return value
         if time.monotonic() > deadline:
             detail = f"; last seen: {seen()!r}" if seen else ""
