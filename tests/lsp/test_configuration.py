@@ -78,7 +78,7 @@ async def test_pulled_configuration_refines_the_initialization_options(start, wo
 
 async def test_unknown_setting_is_reported_and_the_server_keeps_serving(start, workspace):
     client = await start(options={"docfact": {"debounceMs": 10, "frobnicate": True}})
-    await wait_until(lambda: client.messages, what="a window/showMessage")
+    await wait_until(lambda: bool(client.messages), what="a window/showMessage")
     message = client.messages[0]
     assert message.type == types.MessageType.Error
     assert "frobnicate" in message.message
@@ -102,7 +102,7 @@ async def test_unknown_setting_is_reported_and_the_server_keeps_serving(start, w
 
 async def test_invalid_value_is_reported(start, workspace):
     client = await start(options={"docfact": {"debounceMs": -5}})
-    await wait_until(lambda: client.messages, what="a window/showMessage")
+    await wait_until(lambda: bool(client.messages), what="a window/showMessage")
     assert "debounce" in client.messages[0].message
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ALL
@@ -160,7 +160,7 @@ async def test_python_file_changed_on_disk(start, workspace):
 
 async def test_watchers_are_registered_dynamically(start, workspace):
     client = await start(caps=capabilities(watched_dynamic=True))
-    await wait_until(lambda: client.registrations, what="client/registerCapability")
+    await wait_until(lambda: bool(client.registrations), what="client/registerCapability")
     registration = client.registrations[0]
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern
