@@ -60,7 +60,11 @@ class UnitMemo:
         self._fresh: dict[tuple, tuple[int, int, UnitReport]] = {}
 
     def start(self) -> None:
-        self._entries, self._fresh = self._fresh or self._entries, {}
+        """Begin an analysis: what the last one kept becomes what this one may reuse (so
+        units that disappeared are forgotten)."""
+        if self._fresh:
+            self._entries = self._fresh
+        self._fresh = {}
 
     def reuse(self, key: tuple, unit: Unit, lines: LineIndex, path: str) -> UnitReport | None:
         found = self._entries.get(key)
