@@ -13,7 +13,7 @@ from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Module, Segment
 from ..source.lines import LineIndex
 from .registry import RULES
 
-_INLINE_CODE = re.compile(r"``([^`]+)``")
+_INLINE_CODE = re.compile(r"``?([^`]+)``?")
 _PLAIN_NAME = re.compile(r"[\w.]+(?:\(\))?")
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
@@ -56,7 +56,7 @@ class CheckContext:
     @cached_property
     def example_names(self) -> frozenset[str]:
         """Names bound or used in the docstring's own code: doctests, literal blocks and
-        inline code that is more than a name (``@rule(value1=b1)``)."""
+        inline code that is more than a name (``@rule(value1=b1)``, `@argmap(f, "a")`)."""
         value = self.docstring.text.value
         code = [value[block.start:block.end] for block in self.docstring.code_blocks]
         code += [m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))]

@@ -18,6 +18,8 @@ _CODE = re.compile(
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?![`_])"  # `text`_ is a hyperlink
 )
 _CAMEL_CASE = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
+# A letter with a subscript is maths in any docstring: ``K_4``, ``C_m``, `s_i`.
+_SUBSCRIPTED = re.compile(r"[A-Za-z]_[A-Za-z0-9]{1,2}")
 # Maths in NumPy docstrings' single backticks: `s_i`, `K_4`, `vA`, `nxn`.
 _MATH = re.compile(r"[A-Za-z]{1,3}(?:_[A-Za-z0-9]{1,2})?")
 # Sentences about history name what is gone: "Renamed from ``resultcallback``".
@@ -101,8 +103,9 @@ def _code_references(segments: tuple[Segment, ...], style: str):
             offset, name, is_call = reference
             covered.append((match.start(), match.end()))
             start = segment.start + body_start + offset
-            as_code = (role is not None or match.group("ticks") == "``" or style != "numpy"
-                       or not _MATH.fullmatch(name))
+            as_code = not _SUBSCRIPTED.fullmatch(name) and (
+                role is not None or match.group("ticks") == "``" or style != "numpy"
+                or not _MATH.fullmatch(name))
             yield segment, start, name, is_call, as_code
         for match in _BARE_CALL.finditer(text):
             if any(a <= match.start() < b for a, b in covered):
