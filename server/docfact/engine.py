@@ -160,8 +160,15 @@ def _moved_finding(finding: Finding, offset: int, line: int, path: str) -> Findi
 
 
 def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]:
-    """Findings that stand once the whole project is known."""
-    return [f for f in findings if not project.cancels(f.symbol, f.condition)]
+    """Findings that stand once the whole project is known, with the project evidence
+    they were settled on."""
+    standing = []
+    for finding in findings:
+        if project.cancels(finding.symbol, finding.condition):
+            continue
+        extra = project.settling_evidence(finding.symbol, finding.condition)
+        standing.append(replace(finding, evidence=finding.evidence + tuple(extra)) if extra else finding)
+    return standing
 
 
 def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:

@@ -97,9 +97,15 @@ def resolved(outcome: dict, project: ProjectGraph) -> list[dict]:
     kept = []
     for diagnostic in outcome.get("diagnostics", ()):
         condition = diagnostic.get("condition")
-        if project.cancels(diagnostic["symbol"], tuple(condition) if condition else None):
+        condition = tuple(condition) if condition else None
+        if project.cancels(diagnostic["symbol"], condition):
             continue
-        kept.append({k: v for k, v in diagnostic.items() if k != "condition"})
+        item = {k: v for k, v in diagnostic.items() if k != "condition"}
+        extra = project.settling_evidence(diagnostic["symbol"], condition)
+        if extra:
+            item["evidence"] = item["evidence"] + [
+                {"symbol": e.symbol, "path": e.path, "line": e.line} for e in extra]
+        kept.append(item)
     return kept
 
 

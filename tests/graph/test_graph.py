@@ -253,3 +253,10 @@ def test_evidence_for_library_symbols_is_read_from_their_source(tmp_path):
 
 def graph_of_tree(root):
     return project_graph(file_outcomes([root], Settings(), root, None))
+
+
+def test_a_standing_raises_finding_shows_the_callees_it_looked_through(project):
+    report = check_paths([project / "shop"], Settings(), project, None)
+    [finding] = [d for d in report.diagnostics if d["code"] == "DF302"]
+    symbols = {e["symbol"] for e in finding["evidence"]}
+    assert {"shop.store.Base.check", "shop.store.take", "shop.pricing.total"} <= symbols

@@ -254,6 +254,13 @@ class ProjectGraph:
                     frontier.append(child)
         return found
 
+    def settling_evidence(self, symbol: str, condition: tuple[str, str] | None) -> list[Evidence]:
+        """What a conditional finding that stands was judged on: for a documented
+        exception, the callees that were looked through."""
+        if condition is None or condition[0] != "raised":
+            return []
+        return [e for e in self.evidence(symbol) if not e.text.startswith("# raises")]
+
     def cancels(self, symbol: str, condition: tuple[str, str] | None) -> bool:
         """Whether the project makes a conditional finding void (see ``Finding.condition``)."""
         if condition is None:
