@@ -211,3 +211,15 @@ def test_a_lone_surrogate_in_a_docstring_is_printed_escaped(tmp_path, form):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     if form == "json":
         assert json.loads(done.stdout)["diagnostics"][0]["sentence"].endswith("\ud800 here.")
+
+
+def test_pathological_but_valid_files(tmp_path):
+    (tmp_path / "empty.py").write_text("")
+    (tmp_path / "bom.py").write_bytes(b'\xef\xbb\xbf"""Doc."""\n')
+    (tmp_path / "deep.py").write_text(
+        'def f(x):\n    """Doc of `x`."""\n    return ' + "(" * 3000 + "x" + ")" * 3000 + "\n")
+    (tmp_path / "long.py").write_text('def f(x):\n    """' + "word " * 100_000 + '"""\n')
+    (tmp_path / "half.py").write_text('def f(x):\n    """Args:\n\tx (int\n    :param\n    ```\n')
+    done = run("check", tmp_path, "--format", "json", "--no-cache")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["files_checked"] == 5
