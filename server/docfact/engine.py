@@ -173,7 +173,12 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
 
 def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:
     """What the analysed file contributes to the project graph."""
-    return file_facts(analysis.module, analysis.module_name, analysis.path, is_package)
+    documented = {
+        report.unit.qualname: [e.name.text for e in report.docstring.entries
+                               if e.kind == "param" and e.name is not None]
+        for report in analysis.units
+    }
+    return file_facts(analysis.module, analysis.module_name, analysis.path, is_package, documented)
 
 
 def codes_for(settings: Settings, relative_path: str) -> frozenset[str]:

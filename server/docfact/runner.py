@@ -13,13 +13,14 @@ from pathlib import Path
 
 from .cache import Cache, cache_key
 from .config import Settings
-from .engine import analyze, facts_of
+from .checks.project_rules import project_findings
+from .engine import analyze, codes_for, facts_of
 from .graph.build import ProjectGraph
 from .model import Finding
 from .source.files import SkippedFile, decode_source, iter_python_files, module_name_for
 from .source.lines import LineIndex
 
-_OUTCOME_FORMAT = 2  # bump when check_job's output changes shape: old cache entries then miss
+_OUTCOME_FORMAT = 3  # bump when check_job's output changes shape: old cache entries then miss
 _PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
 
 
@@ -55,6 +56,7 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
         result.files_checked += 1
         result.units_checked += outcome["units"]
         result.diagnostics.extend(resolved(outcome, project))
+        result.diagnostics.extend(project_diagnostics(job, project, settings))
     if settings.llm.model:
         from .judging import judge_files  # litellm and the judge load only when asked for
 
@@ -107,6 +109,19 @@ def resolved(outcome: dict, project: ProjectGraph) -> list[dict]:
                 {"symbol": e.symbol, "path": e.path, "line": e.line} for e in extra]
         kept.append(item)
     return kept
+
+
+def project_diagnostics(job: FileJob, project: ProjectGraph, settings: Settings) -> list[dict]:
+    """Findings of the project-wide rules for one file."""
+    findings = project_findings(project, job.display, codes_for(settings, job.relative),
+                                dict(settings.severity))
+    if not findings:
+        return []
+    lines = LineIndex(decode_source(job.data))
+    items = [diagnostic_dict(finding, lines, job.display) for finding in findings]
+    for item in items:
+        item.pop("condition")
+    return items
 
 
 def _discover(paths, settings, config_root, result) -> list[FileJob]:

@@ -260,3 +260,37 @@ def test_a_standing_raises_finding_shows_the_callees_it_looked_through(project):
     [finding] = [d for d in report.diagnostics if d["code"] == "DF302"]
     symbols = {e["symbol"] for e in finding["evidence"]}
     assert {"shop.store.Base.check", "shop.store.take", "shop.pricing.total"} <= symbols
+
+
+def test_an_override_inheriting_a_docstring_that_names_other_parameters(tmp_path):
+    (tmp_path / "base.py").write_text(textwrap.dedent('''
+        class Store:
+            def load(self, key, default=None):
+                """Load a value.
+
+                Args:
+                    key: What to load.
+                    default: What to return when there is nothing.
+                """
+    '''))
+    (tmp_path / "child.py").write_text(textwrap.dedent('''
+        from base import Store
+
+        class Cache(Store):
+            def load(self, name, default=None):
+                return name
+
+        class Same(Store):
+            def load(self, key, default=None):
+                return key
+
+        class Quiet(Store):
+            def load(self, name, default=None):  # docfact: ignore[DF106]
+                return name
+    '''))
+    report = check_paths([tmp_path], Settings(), tmp_path, None)
+    [finding] = report.diagnostics
+    assert finding["code"] == "DF106" and finding["symbol"] == "child.Cache.load"
+    assert finding["start"] == {"line": 5, "column": 9}
+    assert "`key`" in finding["message"] and "base.Store.load" in finding["message"]
+    assert finding["evidence"][0]["symbol"] == "base.Store.load"

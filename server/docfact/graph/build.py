@@ -254,6 +254,42 @@ class ProjectGraph:
                     frontier.append(child)
         return found
 
+    def inherited_docstring_mismatches(self, path: str) -> list[tuple[dict, dict, list[str]]]:
+        """(override, base method, names) for each undocumented override in ``path`` whose
+        inherited docstring (the nearest base method's, as ``inspect.getdoc`` finds it)
+        documents parameters the override does not have."""
+        facts = self._files.get(path)
+        found = []
+        for unit in facts["units"] if facts else ():
+            if unit["kind"] != "method" or unit["has_doc"] or unit["kwargs"]:
+                continue
+            if unit["q"].endswith(".__init__"):
+                continue  # a constructor is documented by its class, not by the base's __init__
+            owner, _, name = unit["q"].rpartition(".")
+            base = self._inherited_from(owner, name)
+            if base is None:
+                continue
+            # Documentation of the base's *args is not a promise about named parameters.
+            missing = [p for p in base["doc_params"]
+                       if p not in unit["params"] and p not in base["var_params"]]
+            if missing:
+                found.append((unit, base, missing))
+        return found
+
+    def _inherited_from(self, cls: str, name: str) -> dict | None:
+        """The nearest method ``name`` with a docstring in the project bases of ``cls``."""
+        seen, frontier = {cls}, list(self.bases_of(cls))
+        while frontier:
+            base = frontier.pop(0)
+            if base in seen:
+                continue
+            seen.add(base)
+            method = self._units.get(f"{base}.{name}")
+            if method is not None and method["has_doc"]:
+                return method
+            frontier += self.bases_of(base)
+        return None
+
     def settling_evidence(self, symbol: str, condition: tuple[str, str] | None) -> list[Evidence]:
         """What a conditional finding that stands was judged on: for a documented
         exception, the callees that were looked through."""

@@ -10,8 +10,12 @@ from ..checks.names import render_signature
 from ..model import Module, Unit
 
 
-def file_facts(module: Module, module_name: str, path: str, is_package: bool) -> dict:
-    """Entities of one parsed file and their outgoing references."""
+def file_facts(module: Module, module_name: str, path: str, is_package: bool,
+               documented_parameters: dict[str, list[str]] | None = None) -> dict:
+    """Entities of one parsed file and their outgoing references.
+
+    ``documented_parameters``: qualname -> parameter names its docstring documents."""
+    documented_parameters = documented_parameters or {}
     return {
         "module": module_name,
         "path": path,
@@ -20,12 +24,13 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool) ->
         # One string, not a list: loading thousands of files' facts from the cache is
         # dominated by JSON decoding, and one string decodes far faster than a list.
         "names": " ".join(sorted(module.defined_names)),
-        "units": [_unit_facts(unit, module_name, path)
+        "units": [_unit_facts(unit, module_name, path, documented_parameters.get(unit.qualname))
                   for unit in module.units if unit.kind != "module"],
     }
 
 
-def _unit_facts(unit: Unit, module_name: str, path: str) -> dict:
+def _unit_facts(unit: Unit, module_name: str, path: str, documented: list[str] | None) -> dict:
+    signature = unit.signature
     return {
         "q": f"{module_name}.{unit.qualname}" if module_name else unit.qualname,
         "path": path,
@@ -36,6 +41,15 @@ def _unit_facts(unit: Unit, module_name: str, path: str) -> dict:
         "bases": list(unit.bases),
         "raises": list(unit.raises),
         "reraises": unit.reraises,
+        # For docstrings inherited by overrides (checked project-wide):
+        "has_doc": unit.docstring is not None,
+        "doc_params": documented or [],
+        "params": [p.name for p in signature.parameters] if signature else [],
+        "kwargs": bool(signature) and any(p.kind == "var_keyword" for p in signature.parameters),
+        "var_params": [p.name for p in signature.parameters
+                       if p.kind in ("var_positional", "var_keyword")] if signature else [],
+        "suppressed": sorted(unit.suppressed),
+        "name_at": [unit.name_span.start, unit.name_span.end],
     }
 
 

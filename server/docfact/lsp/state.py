@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ..cache import Cache
 from ..config import ConfigError, Settings, load_settings
-from ..engine import FileAnalysis, UnitMemo, analyze, facts_of, resolve
+from ..checks.project_rules import project_findings
+from ..engine import FileAnalysis, UnitMemo, analyze, codes_for, facts_of, resolve
 from ..graph.build import ProjectGraph
 from ..model import Finding
 from ..runner import file_outcomes, relative_to_root, resolved
@@ -124,7 +125,8 @@ class Workspace:
                     self.project.set_file(facts)
                     self.drifted = True
                 self._facts[path] = facts
-            findings = resolve(analysis.findings, self.project)
+            findings = resolve(analysis.findings, self.project) + project_findings(
+                self.project, path, codes_for(settings, relative), dict(settings.severity))
             generation = self._generation()
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"

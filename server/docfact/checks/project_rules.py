@@ -1,0 +1,39 @@
+"""Rules that need the whole project: their findings are made from the project graph
+once every file is known, not by a check function on one unit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterator
+
+from ..model import Evidence, Finding, Span
+from .registry import RULES, Rule, is_suppressed
+
+RULES["DF106"] = Rule(
+    "DF106", "inherited-docstring-parameter", "name", "warning", True, None,
+    "An override without a docstring inherits one that documents parameters it does not have.")
+
+
+def project_findings(project, path: str, enabled: frozenset[str],
+                     severities: dict[str, str]) -> list[Finding]:
+    """The project-wide rules' findings for ``path``, as selected and configured."""
+    return [replace(f, severity=severities.get(f.code, f.severity))
+            for f in inherited_parameter_findings(project, path) if f.code in enabled]
+
+
+def inherited_parameter_findings(project, path: str) -> Iterator[Finding]:
+    """DF106 for the undocumented overrides in ``path`` (see ProjectGraph)."""
+    for unit, base, missing in project.inherited_docstring_mismatches(path):
+        if is_suppressed("DF106", frozenset(unit["suppressed"])):
+            continue
+        name = unit["q"].rsplit(".", 1)[-1]
+        names = ", ".join(f"`{m}`" for m in missing)
+        own = ", ".join(f"`{p}`" for p in unit["params"] if p not in ("self", "cls")) or "none"
+        span = Span(*unit["name_at"])
+        yield Finding(
+            code="DF106", criterion="name", severity=RULES["DF106"].severity,
+            message=(f"`{name}` has no docstring and inherits the one of `{base['q']}`, which "
+                     f"documents {names}: not parameters of this override (its parameters: {own})"),
+            span=span, symbol=unit["q"], sentence="", sentence_span=span,
+            evidence=(Evidence(base["q"], base["path"], base["line"], f"def {name}{base['sig']}"),),
+        )
