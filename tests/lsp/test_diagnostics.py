@@ -284,3 +284,18 @@ async def test_an_edit_in_one_open_file_rechecks_the_others(start, workspace):
     count = len(client.published)
     await asyncio.sleep(0.5)
     assert len(client.published) <= count + 2, "documents keep re-checking each other"
+
+
+async def test_an_override_inheriting_a_docstring_from_another_file(start, workspace):
+    (workspace / "shop" / "base.py").write_text(
+        'class Store:\n    def load(self, key):\n        """Load.\n\n        Args:\n'
+        '            key: What to load.\n        """\n')
+    (workspace / "shop" / "child.py").write_text(
+        "from .base import Store\n\n\nclass Cache(Store):\n    def load(self, name):\n"
+        "        return name\n")
+    client = await start()
+    uri = client.open(workspace / "shop" / "child.py")
+    diagnostics = await client.diagnostics_for(uri, version=1, until=lambda d: "DF106" in codes(d))
+    [found] = [d for d in diagnostics if d.code == "DF106"]
+    assert found.range.start.line == 4 and "shop.base.Store.load" in found.message
+    assert found.related_information[0].location.uri.endswith("/shop/base.py")
