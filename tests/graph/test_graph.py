@@ -294,3 +294,19 @@ def test_an_override_inheriting_a_docstring_that_names_other_parameters(tmp_path
     assert finding["start"] == {"line": 5, "column": 9}
     assert "`key`" in finding["message"] and "base.Store.load" in finding["message"]
     assert finding["evidence"][0]["symbol"] == "base.Store.load"
+
+
+def test_classes_in_annotations_are_evidence(tmp_path):
+    (tmp_path / "orders.py").write_text(textwrap.dedent('''
+        from typing import Optional
+
+        class Order:
+            """An order."""
+
+        def total(order: Optional[Order], rate: float) -> float:
+            """The order's total."""
+            return 0.0
+    '''))
+    evidence = {e.symbol: e for e in graph_of_tree(tmp_path).evidence("orders.total")}
+    assert set(evidence) == {"orders.Order"}
+    assert evidence["orders.Order"].text.startswith("# annotated with: orders.Order")

@@ -20,7 +20,7 @@ from .external import external_evidence
 
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
-_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits"}
+_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annotated with"}
 
 
 class ProjectGraph:
@@ -135,6 +135,10 @@ class ProjectGraph:
             for raised in unit["raises"]:
                 for target in scope.resolve(unit["q"], raised) or ():
                     self._edge(unit["q"], target, "raises")
+            for name in unit["types"]:  # only project classes: `int` or `Optional` say nothing
+                for target in scope.resolve(unit["q"], name) or ():
+                    if self.kind(target) == "class":
+                        self._edge(unit["q"], target, "annotated with")
 
     def _drop_edges(self, facts: dict, kinds: set[str]) -> None:
         for node in _nodes_of(facts):
@@ -178,8 +182,8 @@ class ProjectGraph:
 
     def evidence(self, symbol: str, limit: int = 12) -> list[Evidence]:
         """The 1-hop neighbourhood of ``symbol``, as ReFEree takes it: what it calls,
-        instantiates, raises and inherits from, each with its signature, docstring summary
-        and an excerpt of its code."""
+        instantiates, raises, inherits from and is annotated with, each with its signature,
+        docstring summary and an excerpt of its code."""
         if self.kind(symbol) is None:
             return []
         self._link_refs(self._path_of(symbol))

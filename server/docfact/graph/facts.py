@@ -6,8 +6,13 @@ docstring a neighbour shows as evidence are read from its file when asked for.
 
 from __future__ import annotations
 
+import re
+
 from ..checks.names import render_signature
 from ..model import Module, Unit
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def file_facts(module: Module, module_name: str, path: str, is_package: bool,
@@ -50,7 +55,16 @@ def _unit_facts(unit: Unit, module_name: str, path: str, documented: list[str] |
                        if p.kind in ("var_positional", "var_keyword")] if signature else [],
         "suppressed": sorted(unit.suppressed),
         "name_at": [unit.name_span.start, unit.name_span.end],
+        "types": _annotation_names(signature),
     }
+
+
+def _annotation_names(signature) -> list[str]:
+    """Dotted names used in the annotations (``Item``, ``models.Order``, ``Optional``)."""
+    if signature is None:
+        return []
+    texts = [p.annotation for p in signature.parameters if p.annotation] + [signature.returns or ""]
+    return sorted(set(_DOTTED.findall(" ".join(texts))))
 
 
 def _class_header(unit: Unit) -> str:
