@@ -96,6 +96,8 @@ class Module:
     imported_names: frozenset[str]  # local names bound by import statements
     # local name -> what it imports, dotted; relative imports keep their leading dots
     imports: tuple[tuple[str, str], ...] = ()
+    # module- and class-level variables: (qualname such as "TIMEOUT" or "Cart.limit", 0-based line)
+    variables: tuple[tuple[str, int], ...] = ()
     has_errors: bool = False
 
 

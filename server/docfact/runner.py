@@ -3,6 +3,7 @@ project-wide resolution of name findings."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
 import os
@@ -20,7 +21,7 @@ from .model import Finding
 from .source.files import SkippedFile, decode_source, iter_python_files, module_name_for
 from .source.lines import LineIndex
 
-_OUTCOME_FORMAT = 4  # bump when check_job's output changes shape: old cache entries then miss
+_OUTCOME_FORMAT = 6  # bump when check_job's output changes shape: old cache entries then miss
 _PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
 
 
@@ -175,7 +176,9 @@ def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int
         outcomes = []
         # forkserver: the language server calls this from a process with threads.
         context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # Workers only allocate and return: the cyclic collector would just re-scan.
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                 initializer=gc.disable) as pool:
             chunk = max(1, min(32, len(jobs) // (workers * 8)))
             for outcome in pool.map(check_job, jobs, [settings] * len(jobs), chunksize=chunk):
                 outcomes.append(outcome)

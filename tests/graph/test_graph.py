@@ -310,3 +310,20 @@ def test_classes_in_annotations_are_evidence(tmp_path):
     evidence = {e.symbol: e for e in graph_of_tree(tmp_path).evidence("orders.total")}
     assert set(evidence) == {"orders.Order"}
     assert evidence["orders.Order"].text.startswith("# annotated with: orders.Order")
+
+
+def test_module_and_class_variables_read_by_a_function_are_evidence(tmp_path):
+    (tmp_path / "net.py").write_text(textwrap.dedent('''
+        TIMEOUT = 30  # seconds
+
+        class Client:
+            retries: int = 3
+
+            def fetch(self, url):
+                """Fetch with the default timeout."""
+                return (url, TIMEOUT, self.retries)
+    '''))
+    evidence = {e.symbol: e for e in graph_of_tree(tmp_path).evidence("net.Client.fetch")}
+    assert set(evidence) == {"net.TIMEOUT", "net.Client.retries"}
+    assert "TIMEOUT = 30" in evidence["net.TIMEOUT"].text
+    assert evidence["net.Client.retries"].line == 5

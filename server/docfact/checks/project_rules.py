@@ -24,11 +24,11 @@ def project_findings(project, path: str, enabled: frozenset[str],
 def inherited_parameter_findings(project, path: str) -> Iterator[Finding]:
     """DF106 for the undocumented overrides in ``path`` (see ProjectGraph)."""
     for unit, base, missing in project.inherited_docstring_mismatches(path):
-        if is_suppressed("DF106", frozenset(unit["suppressed"])):
+        if is_suppressed("DF106", frozenset(unit.get("suppressed", ()))):
             continue
         name = unit["q"].rsplit(".", 1)[-1]
         names = ", ".join(f"`{m}`" for m in missing)
-        own = ", ".join(f"`{p}`" for p in unit["params"] if p not in ("self", "cls")) or "none"
+        own = ", ".join(f"`{p}`" for p in unit.get("params", ()) if p not in ("self", "cls")) or "none"
         span = Span(*unit["name_at"])
         yield Finding(
             code="DF106", criterion="name", severity=RULES["DF106"].severity,

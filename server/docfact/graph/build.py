@@ -20,7 +20,7 @@ from .external import external_evidence
 
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
-_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annotated with"}
+_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annotated with", "reads"}
 
 
 class ProjectGraph:
@@ -55,8 +55,12 @@ class ProjectGraph:
             self._names[part] += 1
         self._modules[facts["module"]] = path
         for unit in facts["units"]:
+            unit["path"] = path  # not stored per unit in the cache: it is the file's
             self._units[unit["q"]] = unit
             self._by_simple_name[unit["q"].rsplit(".", 1)[-1]].add(unit["q"])
+        for name, line in facts.get("variables", ()):
+            if name not in self._units:  # a def or class of the same name wins
+                self._units[name] = _variable(name, path, line)
         self._invalidate({path})
         if importers_too:
             module = facts["module"]
@@ -101,9 +105,9 @@ class ProjectGraph:
             unit = self._units.get(cls)
             found: list[str] = []
             self._bases[cls] = found  # a cycle (class A(B), class B(A)) ends here
-            if unit is not None and unit["bases"]:
+            if unit is not None and unit.get("bases", ()):
                 scope = self._scope(unit["path"])
-                for base in unit["bases"]:
+                for base in unit.get("bases", ()):
                     found += [t for t in scope.resolve(cls, base) or () if t != cls]
         return self._bases[cls]
 
@@ -122,7 +126,7 @@ class ProjectGraph:
             self._edge(facts["module"], scope.absolute(target), "imports")
         for unit in facts["units"]:
             guesses = []
-            for call in unit["calls"]:
+            for call in unit.get("calls", ()):
                 targets = scope.resolve(unit["q"], call)
                 if targets is None:
                     guesses.append(call.rsplit(".", 1)[-1])
@@ -132,10 +136,16 @@ class ProjectGraph:
             # Methods called on values of unknown type: any project method so named may
             # run (kept for raises, too vague to be evidence).
             self._guesses[unit["q"]] = guesses
-            for raised in unit["raises"]:
+            for raised in unit.get("raises", ()):
                 for target in scope.resolve(unit["q"], raised) or ():
                     self._edge(unit["q"], target, "raises")
-            for name in unit["types"]:  # only project classes: `int` or `Optional` say nothing
+            owner = unit["q"].rpartition(".")[0]
+            for name in unit.get("uses", ()):  # class variables of its class, else the module's
+                for target in (f"{owner}.{name}", f"{facts['module']}.{name}"):
+                    if self.kind(target) == "variable":
+                        self._edge(unit["q"], target, "reads")
+                        break
+            for name in unit.get("types", ()):  # only project classes: `int` or `Optional` say nothing
                 for target in scope.resolve(unit["q"], name) or ():
                     if self.kind(target) == "class":
                         self._edge(unit["q"], target, "annotated with")
@@ -224,8 +234,8 @@ class ProjectGraph:
             if unit is None:
                 continue
             self._link_refs(unit["path"])
-            raised = {r.rsplit(".", 1)[-1] for r in unit["raises"]}
-            if unit["reraises"]:
+            raised = {r.rsplit(".", 1)[-1] for r in unit.get("raises", ())}
+            if unit.get("reraises", False):
                 raised.add("*")
             callees = [q for name in self._guesses.get(node, ())
                        for q in self._by_simple_name.get(name, ()) if self.kind(q) == "method"]
@@ -248,7 +258,7 @@ class ProjectGraph:
         if self._children is None:
             self._children = defaultdict(set)
             for unit in self._units.values():
-                for base in unit["bases"]:
+                for base in unit.get("bases", ()):
                     self._children[base.rsplit(".", 1)[-1]].add(unit["q"].rsplit(".", 1)[-1])
         found, frontier = {simple}, [simple]
         while frontier:
@@ -265,7 +275,7 @@ class ProjectGraph:
         facts = self._files.get(path)
         found = []
         for unit in facts["units"] if facts else ():
-            if unit["kind"] != "method" or unit["has_doc"] or unit["kwargs"]:
+            if unit["kind"] != "method" or unit.get("has_doc", False) or unit.get("kwargs", False):
                 continue
             if unit["q"].endswith(".__init__"):
                 continue  # a constructor is documented by its class, not by the base's __init__
@@ -274,8 +284,8 @@ class ProjectGraph:
             if base is None:
                 continue
             # Documentation of the base's *args is not a promise about named parameters.
-            missing = [p for p in base["doc_params"]
-                       if p not in unit["params"] and p not in base["var_params"]]
+            missing = [p for p in base.get("doc_params", ())
+                       if p not in unit.get("params", ()) and p not in base.get("var_params", ())]
             if missing:
                 found.append((unit, base, missing))
         return found
@@ -289,7 +299,7 @@ class ProjectGraph:
                 continue
             seen.add(base)
             method = self._units.get(f"{base}.{name}")
-            if method is not None and method["has_doc"]:
+            if method is not None and method.get("has_doc"):
                 return method
             frontier += self.bases_of(base)
         return None
@@ -334,7 +344,13 @@ def definition_excerpt(path: str, line: int) -> str:
 
 
 def _nodes_of(facts: dict) -> list[str]:
-    return [facts["module"]] + [unit["q"] for unit in facts["units"]]
+    return ([facts["module"]] + [unit["q"] for unit in facts["units"]]
+            + [name for name, _ in facts.get("variables", ())])
+
+
+def _variable(name: str, path: str, line: int) -> dict:
+    """A module- or class-level variable, shaped like a unit's facts."""
+    return {"q": name, "kind": "variable", "path": path, "line": line, "sig": ""}
 
 
 def _imports_module(facts: dict, module: str) -> bool:

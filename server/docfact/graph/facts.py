@@ -12,6 +12,7 @@ from ..checks.names import render_signature
 from ..model import Module, Unit
 
 
+_ALWAYS = ("q", "kind", "line", "sig", "name_at")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
@@ -29,16 +30,21 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
         # One string, not a list: loading thousands of files' facts from the cache is
         # dominated by JSON decoding, and one string decodes far faster than a list.
         "names": " ".join(sorted(module.defined_names)),
-        "units": [_unit_facts(unit, module_name, path, documented_parameters.get(unit.qualname))
+        "units": [_unit_facts(unit, module_name, documented_parameters.get(unit.qualname),
+                              module.variables)
                   for unit in module.units if unit.kind != "module"],
+        "variables": [[f"{module_name}.{name}" if module_name else name, line + 1]
+                      for name, line in module.variables],
     }
 
 
-def _unit_facts(unit: Unit, module_name: str, path: str, documented: list[str] | None) -> dict:
+def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
+                variables: tuple[tuple[str, int], ...]) -> dict:
+    """A unit's facts; empty and false fields are left out (readers default them): the facts
+    of every file are decoded on each run, and most fields of most units are empty."""
     signature = unit.signature
-    return {
+    facts = {
         "q": f"{module_name}.{unit.qualname}" if module_name else unit.qualname,
-        "path": path,
         "kind": unit.kind,
         "line": unit.def_line + 1,
         "sig": render_signature(unit.signature) if unit.signature else _class_header(unit),
@@ -56,7 +62,10 @@ def _unit_facts(unit: Unit, module_name: str, path: str, documented: list[str] |
         "suppressed": sorted(unit.suppressed),
         "name_at": [unit.name_span.start, unit.name_span.end],
         "types": _annotation_names(signature),
+        # Module- and class-level variables this unit's code mentions (resolved project-wide).
+        "uses": sorted(unit.local_names & {name.rsplit(".", 1)[-1] for name, _ in variables}),
     }
+    return {key: value for key, value in facts.items() if value or key in _ALWAYS}
 
 
 def _annotation_names(signature) -> list[str]:

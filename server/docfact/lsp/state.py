@@ -240,6 +240,6 @@ def _shape(facts: dict) -> tuple:
     """What other files can depend on: names, signatures, raises, calls and bases."""
     return (
         tuple(facts["names"]),
-        tuple((u["q"], u["sig"], tuple(u["raises"]), u["reraises"], tuple(u["calls"]),
-               tuple(u["bases"])) for u in facts["units"]),
+        tuple((u["q"], u["sig"], tuple(u.get("raises", ())), u.get("reraises", False), tuple(u.get("calls", ())),
+               tuple(u.get("bases", ()))) for u in facts["units"]),
     )

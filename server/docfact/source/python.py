@@ -64,6 +64,7 @@ class _Extractor:
         self.tree = tree
         self.char_at = _byte_to_char_map(text, data)
         self.units: list[Unit] = []
+        self.variables: list[tuple[str, int]] = []
         self.docstring_spans: list[Span] = []
         self.captures = tree_sitter.QueryCursor(_query()).captures(tree.root_node)
         self.by_scope = _statements_by_scope(self.captures)
@@ -93,6 +94,7 @@ class _Extractor:
             defined_names=module_names,
             imported_names=frozenset(local for local, _ in imports),
             imports=tuple(sorted(set(imports))),
+            variables=tuple(self.variables),
             has_errors=root.has_error,
         )
 
@@ -111,9 +113,22 @@ class _Extractor:
                 continue
             if definition.type in _DEFINITIONS:
                 self._definition(child, definition, decorators, prefix, class_names)
+            elif definition.type == "expression_statement" and (not prefix or class_names is not None):
+                self._variables(definition, prefix)
             elif definition.type in _COMPOUND:
                 # Definitions inside if/try/with/for blocks are still definitions.
                 self._walk(definition, prefix, class_names)
+
+    def _variables(self, statement: tree_sitter.Node, prefix: str) -> None:
+        """Names a module- or class-level assignment binds (``TIMEOUT = 30``, ``limit: int``)."""
+        assignment = statement.named_children[0] if statement.named_children else None
+        if assignment is None or assignment.type != "assignment":
+            return
+        left = assignment.child_by_field_name("left")
+        targets = [left] if left is not None and left.type == "identifier" else [
+            n for n in (left.named_children if left is not None else ()) if n.type == "identifier"]
+        for target in targets:
+            self.variables.append((prefix + self._text(target), target.start_point[0]))
 
     def _definition(self, outer, node, decorators, prefix, class_names) -> None:
         name_node = node.child_by_field_name("name")
