@@ -38,6 +38,8 @@ _SENTENCE_LINE = re.compile(r"^\[S(\d+)\] (.*)$", re.MULTILINE)
 
 # (sentence, criterion, sample index) -> 1 consistent / 0 inconsistent
 Rule = Callable[[str, str, int], int]
+# (request body, sample index) -> the text of one choice, or None
+Responder = Callable[[dict, int], "str | None"]
 
 
 def count_tokens(text: str) -> int:
@@ -58,8 +60,12 @@ class RecordedRequest:
 class ScriptedServer:
     """Start with ``with ScriptedServer() as server``; ``server.base_url`` is the api_base."""
 
-    def __init__(self, rule: Rule = marker_rule, honour_n: bool = True, retry_after: str = "1"):
+    def __init__(self, rule: Rule = marker_rule, honour_n: bool = True, retry_after: str = "1",
+                 responder: Responder | None = None):
         self.rule = rule
+        # Answers any other task (code generation, summaries): (body, sample) -> the text of
+        # one choice, or None to fall back to the judge protocols.
+        self.responder = responder
         self.honour_n = honour_n  # some servers (Ollama) ignore n and return one choice
         self.retry_after = retry_after
         self.delay_s = 0.0  # think time before every answer
@@ -124,6 +130,10 @@ class ScriptedServer:
         """The text of one choice for ``body``, shaped by ``fault``."""
         messages = body.get("messages", [])
         sample = self._next_sample(body)
+        if self.responder is not None:
+            scripted = self.responder(body, sample)
+            if scripted is not None:
+                return scripted
         user_text = "\n".join(m.get("content") or "" for m in messages if m.get("role") == "user")
         lines = _SENTENCE_LINE.findall(user_text)
         if not lines:
