@@ -30,8 +30,63 @@ PROTOCOLS = ("batched", "paper")
 RUN_MODES = ("onSave", "onType", "manual")
 
 
+class _Table:
+    """A nested settings table (``[tool.docfact.llm]``, ...), validated field by field by
+    the type of its default; ``_choices`` and ``_optional`` refine that."""
+
+    _choices: dict[str, tuple[str, ...]] = {}
+    _optional: dict[str, type] = {}  # fields whose default is None: the type they take
+
+    def with_overrides(self, raw: Any, origin: str, table: str):
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{origin}: {table} must be a table of settings")
+        known = {f.name for f in fields(self)}
+        unknown = sorted(k for k in raw if _snake(k) not in known)
+        if unknown:
+            raise ConfigError(f"{origin}: unknown {table} setting(s): {', '.join(unknown)}")
+        changes = {}
+        for key, value in raw.items():
+            name = _snake(key)
+            changes[name] = self._checked(name, value, f"{origin}: {table}.{name}")
+        return replace(self, **changes)
+
+    def _checked(self, name: str, value: Any, where: str) -> Any:
+        default = getattr(self, name)
+        if name in self._choices:
+            if value not in self._choices[name]:
+                raise ConfigError(f"{where}: {value!r} is not one of {', '.join(self._choices[name])}")
+            return value
+        kind = self._optional.get(name) or type(default)
+        if value is None and name in self._optional:
+            return None
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where} must be true or false")
+            return value
+        if kind is str:
+            if not isinstance(value, str):
+                raise ConfigError(f"{where} must be a string")
+            return value or None
+        if kind is tuple:
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{where} must be a list of strings")
+            return tuple(value)
+        if kind is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ConfigError(f"{where} must be a non-negative number")
+            return float(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < self._least(name):
+            raise ConfigError(f"{where} must be an integer >= {self._least(name)}")
+        return value
+
+    def _least(self, name: str) -> int:
+        return 1
+
+
 @dataclass(frozen=True)
-class LlmSettings:
+class LlmSettings(_Table):
     """``[tool.docfact.llm]``: the model that judges sentences (none by default)."""
 
     model: str | None = None  # a litellm model string, e.g. "openai/gpt-4o-mini"
@@ -46,39 +101,62 @@ class LlmSettings:
     protocol: str = "batched"  # "batched" (one call per docstring) or "paper" (ReFEree's)
     run: str = "onSave"
 
-    def with_overrides(self, raw: Any, origin: str) -> "LlmSettings":
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{origin}: llm must be a table of model settings")
-        known = {f.name: f for f in fields(self)}
-        unknown = sorted(k for k in raw if _snake(k) not in known)
-        if unknown:
-            raise ConfigError(f"{origin}: unknown llm setting(s): {', '.join(unknown)}")
-        changes = {}
-        for key, value in raw.items():
-            name = _snake(key)
-            changes[name] = _validate_llm(name, value, getattr(self, name), f"{origin}: llm.{name}")
-        return replace(self, **changes)
+    _choices = {"protocol": PROTOCOLS, "run": RUN_MODES}
+    _optional = {"model": str, "api_base": str, "api_key_env": str}
 
-
-def _validate_llm(name: str, value: Any, default: Any, where: str) -> Any:
-    choices = {"protocol": PROTOCOLS, "run": RUN_MODES}.get(name)
-    if choices is not None:
-        if value not in choices:
-            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(choices)}")
-        return value
-    if default is None or isinstance(default, str):
-        if value is not None and not isinstance(value, str):
-            raise ConfigError(f"{where} must be a string")
+    def _checked(self, name: str, value: Any, where: str) -> Any:
+        value = super()._checked(name, value, where)
         if name == "api_key_env" and value and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
             raise ConfigError(f"{where} must be the name of an environment variable, not a key")
-        return value or None
-    if isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise ConfigError(f"{where} must be a non-negative number")
-        return float(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name != "max_retries" else 0):
-        raise ConfigError(f"{where} must be a positive integer")
-    return value
+        return value
+
+    def _least(self, name: str) -> int:
+        return 0 if name == "max_retries" else 1
+
+
+@dataclass(frozen=True)
+class SonarSettings(_Table):
+    """``[tool.docfact.sonar]``: SONAR's four scores, by regenerating code from the docstring
+    (needs a model; runs on demand or on save, never on every keystroke)."""
+
+    enabled: bool = False  # in `docfact check` without --sonar, and on save in the editor
+    generators: tuple[str, ...] = ()  # litellm models of the Abstraction pool; () = llm.model
+    samples: int = 3  # programs per generator (the paper: 3 generators x 3 samples)
+    temperature: float = 0.8  # sampling temperature of the pool
+    compressions: int = 3
+    fuzz_cases: int = 200  # differential-testing inputs per comparison
+    time_limit_s: float = 10.0  # sandbox wall clock per comparison
+    fluency_model: str | None = None  # a local causal LM folder; default GPT-2 if cached, else n-grams
+
+    _optional = {"fluency_model": str}
+
+
+@dataclass(frozen=True)
+class SscSettings(_Table):
+    """``[tool.docfact.ssc]``: semantic self-consistency, how well a model understands a
+    function (needs a model)."""
+
+    enabled: bool = False
+    k: int = 8  # sampled summaries per function (the paper: 50)
+    temperature: float = 0.8
+    epsilon: float = 0.1  # conformal miscoverage: tau is the (1 - epsilon) quantile
+    encoder: str | None = None  # a local encoder folder; default the packaged MiniLM
+    encoder_layer: int | None = None  # hidden layer of the encoder; None = its default
+    idf: bool = False  # idf-weighted BERTScore
+    judge_votes: int = 3  # P3: judgements per summary, majority vote
+
+    _optional = {"encoder": str, "encoder_layer": int}
+
+    def _checked(self, name: str, value: Any, where: str) -> Any:
+        value = super()._checked(name, value, where)
+        if name == "k" and value < 2:
+            raise ConfigError(f"{where} must be at least 2 (SSC compares summaries in pairs)")
+        if name == "epsilon" and not 0 < value < 1:
+            raise ConfigError(f"{where} must be between 0 and 1")
+        return value
+
+
+_TABLES = ("llm", "sonar", "ssc")
 
 
 @dataclass(frozen=True)
@@ -97,6 +175,8 @@ class Settings:
     debounce_ms: int = 250  # quiet time after an edit before the document is re-checked
     workspace_diagnostics: bool = False  # keep reporting closed files of the workspace
     llm: LlmSettings = LlmSettings()
+    sonar: SonarSettings = SonarSettings()
+    ssc: SscSettings = SscSettings()
 
     def with_overrides(self, raw: dict[str, Any], origin: str) -> "Settings":
         """These settings with the keys of ``raw`` applied (validated)."""
@@ -108,8 +188,8 @@ class Settings:
             if name not in known:
                 unknown.append(key)
                 continue
-            if name == "llm":  # a nested table: merged over the current model settings
-                changes[name] = self.llm.with_overrides(value, origin)
+            if name in _TABLES:  # a nested table: merged over its current settings
+                changes[name] = getattr(self, name).with_overrides(value, origin, name)
             else:
                 changes[name] = _validate(name, value, origin)
         if unknown:
