@@ -1,0 +1,82 @@
+"""Model-backed work in the editor: one cancellable task per document, with work-done
+progress that always ends.
+
+Server-to-client requests (progress creation) stay outside the cancellable task: pygls
+2.1.1 crashes on the reply to a request whose awaiting task was cancelled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from lsprotocol import types
+
+log = logging.getLogger("docfact")
+
+
+class BackgroundPass:
+    """Subclasses name the pass (``title``) and do its work in ``work(uri, *args)``."""
+
+    title = "docfact"
+
+    def __init__(self, server) -> None:
+        self.server = server
+        self._tasks: dict[str, asyncio.Task] = {}
+        self._tokens: dict[str, str] = {}  # uri -> the progress token of its current run
+        self._progress = 0
+
+    def cancel(self, uri: str) -> None:
+        task = self._tasks.pop(uri, None)
+        if task is not None and not task.done():
+            task.cancel()
+
+    async def run(self, uri: str, *args) -> None:
+        """Run the pass for the document's current version; a newer run cancels this one."""
+        token = await self._begin_progress(uri)
+        self.cancel(uri)
+        task = asyncio.ensure_future(self.work(uri, *args))
+        self._tasks[uri] = task
+        if token is not None:
+            self._tokens[uri] = token
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass  # a newer version arrived: its own run does the work
+        except Exception:
+            log.exception("%s failed; deterministic diagnostics are unaffected", self.title)
+        finally:
+            if self._tasks.get(uri) is task:
+                del self._tasks[uri]
+            if token is not None:
+                if self._tokens.get(uri) == token:
+                    del self._tokens[uri]
+                self.server.work_done_progress.end(token, types.WorkDoneProgressEnd())
+            self.finished()
+
+    async def work(self, uri: str, *args) -> None:
+        raise NotImplementedError
+
+    def finished(self) -> None:
+        """Called after every run, whatever its outcome."""
+
+    def report(self, uri: str, message: str) -> None:
+        """A line of progress for the run of ``uri`` (when the client shows progress)."""
+        token = self._tokens.get(uri)
+        if token is not None:
+            self.server.work_done_progress.report(token, types.WorkDoneProgressReport(message=message))
+
+    async def _begin_progress(self, uri: str):
+        window = self.server.client_capabilities.window
+        if not (window and window.work_done_progress):
+            return None
+        self._progress += 1
+        token = f"docfact-{type(self).__name__.lower()}-{self._progress}"
+        try:
+            await self.server.work_done_progress.create_async(token)
+        except Exception:
+            return None
+        self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+            title=self.title, message=Path(self.server.path_of(uri)).name, cancellable=False))
+        return token
