@@ -83,7 +83,6 @@ class Unit:
     reraises: bool = False  # a bare ``raise`` re-raises whatever was caught
     calls: tuple[str, ...] = ()  # dotted names called in the body (``self.save``, ``os.path.join``)
     bases: tuple[str, ...] = ()  # of a class, as written
-    calls: tuple[str, ...] = ()  # dotted names called in the body
     suppressed: frozenset[str] = frozenset()  # codes from ``# docfact: ignore[...]``
 
 
