@@ -18,7 +18,7 @@ from .graph.facts import file_facts
 from .model import Docstring, Finding, Module, Segment, Signature, Span, Unit
 from .source.docstring import parse_docstring
 from .source.lines import LineIndex
-from .source.python import parse_module
+from .source.python import ModuleParser, parse_module
 from .source.segment import segments as split_segments
 
 
@@ -51,11 +51,12 @@ class FileAnalysis:
 
 
 class UnitMemo:
-    """The checked units of a document's previous analysis. An edited document re-checks
-    only the units whose text (or module context) changed; the others keep their results,
-    moved to where the unit now starts."""
+    """A document's previous analysis. An edited document is reparsed incrementally, and
+    re-checks only the units whose text (or module context) changed; the others keep their
+    results, moved to where the unit now starts."""
 
     def __init__(self) -> None:
+        self.parser = ModuleParser()
         self._entries: dict[tuple, tuple[int, int, UnitReport]] = {}
         self._fresh: dict[tuple, tuple[int, int, UnitReport]] = {}
 
@@ -82,7 +83,7 @@ class UnitMemo:
 def analyze(text: str, path: str, module_name: str, settings: Settings,
             relative_path: str | None = None, memo: UnitMemo | None = None) -> FileAnalysis:
     """Parse ``text`` and run every enabled rule on each documented unit."""
-    module = parse_module(text)
+    module = memo.parser.parse(text) if memo is not None else parse_module(text)
     lines = LineIndex(text)
     reports = check_units(module.units, module, module_name, path, lines, settings,
                           relative_path, memo)

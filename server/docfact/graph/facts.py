@@ -22,6 +22,7 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
 
     ``documented_parameters``: qualname -> parameter names its docstring documents."""
     documented_parameters = documented_parameters or {}
+    variable_names = frozenset(name.rsplit(".", 1)[-1] for name, _ in module.variables)
     return {
         "module": module_name,
         "path": path,
@@ -31,7 +32,7 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
         # dominated by JSON decoding, and one string decodes far faster than a list.
         "names": " ".join(sorted(module.defined_names)),
         "units": [_unit_facts(unit, module_name, documented_parameters.get(unit.qualname),
-                              module.variables)
+                              variable_names)
                   for unit in module.units if unit.kind != "module"],
         "variables": [[f"{module_name}.{name}" if module_name else name, line + 1]
                       for name, line in module.variables],
@@ -39,7 +40,7 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
 
 
 def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
-                variables: tuple[tuple[str, int], ...]) -> dict:
+                variable_names: frozenset[str]) -> dict:
     """A unit's facts; empty and false fields are left out (readers default them): the facts
     of every file are decoded on each run, and most fields of most units are empty."""
     signature = unit.signature
@@ -63,7 +64,7 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "name_at": [unit.name_span.start, unit.name_span.end],
         "types": _annotation_names(signature),
         # Module- and class-level variables this unit's code mentions (resolved project-wide).
-        "uses": sorted(unit.local_names & {name.rsplit(".", 1)[-1] for name, _ in variables}),
+        "uses": sorted(unit.local_names & variable_names),
     }
     return {key: value for key, value in facts.items() if value or key in _ALWAYS}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from pathlib import Path
 
@@ -32,6 +33,7 @@ class DocfactServer(LanguageServer):
         self.index_task: asyncio.Future | None = None
         self.judge = EditorJudge(self)
         self._judge_runs: set[asyncio.Future] = set()  # held: the loop keeps tasks weakly
+        self.settled: set[str] = set()  # open documents analysed since they were opened
 
     # --- analysis --------------------------------------------------------------------
 
@@ -48,6 +50,9 @@ class DocfactServer(LanguageServer):
             return  # a newer edit is already scheduled; never publish stale results
         if not self.pull_diagnostics:
             self.publish(uri, state)
+        if uri not in self.settled:
+            self.settled.add(uri)
+            settle_memory()
         if self.judge.wanted(uri, "onType"):
             self.start_judge(uri)
         if self.state.drifted:
@@ -196,6 +201,15 @@ async def _pull_configuration(ls: DocfactServer) -> None:
             ls.show_config_error(error)
 
 
+def settle_memory() -> None:
+    """Move what exists now (the project graph, an opened document's first analysis) out
+    of the cyclic garbage collector's sight: a full collection would otherwise walk all of
+    it and stall an edit's diagnostics by 100 ms on a large file. What is dropped later is
+    still freed by reference counting (the model has no cycles)."""
+    gc.collect()
+    gc.freeze()
+
+
 async def _index_workspace(ls: DocfactServer) -> None:
     """Learn every name the workspace defines, with work-done progress that always ends."""
     if not ls.state.folders:
@@ -221,6 +235,7 @@ async def _index_workspace(ls: DocfactServer) -> None:
         if token:
             progress.end(token, types.WorkDoneProgressEnd(
                 message=f"{ls.state.indexed_files} files"))
+    settle_memory()
     for uri in list(ls.state.open_documents()):
         ls.schedule(uri, 0)
     if ls.pull_diagnostics:
@@ -286,6 +301,7 @@ async def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams)
     ls.scheduler.cancel(uri)
     ls.judge.cancel(uri)
     ls.state.closed(uri)
+    ls.settled.discard(uri)
     if ls.pull_diagnostics:
         return
     # The editor's text is gone: clear, then (workspace diagnostics) report the file on disk.

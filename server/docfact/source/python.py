@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+import threading
 from array import array
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
 
@@ -53,30 +54,78 @@ def _query() -> tree_sitter.Query:
 
 def parse_module(text: str) -> Module:
     """Every documentable unit of ``text``, which may contain syntax errors."""
-    data = text.encode("utf-8", "surrogatepass")
-    tree = _parser().parse(data)
-    return _Extractor(text, data, tree).module()
+    return ModuleParser().parse(text)
+
+
+class ModuleParser:
+    """Parses successive versions of one document (an editor buffer): the tree is
+    reparsed incrementally from the last one, and the statements (top-level, and in the
+    bodies of top-level classes) whose text did not change keep their units, moved to
+    where the statement now is."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # two versions' analyses may overlap in threads
+        self._data = b""
+        self._tree: tree_sitter.Tree | None = None
+        self._pieces: dict[tuple, _Piece] = {}
+
+    def parse(self, text: str) -> Module:
+        data = text.encode("utf-8", "surrogatepass")
+        with self._lock:
+            tree = self._reparse(data)
+            extractor = _Extractor(text, data, tree, self._pieces)
+            module = extractor.module()
+            self._data, self._tree, self._pieces = data, tree, extractor.fresh
+            return module
+
+    def _reparse(self, data: bytes) -> tree_sitter.Tree:
+        old, tree = self._data, self._tree
+        if tree is None:
+            return _parser().parse(data)
+        start = _common_prefix(old, data)
+        suffix = _common_prefix(old[start:][::-1], data[start:][::-1])
+        tree.edit(start_byte=start, old_end_byte=len(old) - suffix, new_end_byte=len(data) - suffix,
+                  start_point=_point(old, start), old_end_point=_point(old, len(old) - suffix),
+                  new_end_point=_point(data, len(data) - suffix))
+        return _parser().parse(data, tree)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """What one statement of a module or class body contributes: its units (methods
+    without their class's attributes, which depend on the whole class), the variables
+    and imports it binds, and the identifiers of its code."""
+
+    start: int  # string offsets of the statement
+    end: int
+    line: int  # 0-based line of the statement
+    units: tuple[Unit, ...]
+    variables: tuple[tuple[str, int], ...]
+    imports: tuple[tuple[str, str], ...]
+    names: frozenset[str]  # docstrings left out
+
+    def moved(self, start: int, line: int) -> "_Piece":
+        delta, lines = start - self.start, line - self.line
+        return _Piece(start, self.end + delta, line, tuple(_moved_unit(u, delta, lines) for u in self.units),
+                      tuple((name, at + lines) for name, at in self.variables), self.imports,
+                      self.names)
 
 
 class _Extractor:
-    def __init__(self, text: str, data: bytes, tree: tree_sitter.Tree):
+    def __init__(self, text: str, data: bytes, tree: tree_sitter.Tree,
+                 known: dict[tuple, _Piece] | None = None):
         self.text = text
+        self.data = data
         self.tree = tree
         self.char_at = _byte_to_char_map(text, data)
-        self.units: list[Unit] = []
-        self.variables: list[tuple[str, int]] = []
-        self.docstring_spans: list[Span] = []
-        self.captures = tree_sitter.QueryCursor(_query()).captures(tree.root_node)
-        self.by_scope = _statements_by_scope(self.captures)
+        self.known = known or {}  # the previous version's pieces, by context and text
+        self.fresh: dict[tuple, _Piece] = {}
 
     def module(self) -> Module:
         root = self.tree.root_node
-        docstring = self._docstring(root)
-        self._walk(root, prefix="", class_names=None)
-        masked = self._masked_text()
-        self.masked = masked
-        module_names = frozenset(_IDENTIFIER.findall(masked))
-        imports = self._imports(self.captures.get("import", ()))
+        pieces = self._pieces(root, prefix="", in_class=False)
+        names = self._names_around(pieces, Span(0, len(self.text)))
+        imports = [item for piece in pieces for item in piece.imports]
         module_unit = Unit(
             kind="module",
             name="",
@@ -84,40 +133,115 @@ class _Extractor:
             span=Span(0, len(self.text)),
             name_span=Span(0, 0),
             def_line=0,
-            docstring=docstring,
-            local_names=module_names,
+            docstring=self._docstring(root),
+            local_names=names,
         )
-        class_names: dict[str, frozenset[str]] = {}
-        units = [module_unit] + [self._with_names(unit, class_names) for unit in self.units]
         return Module(
-            units=tuple(units),
-            defined_names=module_names,
+            units=(module_unit,) + tuple(u for piece in pieces for u in piece.units),
+            defined_names=names,
             imported_names=frozenset(local for local, _ in imports),
             imports=tuple(sorted(set(imports))),
-            variables=tuple(self.variables),
+            variables=tuple(v for piece in pieces for v in piece.variables),
             has_errors=root.has_error,
         )
+
+    # --- pieces --------------------------------------------------------------------
+
+    def _pieces(self, container: tree_sitter.Node, prefix: str, in_class: bool) -> list[_Piece]:
+        """The pieces of the statements of a module or class body, reused when unchanged."""
+        docstring = _docstring_statement(container)
+        pieces = []
+        for node in container.children:
+            is_docstring = docstring is not None and node.id == docstring.id
+            key = (prefix, in_class, is_docstring, self.data[node.start_byte:node.end_byte])
+            piece = self.known.get(key)
+            start, line = self.char_at[node.start_byte], node.start_point[0]
+            if piece is None or node.has_error:
+                piece = self._piece(node, prefix, in_class, is_docstring)
+            elif piece.start != start or piece.line != line:
+                piece = piece.moved(start, line)
+            self.fresh[key] = piece
+            pieces.append(piece)
+        return pieces
+
+    def _piece(self, node: tree_sitter.Node, prefix: str, in_class: bool, is_docstring: bool) -> _Piece:
+        definition = node.child_by_field_name("definition") if node.type == "decorated_definition" else node
+        if prefix == "" and definition is not None and definition.type == "class_definition":
+            class_piece = self._class_piece(node, definition)
+            if class_piece is not None:
+                return class_piece
+        self.units: list[Unit] = []
+        self.variables: list[tuple[str, int]] = []
+        self.captures = tree_sitter.QueryCursor(_query()).captures(node)
+        self.by_scope = _statements_by_scope(self.captures)
+        span = self._span(node)
+        self._walk_statement(node, prefix, frozenset() if in_class else None)
+        docstrings = [span] if is_docstring else [u.docstring.literal for u in self.units if u.docstring]
+        self.masked = self._masked_text(span, docstrings)
+        self.masked_start = span.start
+        class_names: dict[str, frozenset[str]] = {}
+        return _Piece(
+            start=span.start, end=span.end, line=node.start_point[0],
+            units=tuple(self._with_names(unit, class_names) for unit in self.units),
+            variables=tuple(self.variables),
+            imports=tuple(self._imports(self.captures.get("import", ()))),
+            names=frozenset(_IDENTIFIER.findall(self.masked)),
+        )
+
+    def _class_piece(self, outer: tree_sitter.Node, node: tree_sitter.Node) -> _Piece | None:
+        """A top-level class, from the pieces of its body: an edit inside one method
+        re-extracts that method only."""
+        unit = self._class_unit(outer, node, "")
+        if unit is None:
+            return None
+        body = node.child_by_field_name("body")
+        pieces = self._pieces(body, unit.qualname + ".", in_class=True)
+        span = self._span(outer)
+        names = self._names_around(pieces, span)
+        members = tuple(
+            replace(member, attributes=names)
+            if member.kind == "method" and member.qualname.rpartition(".")[0] == unit.qualname
+            else member
+            for piece in pieces for member in piece.units)
+        return _Piece(
+            start=span.start, end=span.end, line=outer.start_point[0],
+            units=(replace(unit, local_names=names, attributes=names),) + members,
+            variables=tuple(v for piece in pieces for v in piece.variables),
+            imports=tuple(item for piece in pieces for item in piece.imports),
+            names=names,
+        )
+
+    def _names_around(self, pieces: list[_Piece], span: Span) -> frozenset[str]:
+        """The identifiers in ``span``: those of its pieces and of the text between them
+        (a class header, blank lines)."""
+        names, last = set(), span.start
+        for piece in pieces:
+            names.update(_IDENTIFIER.findall(self.text, last, piece.start))
+            names |= piece.names
+            last = piece.end
+        names.update(_IDENTIFIER.findall(self.text, last, span.end))
+        return frozenset(names)
 
     # --- walking -------------------------------------------------------------------
 
     def _walk(self, node: tree_sitter.Node, prefix: str, class_names: frozenset | None) -> None:
         for child in node.named_children:
-            definition = child
-            decorators: list[str] = []
-            if child.type == "decorated_definition":
-                definition = child.child_by_field_name("definition")
-                decorators = [
-                    self._text(d)[1:].strip() for d in child.named_children if d.type == "decorator"
-                ]
-            if definition is None:
-                continue
-            if definition.type in _DEFINITIONS:
-                self._definition(child, definition, decorators, prefix, class_names)
-            elif definition.type == "expression_statement" and (not prefix or class_names is not None):
-                self._variables(definition, prefix)
-            elif definition.type in _COMPOUND:
-                # Definitions inside if/try/with/for blocks are still definitions.
-                self._walk(definition, prefix, class_names)
+            self._walk_statement(child, prefix, class_names)
+
+    def _walk_statement(self, child: tree_sitter.Node, prefix: str, class_names: frozenset | None) -> None:
+        definition = child
+        decorators = _decorators(child, self._text)
+        if child.type == "decorated_definition":
+            definition = child.child_by_field_name("definition")
+        if definition is None:
+            return
+        if definition.type in _DEFINITIONS:
+            self._definition(child, definition, decorators, prefix, class_names)
+        elif definition.type == "expression_statement" and (not prefix or class_names is not None):
+            self._variables(definition, prefix)
+        elif definition.type in _COMPOUND:
+            # Definitions inside if/try/with/for blocks are still definitions.
+            self._walk(definition, prefix, class_names)
 
     def _variables(self, statement: tree_sitter.Node, prefix: str) -> None:
         """Names a module- or class-level assignment binds (``TIMEOUT = 30``, ``limit: int``)."""
@@ -131,36 +255,45 @@ class _Extractor:
             self.variables.append((prefix + self._text(target), target.start_point[0]))
 
     def _definition(self, outer, node, decorators, prefix, class_names) -> None:
+        if node.type == "class_definition":
+            unit = self._class_unit(outer, node, prefix)
+            if unit is not None:
+                self.units.append(unit)
+                self._walk(node.child_by_field_name("body"), unit.qualname + ".", frozenset())
+            return
+        unit = self._unit(outer, node, decorators, prefix, "method" if class_names is not None else "function")
+        if unit is not None:
+            self.units.append(self._with_body_facts(unit, node))
+            self._walk(node.child_by_field_name("body"), unit.qualname + ".", None)
+
+    def _class_unit(self, outer, node, prefix: str) -> Unit | None:
+        decorators = _decorators(outer, self._text)
+        unit = self._unit(outer, node, decorators, prefix, "class")
+        if unit is None:
+            return None
+        superclasses = node.child_by_field_name("superclasses")
+        bases = [self._text(b) for b in superclasses.named_children
+                 if b.type in ("identifier", "attribute")] if superclasses else []
+        return replace(unit, bases=tuple(bases))
+
+    def _unit(self, outer, node, decorators, prefix: str, kind: str) -> Unit | None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         parameters = node.child_by_field_name("parameters")
         if name_node is None or body is None or (parameters is not None and parameters.has_error):
-            return  # a half-typed signature may have swallowed the definitions after it
-        name = self._text(name_node)
-        qualname = f"{prefix}{name}"
-        is_class = node.type == "class_definition"
-        kind = "class" if is_class else ("method" if class_names is not None else "function")
-        unit = Unit(
+            return None  # a half-typed signature may have swallowed the definitions after it
+        return Unit(
             kind=kind,
-            name=name,
-            qualname=qualname,
+            name=self._text(name_node),
+            qualname=prefix + self._text(name_node),
             span=self._span(outer),
             name_span=self._span(name_node),
             def_line=node.start_point[0],
             docstring=self._docstring(body),
-            signature=None if is_class else self._signature(node),
+            signature=None if kind == "class" else self._signature(node),
             decorators=tuple(decorators),
             suppressed=self._suppressions(node),
         )
-        if is_class:
-            superclasses = node.child_by_field_name("superclasses")
-            bases = [self._text(b) for b in superclasses.named_children
-                     if b.type in ("identifier", "attribute")] if superclasses else []
-            unit = replace(unit, bases=tuple(bases))
-        else:
-            unit = self._with_body_facts(unit, node)
-        self.units.append(unit)
-        self._walk(body, qualname + ".", frozenset() if is_class else None)
 
     # --- docstrings ----------------------------------------------------------------
 
@@ -183,21 +316,17 @@ class _Extractor:
                 return None
             value_parts.append(decoded[0])
             offsets.extend(decoded[1])
-        span = self._span(literal)
-        self.docstring_spans.append(span)
-        return clean("".join(value_parts), offsets, span)
+        return clean("".join(value_parts), offsets, self._span(literal))
 
-    def _masked_text(self) -> str:
-        """The file with docstrings blanked (same length, so offsets stay true), so names
-        they mention don't count as code."""
-        if not self.docstring_spans:
-            return self.text
-        parts, last = [], 0
-        for span in sorted(self.docstring_spans, key=lambda s: s.start):
+    def _masked_text(self, within: Span, docstrings: list[Span]) -> str:
+        """The text of ``within`` with ``docstrings`` blanked (same length, so offsets
+        stay true), so names they mention don't count as code."""
+        parts, last = [], within.start
+        for span in sorted(docstrings, key=lambda s: s.start):
             parts.append(self.text[last : span.start])
             parts.append(" " * (span.end - span.start))
             last = span.end
-        parts.append(self.text[last:])
+        parts.append(self.text[last : within.end])
         return "".join(parts)
 
     # --- signatures ----------------------------------------------------------------
@@ -298,7 +427,8 @@ class _Extractor:
         return replace(unit, local_names=local)
 
     def _names_in(self, span: Span) -> frozenset[str]:
-        return frozenset(_IDENTIFIER.findall(self.masked, span.start, span.end))
+        return frozenset(_IDENTIFIER.findall(self.masked, span.start - self.masked_start,
+                                             span.end - self.masked_start))
 
     def _imports(self, statements) -> list[tuple[str, str]]:
         """(local name, dotted target) of every import statement, at any depth."""
@@ -366,6 +496,57 @@ def _statements_by_scope(captures: dict[str, list]) -> dict[int, dict[str, list]
         elif open_scopes and open_scopes[-1][1] == "function":
             grouped.setdefault(open_scopes[-1][2], {}).setdefault(kind, []).append(node)
     return grouped
+
+
+def _decorators(outer: tree_sitter.Node, text_of) -> list[str]:
+    if outer.type != "decorated_definition":
+        return []
+    return [text_of(d)[1:].strip() for d in outer.named_children if d.type == "decorator"]
+
+
+def _docstring_statement(block: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The statement of a module or class body that is its docstring, if any."""
+    first = next((c for c in block.named_children if c.type != "comment"), None)
+    if first is None or first.type != "expression_statement" or first.named_child_count != 1:
+        return None
+    return first if first.named_children[0].type in ("string", "concatenated_string") else None
+
+
+def _moved_unit(unit: Unit, delta: int, lines: int) -> Unit:
+    """``unit`` with its offsets moved by ``delta`` characters and ``lines`` lines."""
+    signature = unit.signature
+    if signature is not None:
+        signature = replace(
+            signature,
+            parameters=tuple(replace(p, span=_moved_span(p.span, delta)) for p in signature.parameters),
+            returns_span=signature.returns_span and _moved_span(signature.returns_span, delta))
+    docstring = unit.docstring
+    if docstring is not None:
+        docstring = DocstringText(docstring.value, tuple(o + delta for o in docstring.offsets),
+                                  _moved_span(docstring.literal, delta))
+    return replace(unit, span=_moved_span(unit.span, delta), name_span=_moved_span(unit.name_span, delta),
+                   def_line=unit.def_line + lines, docstring=docstring, signature=signature)
+
+
+def _moved_span(span: Span, delta: int) -> Span:
+    return Span(span.start + delta, span.end + delta)
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the longest common prefix (a binary search of C-speed comparisons)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    """tree-sitter's (row, byte column) of ``offset``."""
+    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
 def _byte_to_char_map(text: str, data: bytes):

@@ -1,0 +1,68 @@
+"""An editor buffer reparsed incrementally gives the same module as a fresh parse."""
+
+import sysconfig
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docfact.source.python import ModuleParser, parse_module
+
+SAMPLE = '''"""Module doc: names like `alpha` here are not code."""
+import os
+from typing import Optional as Opt
+
+LIMIT = 3  # naïve comment
+
+
+def alpha(x: int, *args, y: "Opt[str]" = None, **kw) -> int:
+    """Return x.
+
+    Args:
+        x: the value — with a dash.
+    """
+    if x:
+        raise ValueError("no")
+    return os.getpid() + x
+
+
+class Beta(Base):
+    """A class. 🎉"""
+
+    size: int = 0
+
+    def gamma(self, z):
+        """Gamma of z."""
+        return self.size * z
+
+
+if True:
+    def delta():
+        """Inside an if."""
+        yield 1
+'''
+
+EDITS = st.lists(st.tuples(st.integers(0, len(SAMPLE)), st.integers(0, 6),
+                           st.sampled_from(["", "x", "\n", "    ", '"""', "def f(a):\n    ", "é", "🎉", ")"])),
+                 min_size=1, max_size=6)
+
+
+@given(EDITS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_every_version_equals_a_fresh_parse(edits):
+    parser, text = ModuleParser(), SAMPLE
+    assert parser.parse(text) == parse_module(text)
+    for at, removed, inserted in edits:
+        at = min(at, len(text))
+        text = text[:at] + inserted + text[at + removed:]
+        assert parser.parse(text) == parse_module(text)
+
+
+def test_a_large_file_edited_in_the_middle_keeps_matching():
+    text = (Path(sysconfig.get_paths()["stdlib"]) / "_pydecimal.py").read_text()
+    parser = ModuleParser()
+    parser.parse(text)
+    middle = text.index('"""', len(text) // 2) + 3
+    for inserted in ("word ", "x\n", "def f(self):\n        pass\n    "):
+        text = text[:middle] + inserted + text[middle:]
+        assert parser.parse(text) == parse_module(text)
