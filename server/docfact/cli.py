@@ -126,6 +126,7 @@ def _check(arguments) -> int:
     # facts): the cyclic garbage collector would only re-scan them, again and again.
     gc.disable()
     result = check_paths(arguments.paths, settings, root, cache, progress=sys.stderr.isatty())
+    gc.freeze()  # what exists now lives until exit: no collection should walk it
     gc.enable()
     for path, reason in result.skipped:
         print(f"docfact: skipped {path}: {reason}", file=sys.stderr)

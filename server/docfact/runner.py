@@ -48,8 +48,21 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
                 cache: Cache | None, progress: bool = False) -> RunResult:
     """Check every Python file under ``paths``; name findings resolved project-wide."""
     result = RunResult()
-    outcomes = file_outcomes(paths, settings, config_root, cache, progress, result)
+    jobs, keys = _keyed_jobs(paths, settings, config_root, result)
+    # The project-wide result depends on every file's content and nothing else: when no
+    # file changed since the last run, it is read back whole (the warm start).
+    project_key = cache_key("project", keys)
+    deterministic_only = not settings.llm.model
+    known = cache.get(project_key) if cache and deterministic_only else None
+    if known is not None:
+        result.skipped += [tuple(item) for item in known["skipped"]]
+        result.diagnostics = known["diagnostics"]
+        result.files_checked, result.units_checked = known["files"], known["units"]
+        result.cache_hits = len(jobs)
+        return result
+    outcomes = _outcomes(jobs, keys, settings, cache, progress, result)
     project = project_graph(outcomes)
+    skipped_before = len(result.skipped)
     for job, outcome in outcomes:
         if outcome.get("skipped"):
             result.skipped.append((job.display, outcome["skipped"]))
@@ -58,6 +71,10 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
         result.units_checked += outcome["units"]
         result.diagnostics.extend(resolved(outcome, project))
         result.diagnostics.extend(project_diagnostics(job, project, settings))
+    if cache and deterministic_only:
+        cache.put(project_key, {"skipped": result.skipped[skipped_before:],
+                                "diagnostics": result.diagnostics,
+                                "files": result.files_checked, "units": result.units_checked})
     if settings.llm.model:
         from .judging import judge_files  # litellm and the judge load only when asked for
 
@@ -70,10 +87,20 @@ def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | Non
                   result: RunResult | None = None) -> list[tuple[FileJob, dict]]:
     """Each file's outcome (see ``check_job``), from the cache or computed in workers."""
     result = result if result is not None else RunResult()
+    jobs, keys = _keyed_jobs(paths, settings, config_root, result)
+    return _outcomes(jobs, keys, settings, cache, progress, result)
+
+
+def _keyed_jobs(paths, settings, config_root, result) -> tuple[list[FileJob], list[str]]:
+    """The files to check, each with the cache key of its outcome."""
     jobs = _discover(paths, settings, config_root, result)
     settings_key = asdict(settings) | {"cache_dir": None, "jobs": None, "llm": None}
     keys = [cache_key("file", _OUTCOME_FORMAT, settings_key, job.display, job.relative, job.module_name,
                       hashlib.sha256(job.data).hexdigest()) for job in jobs]
+    return jobs, keys
+
+
+def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJob, dict]]:
     cached = cache.get_many(keys) if cache else {}
     result.cache_hits = len(cached)
     missing = [(key, job) for key, job in zip(keys, jobs) if key not in cached]
@@ -128,18 +155,19 @@ def project_diagnostics(job: FileJob, project: ProjectGraph, settings: Settings)
 def _discover(paths, settings, config_root, result) -> list[FileJob]:
     jobs = []
     seen = set()
+    packages: dict[Path, tuple[str, ...]] = {}
     for argument in paths:
         if not argument.exists():
             result.skipped.append((str(argument), "no such file or directory"))
             continue
         for path in iter_python_files(argument, settings.exclude):
-            resolved = path.resolve()
-            if resolved in seen:
-                continue
-            seen.add(resolved)
             display = str(path)
             try:
-                data = path.read_bytes() if path.stat().st_size <= settings.max_file_bytes else None
+                status = path.stat()
+                if (status.st_dev, status.st_ino) in seen:
+                    continue  # the same file, named twice or through a link
+                seen.add((status.st_dev, status.st_ino))
+                data = path.read_bytes() if status.st_size <= settings.max_file_bytes else None
             except OSError as error:
                 result.skipped.append((display, f"cannot be read: {error.strerror or error}"))
                 continue
@@ -148,8 +176,8 @@ def _discover(paths, settings, config_root, result) -> list[FileJob]:
                     (display, f"over the {settings.max_file_bytes:,}-byte limit (max_file_bytes)")
                 )
                 continue
-            relative = relative_to_root(resolved, config_root)
-            jobs.append(FileJob(display, relative, module_name_for(path), data))
+            relative = relative_to_root(path.absolute(), config_root)
+            jobs.append(FileJob(display, relative, module_name_for(path, packages), data))
     return jobs
 
 

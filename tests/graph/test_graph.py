@@ -327,3 +327,21 @@ def test_module_and_class_variables_read_by_a_function_are_evidence(tmp_path):
     assert set(evidence) == {"net.TIMEOUT", "net.Client.retries"}
     assert "TIMEOUT = 30" in evidence["net.TIMEOUT"].text
     assert evidence["net.Client.retries"].line == 5
+
+
+def test_a_warm_run_reads_the_project_result_back_and_any_changed_file_invalidates_it(project, tmp_path):
+    (project / "shop" / "notes.py").write_text('def note():\n    """Uses `discount_rate` from pricing."""\n')
+    names = Settings(select=("DF1",), ignore=("DF2", "DF3"))
+    cache_dir = tmp_path / "cache"
+    cold = check_paths([project / "shop"], names, project, Cache(cache_dir))
+    warm = check_paths([project / "shop"], names, project, Cache(cache_dir))
+    assert warm.diagnostics == cold.diagnostics == []
+    assert (warm.files_checked, warm.units_checked) == (cold.files_checked, cold.units_checked)
+    assert warm.cache_hits == cold.files_checked
+    # A definition renamed in one file: the unchanged file that names it is now wrong.
+    pricing = project / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text().replace("def discount_rate", "def rebate_rate"))
+    changed = check_paths([project / "shop"], names, project, Cache(cache_dir))
+    assert [(d["code"], d["symbol"]) for d in changed.diagnostics] == [("DF102", "shop.notes.note")]
+    again = check_paths([project / "shop"], names, project, Cache(cache_dir))
+    assert again.diagnostics == changed.diagnostics

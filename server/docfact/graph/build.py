@@ -11,7 +11,7 @@ resolved is left out: an unknown never produces a finding.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import networkx as nx
 
@@ -29,13 +29,14 @@ class ProjectGraph:
         self._files: dict[str, dict] = {}  # path -> facts (see facts.file_facts)
         self._units: dict[str, dict] = {}  # qualified name -> unit facts, plus "path"
         self._modules: dict[str, str] = {}  # module name -> path
-        self._names: dict[str, int] = defaultdict(int)  # defined name -> files defining it
+        self._names: Counter[str] = Counter()  # defined name -> files defining it
         self._by_simple_name: dict[str, set[str]] = defaultdict(set)
         self._guesses: dict[str, list[str]] = {}  # unit -> methods called on unknown values
         self._unlinked_refs: set[str] = set()
         self._scopes: dict[str, _Scope] = {}
         self._bases: dict[str, list[str]] = {}  # class -> its resolved project bases
         self._children: dict[str, set[str]] | None = None  # base simple name -> subclasses
+        self._documented_methods: set[str] | None = None  # simple names of documented methods
         self.generation = 0
 
     # --- building ----------------------------------------------------------------------
@@ -49,10 +50,8 @@ class ProjectGraph:
         path = facts["path"]
         self.remove_file(path)
         self._files[path] = facts
-        for name in facts["names"].split():
-            self._names[name] += 1
-        for part in facts["module"].split("."):
-            self._names[part] += 1
+        self._names.update(facts["names"].split())  # Counter.update counts in C
+        self._names.update(facts["module"].split("."))
         self._modules[facts["module"]] = path
         for unit in facts["units"]:
             unit["path"] = path  # not stored per unit in the cache: it is the file's
@@ -92,6 +91,7 @@ class ProjectGraph:
         self._scopes.clear()
         self._bases.clear()
         self._children = None
+        self._documented_methods = None
         self.generation += 1
 
     def _scope(self, path: str) -> "_Scope":
@@ -273,13 +273,16 @@ class ProjectGraph:
         inherited docstring (the nearest base method's, as ``inspect.getdoc`` finds it)
         documents parameters the override does not have."""
         facts = self._files.get(path)
+        if self._documented_methods is None:
+            self._documented_methods = {q.rpartition(".")[2] for q, unit in self._units.items()
+                                        if unit["kind"] == "method" and unit.get("has_doc")}
         found = []
         for unit in facts["units"] if facts else ():
             if unit["kind"] != "method" or unit.get("has_doc", False) or unit.get("kwargs", False):
                 continue
-            if unit["q"].endswith(".__init__"):
-                continue  # a constructor is documented by its class, not by the base's __init__
             owner, _, name = unit["q"].rpartition(".")
+            if name == "__init__" or name not in self._documented_methods:
+                continue  # a constructor is documented by its class, not by the base's __init__
             base = self._inherited_from(owner, name)
             if base is None:
                 continue

@@ -95,12 +95,20 @@ def _ignored(path: Path, root: Path, excluded, ignores, is_dir: bool = False) ->
     return False
 
 
-def module_name_for(path: Path) -> str:
-    """Dotted module name: the file's stem, prefixed by every enclosing package."""
+def module_name_for(path: Path, packages: dict[Path, tuple[str, ...]] | None = None) -> str:
+    """Dotted module name: the file's stem, prefixed by every enclosing package.
+
+    ``packages``: folder -> its package path, shared by the files of one discovery (so
+    each folder is looked at once)."""
     path = Path(os.path.abspath(path))
-    parts = [] if path.stem == "__init__" else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.insert(0, folder.name)
-        folder = folder.parent
+    parts = _package_of(path.parent, {} if packages is None else packages)
+    if path.stem != "__init__":
+        parts += (path.stem,)
     return ".".join(parts) or path.parent.name
+
+
+def _package_of(folder: Path, packages: dict[Path, tuple[str, ...]]) -> tuple[str, ...]:
+    if folder not in packages:
+        is_package = folder.parent != folder and (folder / "__init__.py").is_file()
+        packages[folder] = _package_of(folder.parent, packages) + (folder.name,) if is_package else ()
+    return packages[folder]
