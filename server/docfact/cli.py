@@ -1,4 +1,4 @@
-"""docfact's command line: check | serve | cache."""
+"""docfact's command line: check | report | serve | cache."""
 
 from __future__ import annotations
 
@@ -33,23 +33,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     check = commands.add_parser("check", help="check files or folders and print findings")
-    check.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    _add_run_options(check)
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    check.add_argument("--select", type=_code_list, help="rule codes or prefixes to enable (DF5, ALL)")
-    check.add_argument("--ignore", type=_code_list, help="rule codes or prefixes to disable")
     check.add_argument("--fail-on", choices=(*SEVERITIES, "never"),
                        help="exit 1 when a finding is at or above this severity (default: warning)")
-    check.add_argument("--docstring-style", choices=STYLES)
-    check.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
-    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    check.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
-    check.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
-    model = check.add_argument_group("model judge (ReFEree C1-C4; nothing is sent without --llm-model)")
-    model.add_argument("--llm-model", help="a litellm model string, e.g. openai/gpt-4o-mini")
-    model.add_argument("--llm-api-base", help="the model server's URL")
-    model.add_argument("--llm-api-key-env", help="NAME of the environment variable holding the key")
-    model.add_argument("--llm-protocol", choices=("batched", "paper"))
-    model.add_argument("--llm-votes", type=int, help="samples per judgement (majority vote)")
+
+    report = commands.add_parser("report", help="check files or folders and write an HTML report")
+    _add_run_options(report)
+    report.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
+                        help="the HTML file to write")
+    report.set_defaults(fail_on=None)  # a report never fails on findings
 
     serve = commands.add_parser("serve", help="run the language server")
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
@@ -60,6 +53,26 @@ def build_parser() -> argparse.ArgumentParser:
     cache.add_argument("action", choices=("clear", "path"))
     cache.add_argument("--cache-dir")
     return parser
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """What to check and how: the options `check` and `report` share."""
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument("--select", type=_code_list,
+                        help="rule codes or prefixes to enable (DF5, ALL)")
+    parser.add_argument("--ignore", type=_code_list, help="rule codes or prefixes to disable")
+    parser.add_argument("--docstring-style", choices=STYLES)
+    parser.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
+    parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
+    model = parser.add_argument_group(
+        "model judge (ReFEree C1-C4; nothing is sent without --llm-model)")
+    model.add_argument("--llm-model", help="a litellm model string, e.g. openai/gpt-4o-mini")
+    model.add_argument("--llm-api-base", help="the model server's URL")
+    model.add_argument("--llm-api-key-env", help="NAME of the environment variable holding the key")
+    model.add_argument("--llm-protocol", choices=("batched", "paper"))
+    model.add_argument("--llm-votes", type=int, help="samples per judgement (majority vote)")
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -79,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if arguments.command == "check":
             return _check(arguments)
+        if arguments.command == "report":
+            return _report(arguments)
         if arguments.command == "serve":
             return _serve(arguments)
         return _cache(arguments)
@@ -115,8 +130,8 @@ def _settings(arguments) -> tuple[Settings, Path | None]:
     return settings.with_overrides(overrides, "command line"), root
 
 
-def _check(arguments) -> int:
-    from . import output
+def _run(arguments):
+    """The run behind `check` and `report`: settings, cache, and every file checked."""
     from .cache import Cache
     from .runner import check_paths
 
@@ -130,12 +145,38 @@ def _check(arguments) -> int:
     gc.enable()
     for path, reason in result.skipped:
         print(f"docfact: skipped {path}: {reason}", file=sys.stderr)
+    return result, settings
+
+
+def _check(arguments) -> int:
+    from . import output
+
+    result, settings = _run(arguments)
     render = {"json": output.to_json, "sarif": output.to_sarif, "text": output.to_text}
     _write(render[arguments.format](result) + "\n")
     missing = [p for p in arguments.paths if not p.exists()]
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if output.exceeds(result, settings.fail_on) else EXIT_OK
+
+
+def _report(arguments) -> int:
+    from . import report
+
+    missing = [p for p in arguments.paths if not p.exists()]
+    for path in missing:
+        print(f"docfact: error: {path}: no such file or directory", file=sys.stderr)
+    if missing:
+        return EXIT_USAGE
+    result, _ = _run(arguments)
+    try:
+        report.write(result, arguments.output, project=arguments.paths[0].resolve().name)
+    except OSError as error:
+        print(f"docfact: cannot write {arguments.output}: {error.strerror or error}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    print(f"docfact: wrote {arguments.output}", file=sys.stderr)
+    return EXIT_OK
 
 
 def _write(text: str) -> None:

@@ -16,9 +16,10 @@ from .config import Settings
 from .graph.build import ProjectGraph
 from .graph.facts import file_facts
 from .model import Docstring, Finding, Module, Segment, Signature, Span, Unit
+from .source import java, python
 from .source.docstring import parse_docstring
+from .source.javadoc import parse_javadoc
 from .source.lines import LineIndex
-from .source.python import ModuleParser, parse_module
 from .source.segment import segments as split_segments
 
 
@@ -56,7 +57,7 @@ class UnitMemo:
     results, moved to where the unit now starts."""
 
     def __init__(self) -> None:
-        self.parser = ModuleParser()
+        self.parser = python.ModuleParser()
         self._entries: dict[tuple, tuple[int, int, UnitReport]] = {}
         self._fresh: dict[tuple, tuple[int, int, UnitReport]] = {}
 
@@ -82,8 +83,13 @@ class UnitMemo:
 
 def analyze(text: str, path: str, module_name: str, settings: Settings,
             relative_path: str | None = None, memo: UnitMemo | None = None) -> FileAnalysis:
-    """Parse ``text`` and run every enabled rule on each documented unit."""
-    module = memo.parser.parse(text) if memo is not None else parse_module(text)
+    """Parse ``text`` (Java when ``path`` ends with .java, else Python) and run every
+    enabled rule on each documented unit. A Java file's module name is its package."""
+    if path.endswith(".java"):
+        module = java.parse_module(text)
+        module_name = module.package
+    else:
+        module = memo.parser.parse(text) if memo is not None else python.parse_module(text)
     lines = LineIndex(text)
     reports = check_units(module.units, module, module_name, path, lines, settings,
                           relative_path, memo)
@@ -112,7 +118,8 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
         if reused is not None:
             reports.append(reused)
             continue
-        docstring = parse_docstring(unit.docstring, settings.docstring_style)
+        docstring = (parse_javadoc(unit.docstring) if module.package is not None
+                     else parse_docstring(unit.docstring, settings.docstring_style))
         report = UnitReport(
             unit=unit,
             symbol=".".join(p for p in (module_name, unit.qualname) if p),
@@ -174,12 +181,17 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
 
 def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:
     """What the analysed file contributes to the project graph."""
-    documented = {
-        report.unit.qualname: [e.name.text for e in report.docstring.entries
-                               if e.kind == "param" and e.name is not None]
-        for report in analysis.units
-    }
-    return file_facts(analysis.module, analysis.module_name, analysis.path, is_package, documented)
+    documented: dict[str, list[str]] = {}
+    raises: dict[str, list[str]] = {}
+    for report in analysis.units:  # Java overloads share a qualname: what any documents
+        documented.setdefault(report.unit.qualname, []).extend(_documented(report.docstring, "param"))
+        raises.setdefault(report.unit.qualname, []).extend(_documented(report.docstring, "raises"))
+    return file_facts(analysis.module, analysis.module_name, analysis.path, is_package, documented,
+                      raises)
+
+
+def _documented(docstring: Docstring, kind: str) -> list[str]:
+    return [e.name.text for e in docstring.entries if e.kind == kind and e.name is not None]
 
 
 def codes_for(settings: Settings, relative_path: str) -> frozenset[str]:

@@ -39,6 +39,7 @@ class Signature:
     returns: str | None
     returns_span: Span | None
     is_async: bool = False
+    throws: tuple[str, ...] = ()  # Java: the exceptions of the ``throws`` clause, as written
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,9 @@ class Unit:
     has_bare_return: bool = False
     is_generator: bool = False
     raises: tuple[str, ...] = ()  # exception names raised directly in the body
-    reraises: bool = False  # a bare ``raise`` re-raises whatever was caught
+    # May raise what it did not create: a bare ``raise`` (Python), ``throw e`` or no body
+    # at all (Java: abstract, interface and native methods; implementations decide).
+    reraises: bool = False
     calls: tuple[str, ...] = ()  # dotted names called in the body (``self.save``, ``os.path.join``)
     bases: tuple[str, ...] = ()  # of a class, as written
     suppressed: frozenset[str] = frozenset()  # codes from ``# docfact: ignore[...]``
@@ -98,6 +101,7 @@ class Module:
     # module- and class-level variables: (qualname such as "TIMEOUT" or "Cart.limit", 0-based line)
     variables: tuple[tuple[str, int], ...] = ()
     has_errors: bool = False
+    package: str | None = None  # Java: the declared package ("" for the default package)
 
 
 # --- docstring structure (value coordinates) ---------------------------------------
@@ -132,6 +136,16 @@ class Docstring:
     entries: tuple[DocEntry, ...]
     # Spans of the value that are code, not prose (doctests, literal blocks, fences).
     code_blocks: tuple[Field, ...] = ()
+    inline: tuple[InlineTag, ...] = ()  # Javadoc's {@code ...}, {@link ...}, <code>...</code>
+
+
+@dataclass(frozen=True, slots=True)
+class InlineTag:
+    """An inline tag of a Javadoc comment: ``{@link Cart#add(Item) the cart}``."""
+
+    tag: str  # "code", "link", "linkplain", "literal", "value", ... ("code" for <code>)
+    whole: Field  # from "{" to "}" (or <code> to </code>)
+    body: Field | None  # what the tag holds: the code, or the link's target (no label)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Module, Segment, Signature, Unit
+from ..source import jdk
 from ..source.lines import LineIndex
 from .registry import RULES
 
@@ -50,8 +51,13 @@ class CheckContext:
         parameters = {p.name for p in self.signature.parameters} if self.signature else set()
         return (
             self.unit.local_names | self.unit.attributes | self.module.defined_names
-            | self.module.imported_names | parameters | UNIVERSAL_NAMES
+            | self.module.imported_names | parameters | self.universal_names
         )
+
+    @property
+    def universal_names(self) -> frozenset[str]:
+        """Names the language gives every file (builtins, or java.lang and keywords)."""
+        return jdk.UNIVERSAL_NAMES if self.docstring.style == "javadoc" else UNIVERSAL_NAMES
 
     @cached_property
     def example_names(self) -> frozenset[str]:
@@ -60,6 +66,8 @@ class CheckContext:
         value = self.docstring.text.value
         code = [value[block.start:block.end] for block in self.docstring.code_blocks]
         code += [m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))]
+        code += [t.body.text for t in self.docstring.inline  # Javadoc's {@code ...}
+                 if t.tag == "code" and t.body is not None and not _PLAIN_NAME.fullmatch(t.body.text)]
         return frozenset(_IDENTIFIER.findall("\n".join(code)))
 
     def evidence(self, symbol: str, offset: int, text: str = "") -> Evidence:

@@ -16,8 +16,8 @@ _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstr
       "A documented exception that neither the function nor anything it calls can raise.")
 def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
     unit = ctx.unit
-    if unit.signature is None or unit.reraises:
-        return
+    if unit.signature is None or unit.reraises or ctx.docstring.style == "javadoc":
+        return  # Java's checked exceptions and throws clauses: DF303
     if any(d not in _PLAIN_DECORATORS for d in unit.decorators):
         return  # a decorator may raise on the function's behalf (``@not_implemented_for``)
     if "NotImplementedError" in unit.raises:

@@ -6,8 +6,8 @@ import difflib
 import re
 from typing import Iterator
 
-from ..model import Finding, Segment
-from .context import UNIVERSAL_NAMES, CheckContext
+from ..model import Docstring, Finding, Segment
+from .context import CheckContext
 from .registry import rule
 
 IGNORED_PARAMETERS = frozenset({"self", "cls"})
@@ -45,8 +45,9 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         return  # a property's documented parameters are those of the callable it returns
     parameters = [p.name for p in signature.parameters]
     accepted = set(parameters)
-    if ctx.unit.kind == "class":
-        accepted |= ctx.unit.attributes  # dataclass-like fields are documented as parameters
+    if ctx.unit.kind == "class" and ctx.unit.signature is None:
+        # A class documenting its constructor: dataclass-like fields count as parameters.
+        accepted |= ctx.unit.attributes
     documented = {e.name.text for e in ctx.docstring.entries if e.kind == "param" and e.name}
     undocumented = [p for p in parameters if p not in documented and p not in IGNORED_PARAMETERS]
     for entry in ctx.docstring.entries:
@@ -70,7 +71,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF102", "unresolved-name", "name",
       "A name written as code in the prose that is defined nowhere.")
 def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring.style):
+    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
         if not is_call:
             yield from _unresolved(ctx, "DF102", segment, start, name, formatted)
 
@@ -78,16 +79,22 @@ def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF103", "unknown-callable", "name",
       "A called name, such as `f()`, that exists nowhere in the project or its imports.")
 def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring.style):
+    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
         if is_call:
             yield from _unresolved(ctx, "DF103", segment, start, name, formatted)
 
 
-def _code_references(segments: tuple[Segment, ...], style: str):
+def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
+                     parameters: frozenset[str] = frozenset()):
     """(segment, value start, dotted name, is a call, written as code) of each reference.
 
     In NumPy-style docstrings single backticks mostly hold maths (`s_i`, `K_4`) or
-    placeholders: only ``literals`` and roles count as code there."""
+    placeholders: only ``literals`` and roles count as code there. In Javadoc, code is
+    ``{@code ...}`` (or ``<code>``); link targets are left to the link rule."""
+    if docstring.style == "javadoc":
+        yield from _javadoc_references(segments, docstring, parameters)
+        return
+    style = docstring.style
     for segment in segments:
         text = segment.text
         covered = []
@@ -114,6 +121,25 @@ def _code_references(segments: tuple[Segment, ...], style: str):
             yield segment, start, match.group("body"), True, False
 
 
+def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
+                        parameters: frozenset[str]):
+    """Javadoc writes every term as {@code ...}: keywords, bytecodes, Unicode property
+    names, placeholders. A name in code is taken as the code's in a @param, @return or
+    @throws description; in the prose only when it is a near miss of a parameter (a
+    parameter renamed without its comment). Plain-text calls are not looked at."""
+    for segment in segments:
+        in_entry = segment.role in ("param", "returns", "raises")
+        for tag in docstring.inline:
+            if not (segment.start <= tag.whole.start and tag.whole.end <= segment.end):
+                continue
+            reference = _reference_in(tag.body.text) if tag.tag == "code" and tag.body else None
+            if reference is None:
+                continue
+            offset, name, is_call = reference
+            if in_entry or _closest(name.split(".")[0], parameters):
+                yield segment, tag.body.start + offset, name, is_call, True
+
+
 def _reference_in(body: str) -> tuple[int, str, bool] | None:
     """(offset in body, name, is a call) when a code span holds a plain dotted name."""
     target = body
@@ -130,6 +156,18 @@ def _reference_in(body: str) -> tuple[int, str, bool] | None:
     return offset, name, is_call
 
 
+def _parameters(ctx: CheckContext) -> frozenset[str]:
+    return frozenset(p.name for p in ctx.signature.parameters) if ctx.signature else frozenset()
+
+
+def _suggestions(ctx: CheckContext) -> frozenset[str]:
+    """Names a misspelt one may have meant. Builtins and keywords make poor suggestions;
+    in Java, whose code is all names, only parameters and fields are likely."""
+    if ctx.docstring.style == "javadoc":
+        return _parameters(ctx) | {name.rpartition(".")[2] for name, _ in ctx.module.variables}
+    return ctx.known_names - ctx.universal_names
+
+
 def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name: str,
                 formatted: bool) -> Iterator[Finding]:
     """A finding for ``name`` unless it resolves; ``formatted``: written as code."""
@@ -137,7 +175,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     head = parts[0]
     if _HISTORY.search(segment.text) or parts[-1] in _FILE_SUFFIXES or head in ctx.example_names:
         return  # a history note, a file name, or a name the docstring's own example binds
-    if head in ("self", "cls") and len(parts) > 1:
+    if head in ("self", "cls", "this") and len(parts) > 1:
         head = parts[1]
         if head in ctx.unit.attributes or head in ctx.module.defined_names:
             return
@@ -148,11 +186,12 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     if head.endswith("_") or (head.startswith("_") and not head.startswith("__") and any(
             known.endswith(head) for known in ctx.known_names)):
         return  # a fragment of names: "the ``_codepoint`` arguments", "``tag_``"
-    # Builtins and keywords make poor suggestions for a misspelt project name.
-    closest = _closest(head, ctx.known_names - UNIVERSAL_NAMES)
+    closest = _closest(head, _suggestions(ctx))
     dotted_unknown = len(parts) > 1 and head == parts[0]
+    # camelCase is Java's own style of names, not a sign of a name from elsewhere.
+    foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
     if closest is None and (not formatted or dotted_unknown or _MENTIONS_C.search(segment.text)
-                            or _CAMEL_CASE.fullmatch(head)):
+                            or foreign_case):
         # Without a near miss to point at, a plain-text call, a dotted name with an unknown
         # head, a sentence about C code or a camelCase name (a JSON field, a JavaScript
         # API) most likely names something outside the Python code.

@@ -7,16 +7,21 @@ from typing import Iterator
 
 from ..model import DocEntry, Finding, Parameter, Segment
 from .context import CheckContext
+from .javatypes import as_python_annotation
 from .registry import rule
 from .typeexpr import contradicts, describe, parse_annotation, parse_doc_type, type_of_expression
 
 # "Returns True if ...", "Return a list of ...": the claim and the type it makes.
-_CLAIM = re.compile(
-    r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b"
+_CLAIM_NOUNS = (
     r"|an?\s+(?:new\s+|sorted\s+|single\s+)?"
     r"(?P<noun>list|dict|dictionary|tuple|set|frozenset|string|str|integer|int|float|boolean"
     r"|bool|bytes object|generator|iterator)\b(?!\s*-))"
 )
+_CLAIM = re.compile(r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b" + _CLAIM_NOUNS)
+# Javadoc: "{@code true} if ...", "<code>false</code> when ..."; any object may be null,
+# so "null" claims nothing about the type.
+_JAVA_CLAIM = re.compile(r"^(?:Returns?\s+)?(?:(?:\{@code\s+|<code>)?(?P<literal>true|false)\b"
+                         r"|whether\b" + _CLAIM_NOUNS)
 # Defaults that stand for "nothing" rather than for the parameter's type.
 _NO_TYPE_DEFAULTS = frozenset({"None", "()", "[]", "{}", "set()", "frozenset()", "..."})
 _DESCRIBES_ITERATOR = re.compile(r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b",
@@ -129,10 +134,10 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF205", "return-claim-mismatch", "type",
       "A sentence such as \"Returns True if ...\" that the annotation or returned values contradict.")
 def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
-    if ctx.unit.signature is None or ctx.unit.is_generator:
-        return
+    if ctx.unit.signature is None or ctx.unit.is_generator or ctx.unit.signature.returns == "void":
+        return  # DF207 reports any documented return value of a void method
     for segment in ctx.segments:
-        claim = _claim(segment)
+        claim = _claim(segment, _JAVA_CLAIM if ctx.docstring.style == "javadoc" else _CLAIM)
         if claim is None:
             continue
         start, end, claimed = claim
@@ -144,19 +149,19 @@ def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("DF205", message, start, end, segment=segment, evidence=verdict[2])
 
 
-def _claim(segment: Segment) -> tuple[int, int, str] | None:
+def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
     """(start, end, type) of a return claim at the start of a sentence or Returns entry."""
     if segment.role == "returns":
-        match = _CLAIM.match(segment.text)
+        match = claims.match(segment.text)
     elif segment.role in ("summary", "prose") and re.match(r"Returns?\s", segment.text):
-        match = _CLAIM.match(segment.text)
+        match = claims.match(segment.text)
     else:
         return None
     if match is None:
         return None
     if match.group("literal"):
         literal = match.group("literal")
-        claimed = "None" if literal == "None" else "bool"
+        claimed = "None" if literal == "None" else "bool"  # True, False; Java's true, false
         return segment.start + match.start("literal"), segment.start + match.end("literal"), claimed
     if match.group("noun"):
         group = "noun"
@@ -177,13 +182,18 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
     if documented is None or signature is None:
         return None
     if signature.returns is not None:
-        actual = parse_annotation(signature.returns)
-        if not contradicts(documented, actual) or (loose_claim and _loosely_true(documented, [actual])):
+        java = ctx.docstring.style == "javadoc"
+        annotation = as_python_annotation(signature.returns) if java else signature.returns
+        actual = parse_annotation(annotation) if annotation is not None else None
+        # Java's int is no stand-in for a boolean, nor an array for a tuple: no leeway.
+        loose = loose_claim and not java and _loosely_true(documented, [actual])
+        if not contradicts(documented, actual) or loose:
             return None
         fix = (f"Change the type to `{signature.returns}`", signature.returns)
-        evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start,
-                                 f"-> {signature.returns}"),)
-        return f"it is annotated `-> {signature.returns}`", fix, evidence
+        shown = f"{signature.returns} {ctx.unit.name}(...)" if java else f"-> {signature.returns}"
+        evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start, shown),)
+        said = f"it is declared `{shown}`" if java else f"it is annotated `{shown}`"
+        return said, fix, evidence
     values = list(ctx.unit.return_values)
     if ctx.unit.has_bare_return:
         values.append("None")
@@ -226,3 +236,23 @@ def _entry_bounds(entry: DocEntry) -> tuple[int, int]:
 
 def _a(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+@rule("DF207", "returns-documented-for-void", "type",
+      "A documented return value (@return) on a method declared void, or on a constructor.")
+def returns_documented_for_void(ctx: CheckContext) -> Iterator[Finding]:
+    signature = ctx.unit.signature
+    if signature is None or signature.returns != "void":
+        return
+    value = ctx.docstring.text.value
+    for entry in ctx.docstring.entries:
+        if entry.kind != "returns" or entry.description is None:
+            continue
+        tag = value.rfind(entry.section, 0, entry.description.start)  # "@return"
+        start = tag if tag >= 0 else entry.description.start
+        owner = ctx.unit.qualname.rpartition(".")[0].rpartition(".")[2]
+        what = "a constructor" if ctx.unit.name == owner else "declared `void`"
+        message = f"documents a return value, but `{ctx.unit.name}` is {what}: it returns nothing"
+        evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start, "void"),)
+        yield ctx.finding("DF207", message, start, entry.description.end, entry=entry,
+                          evidence=evidence)

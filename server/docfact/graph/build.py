@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 import networkx as nx
 
 from ..model import Evidence
+from ..source import jdk
 from .external import external_evidence
 
 _EXCERPT_LINES = 12
@@ -73,7 +74,8 @@ class ProjectGraph:
             self._names[name] -= 1
         for part in facts["module"].split("."):
             self._names[part] -= 1
-        self._modules.pop(facts["module"], None)
+        if self._modules.get(facts["module"]) == path:  # a Java package has many files
+            del self._modules[facts["module"]]
         affected = set()
         for node in _nodes_of(facts):
             self._units.pop(node, None)
@@ -252,6 +254,54 @@ class ProjectGraph:
                     stack.append(target)
         return False
 
+    def may_throw(self, symbol: str, exception: str) -> bool:
+        """Java: whether ``symbol`` or anything it calls may throw ``exception``, a
+        subclass or a superclass of it: thrown, declared in a throws clause, or (for a
+        callee) documented with ``@throws``. A call that leaves the project, or whose
+        target is unknown, may throw any unchecked exception: then True."""
+        simple = exception.rsplit(".", 1)[-1]
+        wanted = (self._subclasses(simple) | self._superclasses(simple)
+                  | {name for name in jdk.EXCEPTION_PARENTS if simple in jdk.ancestors(name)} | {"*"})
+        seen, stack = {symbol}, [symbol]
+        while stack:
+            node = stack.pop()
+            unit = self._units.get(node)
+            if unit is None:
+                return True
+            names = list(unit.get("raises", ())) + list(unit.get("throws", ()))
+            if node != symbol:  # its own documentation is what is being checked
+                names += unit.get("doc_raises", ())
+            raised = {name.rsplit(".", 1)[-1] for name in names}
+            if unit.get("reraises", False) or raised & wanted:
+                return True
+            scope = self._scope(unit["path"])
+            for call in unit.get("calls", ()):
+                targets = scope.resolve(node, call)
+                # Unknown, outside the project, or a method of a field's value.
+                if not targets or any(self.kind(t) not in ("method", "function", "class")
+                                      for t in targets):
+                    return True
+                for target in targets:
+                    if self.kind(target) in ("method", "function") and target not in seen:
+                        seen.add(target)
+                        stack.append(target)
+        return False
+
+    def _superclasses(self, simple: str) -> set[str]:
+        """The simple names of the bases of project classes named ``simple``, transitively,
+        and of their JDK ancestors."""
+        found, frontier = set(), [simple]
+        while frontier:
+            name = frontier.pop()
+            for q in self._by_simple_name.get(name, ()):
+                for base in self._units[q].get("bases", ()):
+                    base = base.rsplit(".", 1)[-1]
+                    if base not in found:
+                        found.add(base)
+                        frontier.append(base)
+            found.update(jdk.ancestors(name))
+        return found
+
     def _subclasses(self, simple: str) -> set[str]:
         """``simple`` and the simple names of every project class inheriting from it (by
         the names its bases are written with: loose, so it errs towards "may raise")."""
@@ -277,6 +327,8 @@ class ProjectGraph:
             self._documented_methods = {q.rpartition(".")[2] for q, unit in self._units.items()
                                         if unit["kind"] == "method" and unit.get("has_doc")}
         found = []
+        if path.endswith(".java"):
+            return []  # javadoc inherits @param tags by position, so renaming is harmless
         for unit in facts["units"] if facts else ():
             if unit["kind"] != "method" or unit.get("has_doc", False) or unit.get("kwargs", False):
                 continue
@@ -310,7 +362,7 @@ class ProjectGraph:
     def settling_evidence(self, symbol: str, condition: tuple[str, str] | None) -> list[Evidence]:
         """What a conditional finding that stands was judged on: for a documented
         exception, the callees that were looked through."""
-        if condition is None or condition[0] != "raised":
+        if condition is None or condition[0] not in ("raised", "thrown"):
             return []
         return [e for e in self.evidence(symbol) if not e.text.startswith("# raises")]
 
@@ -324,6 +376,9 @@ class ProjectGraph:
         if kind == "raised":
             # Only exceptions the project defines can be judged; others are unknown.
             return not self.is_project_exception(value) or self.may_raise(symbol, value)
+        if kind == "thrown":  # Java: the JDK's exceptions are known too
+            known = jdk.is_checked(value) is not None or self.is_project_exception(value)
+            return not known or self.may_throw(symbol, value)
         return False
 
 
@@ -387,7 +442,7 @@ class _Scope:
         """Qualified names ``dotted`` refers to from ``unit``; None for a method called on
         a value of unknown type (a guess by name is all that is possible)."""
         head, _, rest = dotted.partition(".")
-        if head in ("self", "cls") and rest:
+        if head in ("self", "cls", "this") and rest:
             return self._method(unit, rest.split(".")[0])
         # Enclosing scopes, innermost first: nested definitions, then the module.
         scope = unit

@@ -17,12 +17,20 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def file_facts(module: Module, module_name: str, path: str, is_package: bool,
-               documented_parameters: dict[str, list[str]] | None = None) -> dict:
+               documented_parameters: dict[str, list[str]] | None = None,
+               documented_raises: dict[str, list[str]] | None = None) -> dict:
     """Entities of one parsed file and their outgoing references.
 
-    ``documented_parameters``: qualname -> parameter names its docstring documents."""
+    ``documented_parameters``, ``documented_raises``: qualname -> the parameter and
+    exception names its docstring documents."""
     documented_parameters = documented_parameters or {}
+    documented_raises = documented_raises or {}
     variable_names = frozenset(name.rsplit(".", 1)[-1] for name, _ in module.variables)
+    units = [_unit_facts(unit, module_name, documented_parameters.get(unit.qualname),
+                         variable_names, documented_raises.get(unit.qualname))
+             for unit in module.units if unit.kind != "module"]
+    if module.package is not None:  # Java
+        units = _overloads_merged(units)
     return {
         "module": module_name,
         "path": path,
@@ -31,16 +39,14 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
         # One string, not a list: loading thousands of files' facts from the cache is
         # dominated by JSON decoding, and one string decodes far faster than a list.
         "names": " ".join(sorted(module.defined_names)),
-        "units": [_unit_facts(unit, module_name, documented_parameters.get(unit.qualname),
-                              variable_names)
-                  for unit in module.units if unit.kind != "module"],
+        "units": units,
         "variables": [[f"{module_name}.{name}" if module_name else name, line + 1]
                       for name, line in module.variables],
     }
 
 
 def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
-                variable_names: frozenset[str]) -> dict:
+                variable_names: frozenset[str], documented_raises: list[str] | None) -> dict:
     """A unit's facts; empty and false fields are left out (readers default them): the facts
     of every file are decoded on each run, and most fields of most units are empty."""
     signature = unit.signature
@@ -53,6 +59,9 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "bases": list(unit.bases),
         "raises": list(unit.raises),
         "reraises": unit.reraises,
+        "throws": list(signature.throws) if signature else [],  # Java's throws clause
+        # What callers may expect it to throw, as its docstring says (Java's @throws):
+        "doc_raises": documented_raises or [],
         # For docstrings inherited by overrides (checked project-wide):
         "has_doc": unit.docstring is not None,
         "doc_params": documented or [],
@@ -67,6 +76,22 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "uses": sorted(unit.local_names & variable_names),
     }
     return {key: value for key, value in facts.items() if value or key in _ALWAYS}
+
+
+def _overloads_merged(units: list[dict]) -> list[dict]:
+    """Java: one entity per qualified name. Overloads share it, so the graph sees what
+    any of them calls, throws or documents (for the throws rule: may it throw)."""
+    merged: dict[str, dict] = {}
+    for unit in units:
+        first = merged.setdefault(unit["q"], unit)
+        if first is unit:
+            continue
+        for key in ("calls", "raises", "throws", "doc_raises", "uses", "types"):
+            if key in unit:
+                first[key] = list(dict.fromkeys([*first.get(key, ()), *unit[key]]))
+        if unit.get("reraises"):
+            first["reraises"] = True
+    return list(merged.values())
 
 
 def _annotation_names(signature) -> list[str]:

@@ -1,4 +1,4 @@
-"""Finding and reading the Python files to check."""
+"""Finding and reading the source files to check (Python and Java)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ DEFAULT_EXCLUDES = (
     ".pytest_cache", "__pycache__", "node_modules", "site-packages", "__pypackages__",
     "build", "dist", "_build", ".eggs",
 )
-SUFFIXES = (".py", ".pyi")
+SUFFIXES = (".py", ".pyi", ".java")
 
 
 class SkippedFile(Exception):
@@ -59,7 +59,8 @@ def decode_source(data: bytes) -> str:
 
 
 def iter_python_files(root: Path, exclude: tuple[str, ...] = ()) -> list[Path]:
-    """Python files under ``root``, honouring .gitignore files and ``exclude`` patterns."""
+    """Python and Java files under ``root``, honouring .gitignore files and ``exclude``
+    patterns."""
     if root.is_file():
         return [root]
     excluded = pathspec.PathSpec.from_lines("gitignore", [*DEFAULT_EXCLUDES, *exclude])

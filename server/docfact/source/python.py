@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import re
 import threading
-from array import array
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import accumulate
 
 import tree_sitter
 import tree_sitter_python
 
 from ..model import DocstringText, Module, Parameter, Signature, Span, Unit
 from .literal import clean, decode_literal
+from .syntax import byte_to_char_map, statements_by_scope
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _SUPPRESSION = re.compile(r"#\s*docfact:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
@@ -117,7 +116,7 @@ class _Extractor:
         self.text = text
         self.data = data
         self.tree = tree
-        self.char_at = _byte_to_char_map(text, data)
+        self.char_at = byte_to_char_map(text, data)
         self.known = known or {}  # the previous version's pieces, by context and text
         self.fresh: dict[tuple, _Piece] = {}
 
@@ -173,7 +172,7 @@ class _Extractor:
         self.units: list[Unit] = []
         self.variables: list[tuple[str, int]] = []
         self.captures = tree_sitter.QueryCursor(_query()).captures(node)
-        self.by_scope = _statements_by_scope(self.captures)
+        self.by_scope = statements_by_scope(self.captures, ("function", "class", "lambda"), _STATEMENTS)
         span = self._span(node)
         self._walk_statement(node, prefix, frozenset() if in_class else None)
         docstrings = [span] if is_docstring else [u.docstring.literal for u in self.units if u.docstring]
@@ -477,27 +476,6 @@ class _Extractor:
         return self.text[span.start : span.end]
 
 
-def _statements_by_scope(captures: dict[str, list]) -> dict[int, dict[str, list]]:
-    """Return, yield, raise and call nodes, in source order, grouped by the id of the
-    function that owns them (the innermost enclosing function, class or lambda)."""
-    items = []
-    for kind in ("function", "class", "lambda"):
-        items += [(n.start_byte, -n.end_byte, 0, kind, n) for n in captures.get(kind, ())]
-    for kind in _STATEMENTS:
-        items += [(n.start_byte, -n.end_byte, 1, kind, n) for n in captures.get(kind, ())]
-    items.sort(key=lambda item: item[:3])
-    grouped: dict[int, dict[str, list]] = {}
-    open_scopes: list[tuple[int, str, int]] = []  # (end byte, kind, node id), innermost last
-    for start, negative_end, is_statement, kind, node in items:
-        while open_scopes and open_scopes[-1][0] <= start:
-            open_scopes.pop()
-        if not is_statement:
-            open_scopes.append((-negative_end, kind, node.id))
-        elif open_scopes and open_scopes[-1][1] == "function":
-            grouped.setdefault(open_scopes[-1][2], {}).setdefault(kind, []).append(node)
-    return grouped
-
-
 def _decorators(outer: tree_sitter.Node, text_of) -> list[str]:
     if outer.type != "decorated_definition":
         return []
@@ -547,19 +525,3 @@ def _common_prefix(a: bytes, b: bytes) -> int:
 def _point(data: bytes, offset: int) -> tuple[int, int]:
     """tree-sitter's (row, byte column) of ``offset``."""
     return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
-
-
-def _byte_to_char_map(text: str, data: bytes):
-    """Index from UTF-8 byte offset to string offset (identity for ASCII text)."""
-    if len(data) == len(text):
-        return _Identity()
-    widths = [len(ch.encode("utf-8", "surrogatepass")) for ch in text]
-    table = array("l", [0]) * (len(data) + 1)
-    for index, start in enumerate(accumulate(widths, initial=0)):
-        table[start] = index
-    return table
-
-
-class _Identity:
-    def __getitem__(self, offset: int) -> int:
-        return offset

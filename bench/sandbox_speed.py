@@ -1,0 +1,123 @@
+"""What one sandbox run costs, with bubblewrap and with the audit hook alone.
+
+Measures, per jail, the median and the slowest of N runs of:
+
+  (a) ``pass``: the sandbox's own start-up and clean-up (temporary folder, bwrap, the
+      child's watcher fork, limits, audit hook), next to a bare ``python -c pass``;
+  (b) ``import hypothesis``: what a differential-testing batch pays before its first case;
+  (c) a batch like funcsim's: one function, 200 cases drawn with a fixed seed, compared
+      with a second implementation, JSON on stdout; the target is <= 2 s per function.
+
+Usage: .venv/bin/python bench/sandbox_speed.py [--repeat N]
+Writes the table to bench/results/sandbox_speed.txt as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "server"))
+
+from docfact.sonar import sandbox  # noqa: E402
+
+RESULTS = HERE / "results"
+TARGET_S = 2.0
+BATCH = '''
+import json, math, random
+def original(xs, k):
+    """The k largest values, largest first."""
+    return sorted(xs, reverse=True)[:k]
+def candidate(xs, k):
+    return list(reversed(sorted(xs)))[:k]
+matches = cases = 0
+for case in range(200):
+    random.seed(case)
+    xs = [random.uniform(-1e6, 1e6) for _ in range(random.randint(0, 30))]
+    k = random.randint(-2, 10)
+    try:
+        expected = original(xs, k)
+    except Exception as error:
+        expected = type(error)
+    try:
+        got = candidate(xs, k)
+    except Exception as error:
+        got = type(error)
+    cases += 1
+    matches += got == expected or (isinstance(got, list) and len(got) == len(expected)
+                                   and all(math.isclose(a, b, rel_tol=1e-9)
+                                           for a, b in zip(got, expected)))
+print(json.dumps({"cases": cases, "matches": matches}))
+'''
+PROGRAMS = {
+    "pass": "pass",
+    "import hypothesis": "import hypothesis, hypothesis.strategies",
+    "200-case batch": "import hypothesis\n" + BATCH,
+}
+
+
+def bare_python(repeat: int) -> list[float]:
+    """Seconds of ``python -c pass`` with no sandbox at all (the floor)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-s", "-B", "-c", "pass"], check=True)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def sandboxed(program: str, jail: str, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        outcome = sandbox.run_python(program, jail=jail)
+        times.append(time.perf_counter() - start)
+        if outcome.state != "ok":
+            raise SystemExit(f"{jail}: {outcome.state}: {outcome.detail}\n{outcome.stderr}")
+    return times
+
+
+def row(label: str, times: list[float]) -> str:
+    return f"{label:<36} {statistics.median(times) * 1000:9.1f} {max(times) * 1000:9.1f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10)
+    args = parser.parse_args(argv)
+    jails = ["audit-hook"] + (["bubblewrap"] if sandbox.jail_name() == "bubblewrap" else [])
+    lines = [
+        f"sandbox speed, {args.repeat} runs each (ms)",
+        f"{'':<36} {'median':>9} {'slowest':>9}",
+    ]
+    bare = bare_python(args.repeat)
+    lines.append(row("python -c pass (no sandbox)", bare))
+    medians = {}
+    for jail in jails:
+        for name, program in PROGRAMS.items():
+            times = sandboxed(program, jail, args.repeat)
+            medians[jail, name] = statistics.median(times)
+            lines.append(row(f"{jail}: {name}", times))
+    for jail in jails:
+        batch = medians[jail, "200-case batch"]
+        verdict = "meets" if batch <= TARGET_S else "misses"
+        overhead = medians[jail, "pass"] - statistics.median(bare)
+        lines.append(f"{jail}: overhead over bare python {overhead * 1000:.1f} ms "
+                     f"(run of 'pass'); 200-case batch {batch:.2f} s, {verdict} the "
+                     f"{TARGET_S:g} s target")
+    if "bubblewrap" not in jails:
+        lines.append("bubblewrap: not available here (jail_name() is audit-hook)")
+    text = "\n".join(lines)
+    print(text)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "sandbox_speed.txt").write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""C1 (name) for Javadoc: ``{@link Target}`` and ``{@link #member}`` that point nowhere.
+
+Only what the file itself can settle is judged, plus types the project settles: a
+member of a class with supertypes (it may inherit the member from outside the project),
+a package-qualified target, or a member of a class in another file is never reported.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Iterator
+
+from ..model import Finding, InlineTag, Unit
+from ..source import jdk
+from .context import CheckContext
+from .registry import rule
+
+_LINK_TAGS = frozenset({"link", "linkplain"})
+_TARGET = re.compile(r"(?P<type>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)?"
+                     r"(?:#(?P<member>[A-Za-z_$<][\w$<>]*))?(?:\(.*\))?", re.DOTALL)
+# Members every enum and record has without declaring them.
+_IMPLICIT_MEMBERS = frozenset({"values", "valueOf", "name", "ordinal", "compareTo",
+                               "getDeclaringClass", "describeConstable"})
+
+
+@rule("DF105", "unresolved-link", "name",
+      "A {@link} whose target class or member does not exist.")
+def unresolved_link(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.docstring.style != "javadoc":
+        return
+    classes = {u.qualname: u for u in ctx.module.units if u.kind == "class"}
+    for tag in ctx.docstring.inline:
+        if tag.tag in _LINK_TAGS and tag.body is not None:
+            yield from _check_link(ctx, tag, classes)
+
+
+def _check_link(ctx: CheckContext, tag: InlineTag, classes: dict[str, Unit]) -> Iterator[Finding]:
+    match = _TARGET.fullmatch(tag.body.text)
+    if match is None or not (match.group("type") or match.group("member")):
+        return
+    type_name, member = match.group("type"), match.group("member")
+    start = tag.body.start
+    if type_name:
+        head = type_name.split(".")[0]
+        if head not in ctx.known_names:
+            if head[:1].islower():
+                return  # a package-qualified name: its scope is unknown here
+            types = {n for n in ctx.known_names - ctx.universal_names if n[:1].isupper()}
+            yield _finding(ctx, tag, start, head, _closest(head, types),
+                           f"`{head}` is not a class the file imports or declares",
+                           condition=("defined", head))
+            return
+        owner = _local_class(classes, ctx.unit, type_name)
+    else:
+        owner = _enclosing_class(classes, ctx.unit)
+    if not member or member.startswith("<") or owner is None or _may_inherit(classes, owner):
+        return
+    declared = _members(classes, owner)
+    if member in declared | jdk.OBJECT_MEMBERS | _IMPLICIT_MEMBERS:
+        return
+    member_start = start + match.start("member")
+    yield _finding(ctx, tag, member_start, member, _closest(member, declared - jdk.KEYWORDS),
+                   f"`{member}` is not a member of `{owner.name}`")
+
+
+def _finding(ctx, tag, start, name, closest, message, condition=None) -> Finding:
+    if closest:
+        message += f"; did you mean `{closest}`?"
+    segment = next((s for s in ctx.segments if s.start <= tag.whole.start < s.end), None)
+    return ctx.finding("DF105", message, start, start + len(name), segment=segment,
+                       fix=(f"Replace with `{closest}`", closest) if closest else None,
+                       condition=condition)
+
+
+def _enclosing_class(classes: dict[str, Unit], unit: Unit) -> Unit | None:
+    if unit.kind == "class":
+        return unit
+    return classes.get(unit.qualname.rpartition(".")[0])
+
+
+def _local_class(classes: dict[str, Unit], unit: Unit, written: str) -> Unit | None:
+    """The class of this file that ``written`` (``Cart`` or ``Cart.Line``) names from ``unit``."""
+    scope = unit.qualname
+    while True:
+        candidate = f"{scope}.{written}" if scope else written
+        if candidate in classes:
+            return classes[candidate]
+        if not scope:
+            return None
+        scope = scope.rpartition(".")[0]
+
+
+def _members(classes: dict[str, Unit], owner: Unit) -> frozenset[str]:
+    """Names used in ``owner`` and the classes enclosing it (javadoc looks there too)."""
+    found, qualname = frozenset(), owner.qualname
+    while qualname:
+        if qualname in classes:
+            found |= classes[qualname].attributes
+        qualname = qualname.rpartition(".")[0]
+    return found
+
+
+def _may_inherit(classes: dict[str, Unit], owner: Unit) -> bool:
+    """Whether ``owner`` or a class enclosing it has supertypes (members may come from them)."""
+    qualname = owner.qualname
+    while qualname:
+        unit = classes.get(qualname)
+        if unit is not None and unit.bases:
+            return True
+        qualname = qualname.rpartition(".")[0]
+    return False
+
+
+def _closest(name: str, candidates) -> str | None:
+    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.8)
+    return matches[0] if matches else None

@@ -1,0 +1,156 @@
+"""FuncSim: how often a candidate program behaves like the original, by differential
+testing in the sandbox.
+
+One sandbox run per (original, candidates) batch: ``_driver.py`` draws the inputs with
+hypothesis (fixed seed), calls every function per case under a time limit, compares by
+SONAR's rules and prints one JSON summary, which is all the parent reads. Only when the
+sandbox ends a batch for something a candidate did is each candidate run alone, so one
+model-written program that writes files does not cost the others their scores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import re
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from typing import Sequence
+
+from . import sandbox
+from .inputs import parameter_specs
+from .regenerate import function_node
+
+MARKER = "SONAR-FUNCSIM "  # _driver.MARKER
+BLOCKED = "the sandbox refused what the code does"
+STARTUP_S = 5.0  # the sandbox's own start and hypothesis's import, on a busy machine
+_AUDIT_DETAIL = re.compile(r"([\w.]+)\(\(?'?([^',)]{0,80})")  # "open('/tmp/x', ..." -> open, /tmp/x
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    input: str  # the call's arguments, shortened: "(3, [1, 2])"
+    original: str  # "returned 6", "raised ValueError: ..."
+    candidate: str
+
+    def to_json(self) -> dict:
+        return {"input": self.input, "original": self.original, "candidate": self.candidate}
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """FuncSim of one candidate: matches / counted, None when no case could be counted."""
+
+    matches: int
+    counted: int
+    discarded: int
+    counterexample: Counterexample | None = None
+    problem: str | None = None  # why nothing was counted (the sandbox refused the candidate)
+
+    @property
+    def value(self) -> float | None:
+        return self.matches / self.counted if self.counted else None
+
+
+@dataclass(frozen=True)
+class FuncSimRun:
+    results: tuple[Similarity, ...]  # one per candidate; empty when ``error`` is set
+    cases: int  # inputs tried
+    jail: str
+    seconds: float  # sandbox time, start-up included
+    error: str | None = None  # the run failed: timeout, crash, the original would not load
+    complete: bool = True  # False when the failure may not recur (time, memory, a crash)
+
+
+@functools.cache
+def driver_program() -> str:
+    return resources.files("docfact.sonar").joinpath("_driver.py").read_text(encoding="utf-8")
+
+
+@functools.cache
+def driver_version() -> str:
+    return hashlib.sha256(driver_program().encode()).hexdigest()[:16]
+
+
+def funcsim(original: str, candidates: Sequence[str], function: str, *, cases: int = 200,
+            time_limit_s: float = 10.0, cancel: threading.Event | None = None) -> FuncSimRun:
+    """Compare ``function`` of the ``original`` program with the same function of each
+    candidate program, on up to ``cases`` inputs within ``time_limit_s`` seconds."""
+    node = function_node(original, function)
+    if node is None:
+        return FuncSimRun((), 0, sandbox.jail_name(), 0.0, f"the original has no function {function}")
+    request = {
+        "function": function,
+        "original": original,
+        "candidates": list(candidates),
+        "params": parameter_specs(node),
+        "cases": cases,
+        "case_s": max(0.1, min(1.0, time_limit_s / 40)),  # per call; a hang costs little
+        "budget_s": time_limit_s,
+    }
+    run = _run(request, time_limit_s, cancel)
+    if run.error and run.error.startswith(BLOCKED) and len(candidates) > 1:
+        # One candidate did what the sandbox refuses and the run ended: try each alone.
+        solos = [_run({**request, "candidates": [c]}, time_limit_s, cancel) for c in candidates]
+        if any(solo.results for solo in solos) and \
+                all(solo.results or solo.error.startswith(BLOCKED) for solo in solos):
+            results = tuple(solo.results[0] if solo.results else Similarity(0, 0, 0, problem=solo.error)
+                            for solo in solos)
+            return FuncSimRun(results, max(solo.cases for solo in solos), run.jail,
+                              run.seconds + sum(solo.seconds for solo in solos))
+    return run
+
+
+def _run(request: dict, time_limit_s: float, cancel: threading.Event | None) -> FuncSimRun:
+    limits = sandbox.Limits(cpu_s=time_limit_s + STARTUP_S, wall_s=2 * time_limit_s + STARTUP_S)
+    outcome = sandbox.run_python(driver_program(), json.dumps(request), limits=limits, cancel=cancel)
+    return _read(outcome, len(request["candidates"]))
+
+
+def _read(outcome, count: int) -> FuncSimRun:
+    jail, seconds = outcome.jail, outcome.seconds
+    if outcome.state == "blocked":  # deterministic: the code asked for something refused
+        return FuncSimRun((), 0, jail, seconds, f"{BLOCKED} ({_short_detail(outcome.detail)})")
+    if outcome.state != "ok":
+        reason = {"timeout": "the tests ran out of time", "out_of_memory": "the tests ran out of memory",
+                  "crashed": "the tests crashed"}
+        message = reason.get(outcome.state, outcome.state)
+        lines = outcome.stderr.strip().splitlines()
+        detail = outcome.detail or (lines[-1] if lines else "")
+        return FuncSimRun((), 0, jail, seconds, f"{message} ({detail})" if detail else message,
+                          complete=False)
+    line = next((line for line in reversed(outcome.stdout.splitlines()) if line.startswith(MARKER)), "")
+    try:
+        summary = json.loads(line[len(MARKER):])
+        results = tuple(Similarity(r["matches"], r["counted"], r["discarded"],
+                                   Counterexample(**r["counterexample"]) if r["counterexample"] else None)
+                        for r in summary["results"])
+    except (ValueError, KeyError, TypeError) as error:
+        return FuncSimRun((), 0, jail, seconds, f"the tests gave no summary ({error})", complete=False)
+    if summary.get("error") and not results:
+        return FuncSimRun((), summary["cases"], jail, seconds, summary["error"])
+    if len(results) != count:
+        return FuncSimRun((), 0, jail, seconds, "the tests gave a summary for the wrong candidates",
+                          complete=False)
+    return FuncSimRun(results, summary["cases"], jail, seconds, summary.get("error"))
+
+
+def _short_detail(detail: str) -> str:
+    """"open('/tmp/x', 'w', 524865): outside the sandbox" -> "open /tmp/x: outside the sandbox"."""
+    match = _AUDIT_DETAIL.match(detail)
+    return f"{match[1]} {match[2]}: {detail.rsplit(': ', 1)[-1]}" if match else detail[:120]
+
+
+async def afuncsim(original: str, candidates: Sequence[str], function: str, *, cases: int = 200,
+                   time_limit_s: float = 10.0) -> FuncSimRun:
+    """``funcsim`` off the event loop; cancelling the awaiting task stops the sandbox."""
+    cancel = threading.Event()
+    try:
+        return await asyncio.to_thread(funcsim, original, candidates, function, cases=cases,
+                                       time_limit_s=time_limit_s, cancel=cancel)
+    except asyncio.CancelledError:
+        cancel.set()
+        raise

@@ -1,0 +1,250 @@
+"""The first code that runs inside a sandbox child (``sandbox.py`` starts it as a script).
+
+It forks a trusted watcher (which reports the exit status and CPU time, see ``watch``),
+then in the child sets the resource limits, installs the audit guard, and runs the
+untrusted program as ``__main__``. Nothing in docfact imports it, and it imports nothing
+of docfact.
+
+Usage: python -s -B jail_child.py CONFIG_JSON
+CONFIG_JSON: {"work": dir, "report_fd": int, "status_fd": int, "program": file,
+              "readable": [dirs], "hidden": [dirs], "rlimits": {"RLIMIT_CPU": [soft, hard], ...}}
+
+The guard is written so that the program cannot loosen it even if it reaches the guard
+object (through frames or the garbage collector): its whole state lives in the default
+values of ``__call__`` (an immutable tuple of strings, ints and built-in functions, whose
+replacement is itself refused), it reads no global or built-in name at call time, it never
+calls a method the program could override, it has no ``__dict__`` (so no ``__cantrace__``
+can be set to trace it), and it refuses attribute changes on its own class.
+"""
+
+import json
+import os
+import resource
+import stat
+import sys
+import types
+
+BLOCKED_EXIT = 97  # the status of a run the guard stopped; sandbox.py knows it too
+NOT_AUDITED = (  # start processes, signal others or make files, with no audit event
+    ("_posixsubprocess", "fork_exec"),
+    ("subprocess", "_fork_exec"),
+    ("os", "pidfd_open"),
+    ("posix", "pidfd_open"),
+    ("signal", "pidfd_send_signal"),
+    ("os", "mkfifo"),
+    ("posix", "mkfifo"),
+    ("os", "mknod"),
+    ("posix", "mknod"),
+)
+REFUSED_ALWAYS = frozenset({
+    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+    "subprocess.Popen", "os.symlink", "os.link", "os.killpg", "sys.addaudithook",
+    "resource.setrlimit", "resource.prlimit", "gc.get_referrers", "gc.get_referents",
+    "gc.get_objects", "docfact.refused", "sqlite3.enable_load_extension",
+    "sqlite3.load_extension",
+})
+REFUSED_IMPORTS = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})  # native memory
+# Events that change the paths they name -> where their dir_fd arguments are (-1: none).
+WRITES = {
+    "os.remove": (1,), "os.rmdir": (1,), "os.mkdir": (2,), "os.chmod": (2,),
+    "os.chown": (3,), "os.utime": (3,), "os.rename": (2, 3), "os.truncate": (-1,),
+    "os.setxattr": (-1,), "os.removexattr": (-1,), "os.chflags": (-1,),
+    "sqlite3.connect": (-1,),
+}
+READS = frozenset({"os.listdir", "os.scandir", "os.getxattr", "os.listxattr", "os.chdir"})
+CHEAP = frozenset({"compile", "exec", "marshal.loads", "sys._getframe", "builtins.id",
+                   "object.__getattr__", "code.__new__", "function.__new__", "sys.excepthook",
+                   "os.putenv", "os.unsetenv", "signal.pthread_kill", "time.sleep"})
+CODE_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+PROC_SAFE = frozenset({"stat", "status", "statm", "cmdline", "comm", "limits", "maps",
+                       "environ", "meminfo", "cpuinfo", "loadavg", "uptime", "version"})
+
+
+def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> type:
+    """A callable class whose instance is the audit hook for this sandbox.
+
+    Directory descriptors: os.open's event does not say which dir_fd a relative path is
+    relative to. So the guard never lets a directory outside the work folder be opened as a
+    descriptor, and refuses ``..`` in any path that may be relative to a descriptor: then
+    every such path lands inside the work folder, whichever descriptor it was."""
+
+    class AuditGuard:
+        __slots__ = ()
+
+        def __call__(self, event, args, _work=work, _readable=readable, _hidden=hidden,
+                     _fd=report_fd, _always=REFUSED_ALWAYS, _imports=REFUSED_IMPORTS,
+                     _writes=tuple(WRITES.items()), _reads=READS, _cheap=CHEAP,
+                     _code_attrs=CODE_ATTRS, _wflags=WRITE_FLAGS, _proc=PROC_SAFE, _type=type,
+                     _issub=issubclass, _str=str, _bytes=bytes, _int=int, _tuple=tuple,
+                     _join=str.join, _decode=bytes.decode, _getcwd=os.getcwd,
+                     _getpid=os.getpid, _stat=os.stat, _isdir=stat.S_ISDIR, _oserror=OSError,
+                     _write=os.write, _exit=os._exit, _repr=repr, _len=len, _range=range,
+                     _status=BLOCKED_EXIT):
+            if event in _cheap or (event == "import" and args[0] not in _imports):
+                return  # raised all the time; nothing to check
+            why = ""
+            writing = False
+            opening = False  # os.open: its dir_fd is unknown, and it may open a directory
+            paths = ()
+            dir_fds = (-1, -1)
+            if event in _always or event == "import" or event[:7] == "ctypes." \
+                    or event[:7] == "socket.":
+                why = "refused"
+            elif event == "open":
+                paths = (args[0],)
+                if args[1] is None:
+                    writing = (args[2] & _wflags) != 0
+                    opening = True
+                else:
+                    writing = "w" in args[1] or "a" in args[1] or "x" in args[1] \
+                        or "+" in args[1]
+            elif event in _reads:
+                paths = (args[0],)
+            elif event == "os.kill":
+                if args[0] != _getpid():
+                    why = "a signal to another process"
+            elif event == "object.__setattr__" or event == "object.__delattr__":
+                if args[0] is self or args[0] is _type(self) or (
+                        args[0] is _type(self).__call__ and args[1] in _code_attrs):
+                    why = "a change to the audit guard"
+            else:
+                for name, at in _writes:
+                    if name == event:
+                        writing = True
+                        paths = (args[0], args[1]) if event == "os.rename" else (args[0],)
+                        dir_fds = (-1 if at[0] < 0 else args[at[0]],
+                                   -1 if at[-1] < 0 else args[at[-1]])
+                        if event == "sqlite3.connect" and _type(args[0]) is _str \
+                                and args[0][:5] == "file:":
+                            why = "an sqlite URI (it can name any file)"
+            for index in _range(_len(paths)):
+                path = paths[index]
+                if why:
+                    break
+                kind = _type(path)
+                if path is None:
+                    continue  # the working directory
+                if _issub(kind, _int):
+                    if writing and event != "open":
+                        why = "a change through a file descriptor"
+                    continue
+                if _issub(kind, _bytes):
+                    path = _decode(path, "utf-8", "surrogateescape")
+                elif _issub(kind, _str):
+                    path = _join("", (path,))
+                else:
+                    why = "a path of an unexpected type"
+                    break
+                relative_to_fd = opening or dir_fds[index] not in (-1, None)
+                if path[:1] != "/":
+                    if relative_to_fd and ".." in path.split("/"):
+                        why = "'..' in a path that may be relative to a directory descriptor"
+                        break
+                    if relative_to_fd and not opening:
+                        continue  # inside whichever folder it is: only those can be opened
+                    path = _getcwd() + "/" + path
+                parts = []
+                for part in path.split("/"):
+                    if part == "..":
+                        if parts:
+                            parts.pop()
+                    elif part and part != ".":
+                        parts.append(part)
+                path = "/" + _join("/", parts)
+                if path == _work or path[:_len(_work) + 1] == _work + "/":
+                    continue
+                if writing:
+                    why = "outside the sandbox"
+                    break
+                if opening:
+                    try:
+                        if _isdir(_stat(path).st_mode):
+                            why = "a directory outside the sandbox, opened as a descriptor"
+                            break
+                    except _oserror:
+                        pass  # nothing there to open
+                if parts[:1] == ["proc"] and _len(parts) > 1 and parts[1] not in _proc \
+                        and not (parts[1] in ("self", "thread-self") and _len(parts) == 3
+                                 and parts[2] in _proc):
+                    why = "outside the sandbox (/proc, beyond its own status)"
+                    break
+                for root in _hidden:
+                    if path == root or path[:_len(root) + 1] == root + "/":
+                        why = "outside the sandbox (a private directory)"
+                        for shown in _readable:
+                            if path == shown or path[:_len(shown) + 1] == shown + "/":
+                                why = ""
+                        break
+            if why:
+                try:  # whatever happens while reporting, the run ends here
+                    _write(_fd, ("%s%s: %s\n" % (event, _repr(_tuple(args))[:300], why))
+                           .encode("utf-8", "replace"))
+                finally:
+                    _exit(_status)
+
+    return AuditGuard
+
+
+def set_limits(rlimits: dict) -> None:
+    """Lower the limits before any untrusted code runs (the hook refuses raising them);
+    never above a hard limit already lower than asked for."""
+    for name, (soft, hard) in rlimits.items():
+        which = getattr(resource, name)
+        current = resource.getrlimit(which)[1]
+        if current != resource.RLIM_INFINITY:
+            soft, hard = min(soft, current), min(hard, current)
+        resource.setrlimit(which, (soft, hard))
+
+
+def neutralise() -> None:
+    """Replace callables the audit machinery never sees with ones it does."""
+    def refused(*args, **kwargs):
+        sys.audit("docfact.refused", "a call with no audit event")
+
+    import _posixsubprocess  # noqa: F401  (so that subprocess, if imported, gets ours)
+
+    for module_name, attr in NOT_AUDITED:
+        module = sys.modules.get(module_name)
+        if module is not None and hasattr(module, attr):
+            setattr(module, attr, refused)
+
+
+def watch(status_fd: int, report_fd: int) -> None:
+    """Fork; the parent stays out of the program's reach and writes how the child ended
+    (exit code, negative for a signal, and CPU seconds) to ``status_fd``, which only it
+    holds. This is the one fork in a sandbox; it returns only in the child."""
+    pid = os.fork()
+    if pid == 0:
+        os.close(status_fd)
+        return
+    for fd in (0, 1, 2, report_fd):
+        os.close(fd)  # so that the streams end when the child's do
+    _, status, usage = os.wait4(pid, 0)
+    line = "%d %.3f\n" % (os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime)
+    os.write(status_fd, line.encode())
+    os._exit(0)
+
+
+def main() -> None:
+    config = json.loads(sys.argv[1])
+    sys.path[:] = [p for p in sys.path[1:] if p]  # not this folder, not the cwd
+    watch(config["status_fd"], config["report_fd"])
+    set_limits(config["rlimits"])
+    neutralise()
+    guard = guard_class(config["work"], tuple(config["readable"]), tuple(config["hidden"]),
+                        config["report_fd"])
+    sys.addaudithook(guard())
+    program_path = config["program"]
+    del config, guard
+    with open(program_path, encoding="utf-8") as handle:
+        code = compile(handle.read(), program_path, "exec")
+    module = types.ModuleType("__main__")
+    module.__file__ = program_path
+    sys.modules["__main__"] = module
+    sys.argv[:] = [program_path]
+    exec(code, module.__dict__)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,369 @@
+"""The one place in docfact that executes code: the user's functions and model-written ones.
+
+``run_python(program, stdin)`` runs ``program`` as ``__main__`` under docfact's own
+interpreter (so the venv's packages, hypothesis among them, import inside) and returns an
+``Outcome`` in exactly one of five states:
+
+- ``ok``: exit status 0;
+- ``timeout``: the wall clock (``Limits.wall_s``) or the CPU limit ran out, or the caller
+  set ``cancel`` (then ``detail`` says "cancelled by the caller"; there is no sixth state);
+- ``out_of_memory``: the program died of ``MemoryError`` under the address-space limit;
+- ``blocked``: the audit guard refused something (``detail`` says what); this holds even if
+  the program caught the exception, because a refusal ends the run at once;
+- ``crashed``: any other non-zero exit or signal (``detail`` has the status or signal and the
+  last line of stderr).
+
+Layers, outermost first:
+
+1. A child process per run, in a new session (so one ``killpg`` ends everything it
+   started), in a fresh ``tempfile.mkdtemp`` folder that is its working directory, HOME and
+   TMPDIR, and that is removed afterwards whatever happened. The environment is rebuilt from
+   nothing: PATH, LANG, PYTHONHASHSEED=0, PYTHONDONTWRITEBYTECODE=1, HOME, TMPDIR.
+   (Python is started with ``-s -B`` rather than ``-I``: ``-I`` would also ignore
+   PYTHONHASHSEED; since docfact writes the whole environment, ``-E`` has nothing to guard.)
+2. Where it works, bubblewrap (``jail == "bubblewrap"``): read-only root, new user, pid,
+   net, ipc and uts namespaces (no network at all; the parent and the editor are not even
+   visible), tmpfs over /tmp and the private folders (HOME, /root, /home), with the
+   interpreter's folders and the work folder bound back. When the pid namespace's first
+   process dies the kernel kills every process in it, so nothing can outlive a run.
+   Without a working bwrap (checked once by running a real program through it), the jail
+   is ``"audit-hook"``: everything below, without the namespaces.
+3. Inside, ``jail_child.py`` forks once, before any untrusted code: the parent half is a
+   watcher that writes the child's exit code and CPU time to a pipe only it holds (so a
+   CPU-limit SIGKILL is told from any other, in both jails). The child half sets the
+   resource limits: CPU seconds, address space, file size, open files, processes
+   (RLIMIT_NPROC: counted inside bwrap's user namespace; in the audit-hook jail the user's
+   running tasks are added, since the kernel counts them all; the kernel ignores this limit
+   for root), no core files.
+4. Then an audit hook (``jail_child.guard_class``), installed before the program is even
+   compiled, in both jails. It refuses writes outside the work folder, reads of the private
+   folders and of /proc beyond the process's own status, sockets, subprocesses, exec, fork,
+   spawn, signals to other processes, ctypes and cffi, hard and symbolic links, directory
+   descriptors outside the work folder, raising limits, the garbage collector's object walks,
+   and any change to the hook. The few functions that start processes, signal or make files
+   without an audit event (``_posixsubprocess.fork_exec``, ``pidfd_send_signal``,
+   ``mkfifo``, ...) are replaced beforehand. Audit hooks are a tripwire, not a wall: a
+   program can still make a fresh copy of a C module (``_imp.create_builtin``) or load native
+   code, and get past them; bubblewrap is the wall, which is why the jail used is reported
+   (the tests show both: ``test_the_walls_hold_where_the_hook_is_blind``).
+
+How a refusal reaches the parent: before the program runs, the parent opens a pipe and
+passes its write end to the child; the hook writes one line there ("event(args): why") and
+calls ``os._exit(97)`` in the same breath, so the program never regains control to hide it.
+The program could write to that descriptor itself, but only to accuse itself. Nothing from
+the child is ever unpickled: the parent reads text from stdout, stderr and that pipe.
+Output is drained as it comes (a selector loop), keeping at most ``output_bytes`` of each
+stream and throwing the rest away, so flooding can neither hang the run nor fill memory.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+BLOCKED_EXIT = 97  # jail_child.BLOCKED_EXIT (that module is never imported here)
+CHILD = Path(__file__).with_name("jail_child.py")
+JAILS = ("bubblewrap", "audit-hook")
+REPORT_BYTES = 64 << 10
+AFTER_EXIT_S = 1.0  # how long the pipes may stay open once the child has exited
+POLL_S = 0.05  # how often the wall clock and the cancel flag are looked at
+
+
+@dataclass(frozen=True)
+class Limits:
+    cpu_s: float = 10.0  # CPU seconds (RLIMIT_CPU)
+    wall_s: float = 20.0  # wall clock; the whole process group is killed after it
+    memory_bytes: int = 1 << 30  # address space (RLIMIT_AS)
+    file_bytes: int = 16 << 20  # largest file it may write (RLIMIT_FSIZE)
+    output_bytes: int = 1 << 20  # of stdout (and of stderr) kept; the rest is dropped
+    open_files: int = 64  # RLIMIT_NOFILE
+    processes: int = 32  # RLIMIT_NPROC (threads count too)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: str  # "ok" | "timeout" | "out_of_memory" | "blocked" | "crashed"
+    stdout: str  # cut at output_bytes
+    stderr: str  # cut at output_bytes
+    detail: str  # what was blocked, why it crashed or timed out; "" for ok
+    jail: str  # "bubblewrap" or "audit-hook"
+    seconds: float  # wall time of the whole run, start-up and clean-up included
+    truncated: bool = False  # stdout or stderr was longer than output_bytes
+
+
+def jail_name() -> str:
+    """The jail ``run_python`` uses here: bubblewrap when it works, else the audit hook.
+
+    ``DOCFACT_SANDBOX_JAIL=audit-hook`` forces the fallback (the tests use it)."""
+    if os.environ.get("DOCFACT_SANDBOX_JAIL") == "audit-hook":
+        return "audit-hook"
+    return "bubblewrap" if _bubblewrap_works() else "audit-hook"
+
+
+@functools.lru_cache(maxsize=1)
+def _bubblewrap_works() -> bool:
+    """Run one real program through bwrap, once per process."""
+    if shutil.which("bwrap") is None:
+        return False
+    outcome = run_python("print('ready')", jail="bubblewrap", limits=Limits(wall_s=10.0))
+    return outcome.state == "ok" and outcome.stdout.strip() == "ready"
+
+
+def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
+               cancel: threading.Event | None = None, jail: str | None = None,
+               read_paths: tuple[str, ...] = ()) -> Outcome:
+    """Run ``program`` as ``__main__`` in a sandbox and say how it ended.
+
+    ``jail`` forces one of ``JAILS`` (default: ``jail_name()``); ``read_paths`` are extra
+    folders the program may read even when they lie in a private folder such as HOME."""
+    jail = jail or jail_name()
+    if jail not in JAILS:
+        raise ValueError(f"unknown jail {jail!r}; expected one of {JAILS}")
+    started = time.monotonic()
+    work = os.path.realpath(tempfile.mkdtemp(prefix="docfact-sandbox-"))
+    try:
+        program_path = os.path.join(work, "__main__.py")
+        Path(program_path).write_text(program, encoding="utf-8")
+        Path(work, "stdin.txt").write_text(stdin, encoding="utf-8")
+        report_read, report_write = os.pipe()
+        status_read, status_write = os.pipe()
+        try:
+            config = _child_config(jail, work, program_path, limits, read_paths)
+            config.update(report_fd=report_write, status_fd=status_write)
+            process = _start(jail, config, work, (report_write, status_write))
+        finally:
+            os.close(report_write)
+            os.close(status_write)
+        try:
+            streams, truncated, ended = _collect(
+                process, {report_read: "report", status_read: "status"}, limits, cancel, started)
+        finally:
+            os.close(report_read)
+            os.close(status_read)
+        _reap(process)
+        return _outcome(jail, limits, streams, truncated, ended, time.monotonic() - started)
+    finally:
+        _remove_tree(work)
+
+
+# --- starting the child --------------------------------------------------------------
+
+
+def _child_config(jail: str, work: str, program_path: str, limits: Limits,
+                  read_paths: tuple[str, ...]) -> dict:
+    nproc = limits.processes
+    if jail == "audit-hook" and os.geteuid() != 0:
+        nproc += _tasks_of(os.geteuid())
+    cpu = max(1, int(limits.cpu_s + 0.999))
+    return {
+        "work": work, "program": program_path,
+        "readable": sorted(_readable_roots(read_paths)), "hidden": sorted(_hidden_roots()),
+        "rlimits": {
+            "RLIMIT_CORE": [0, 0], "RLIMIT_CPU": [cpu, cpu + 1],
+            "RLIMIT_AS": [limits.memory_bytes] * 2, "RLIMIT_FSIZE": [limits.file_bytes] * 2,
+            "RLIMIT_NOFILE": [limits.open_files] * 2, "RLIMIT_NPROC": [nproc] * 2,
+        },
+    }
+
+
+def _start(jail: str, config: dict, work: str, fds: tuple[int, ...]) -> subprocess.Popen:
+    command = [sys.executable, "-s", "-B", str(CHILD), json.dumps(config)]
+    if jail == "bubblewrap":
+        command = _bwrap_prefix(work, config["readable"], config["hidden"]) + command
+    with open(os.path.join(work, "stdin.txt"), "rb") as stdin:
+        return subprocess.Popen(
+            command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=work,
+            env=_environment(work), start_new_session=True, pass_fds=fds)
+
+
+def _environment(work: str) -> dict[str, str]:
+    """Built from nothing, so no key or token of the editor's environment gets in."""
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": work,
+            "TMPDIR": work, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def _bwrap_prefix(work: str, readable: list[str], hidden: list[str]) -> list[str]:
+    args = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--unshare-user",
+            "--disable-userns", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
+            "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--dev", "/dev",
+            "--proc", "/proc"]
+    for root in hidden:  # outermost first (sorted), so a nested one is already hidden
+        if not any(_inside(root, other) for other in hidden if other != root):
+            args += ["--tmpfs", root]
+    for root in readable:
+        if any(_inside(root, private) for private in hidden):
+            args += ["--ro-bind", root, root]
+    return args + ["--bind", work, work, "--chdir", work, "--"]
+
+
+def _hidden_roots() -> set[str]:
+    """Folders the program must not read: homes and the shared temporary folder."""
+    candidates = {os.environ.get("HOME", ""), os.path.expanduser("~"), "/root", "/home",
+                  "/tmp", tempfile.gettempdir()}
+    return {os.path.realpath(c) for c in candidates if c and os.path.isdir(c)} - {"/"}
+
+
+def _readable_roots(extra: tuple[str, ...]) -> set[str]:
+    """The interpreter, the venv, everything on sys.path, and what the caller adds;
+    never a folder that contains a private one (that would show it whole)."""
+    hidden = _hidden_roots()
+    candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+                  os.path.dirname(sys.executable), *sys.path, *extra]
+    roots = set()
+    for candidate in candidates:
+        for path in {os.path.abspath(candidate), os.path.realpath(candidate)}:
+            if candidate and os.path.exists(path) and not any(
+                    _inside(private, path) for private in hidden):
+                roots.add(path)
+    return roots
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _tasks_of(uid: int) -> int:
+    """Tasks (threads included) the kernel counts against uid's RLIMIT_NPROC now
+    (where there is no /proc to count them, a generous guess)."""
+    if not os.path.isdir("/proc"):
+        return 4096
+    count = 0
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and entry.stat().st_uid == uid:
+                count += len(os.listdir(f"/proc/{entry.name}/task"))
+        except OSError:
+            continue  # it ended meanwhile
+    return count
+
+
+# --- watching it -------------------------------------------------------------------
+
+
+def _collect(process: subprocess.Popen, pipes: dict[int, str], limits: Limits,
+             cancel: threading.Event | None, started: float) -> tuple[dict, bool, str]:
+    """Drain stdout, stderr and the child's ``pipes`` until they close or time is up.
+
+    Returns the kept bytes by stream name, whether stdout or stderr was cut, and why it
+    stopped early ("cancelled", "wall", or "" when it did not)."""
+    names = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr", **pipes}
+    caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes,
+            "report": REPORT_BYTES, "status": REPORT_BYTES}
+    kept = {name: bytearray() for name in caps}
+    seen = dict.fromkeys(caps, 0)
+    deadline = started + limits.wall_s
+    exited_at = None
+    ended = ""
+    with selectors.DefaultSelector() as selector:
+        for fd in names:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map():
+            now = time.monotonic()
+            if cancel is not None and cancel.is_set():
+                ended = "cancelled"
+                break
+            if now >= deadline:
+                ended = "wall"
+                break
+            if exited_at is not None and now - exited_at > AFTER_EXIT_S:
+                break  # something it left behind holds the pipes; the group kill ends it
+            for key, _ in selector.select(min(POLL_S, deadline - now)):
+                chunk = os.read(key.fd, 1 << 16)
+                name = names[key.fd]
+                if not chunk:
+                    selector.unregister(key.fd)
+                    if name == "status":  # the watcher has exited: the program has ended
+                        exited_at = time.monotonic()
+                    continue
+                seen[name] += len(chunk)
+                room = caps[name] - len(kept[name])
+                if room > 0:
+                    kept[name] += chunk[:room]
+    _kill_group(process)
+    truncated = seen["stdout"] > caps["stdout"] or seen["stderr"] > caps["stderr"]
+    return kept, truncated, ended
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Kill the child's whole process group, before it is reaped (so its id is not reused)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is already gone
+
+
+def _reap(process: subprocess.Popen) -> None:
+    """Wait for the killed group's leader (the watcher or bwrap; it reports nothing)."""
+    process.stdout.close()
+    process.stderr.close()
+    process.wait()
+
+
+def _remove_tree(path: str) -> None:
+    """Remove the work folder even where the program took permissions away."""
+    for folder, subfolders, _ in os.walk(path):
+        for name in subfolders:
+            try:
+                os.chmod(os.path.join(folder, name), 0o700, follow_symlinks=False)
+            except OSError:
+                pass  # a symlink or a folder already gone; rmtree handles both
+    shutil.rmtree(path, ignore_errors=True)
+
+
+# --- the verdict ---------------------------------------------------------------------
+
+
+def _outcome(jail: str, limits: Limits, streams: dict, truncated: bool, ended: str,
+             seconds: float) -> Outcome:
+    text = {name: bytes(data).decode("utf-8", "replace") for name, data in streams.items()}
+    state, detail = _judge(limits, ended, text["status"].split(), text["report"].strip(),
+                           text["stderr"])
+    return Outcome(state, text["stdout"], text["stderr"], detail, jail, round(seconds, 4),
+                   truncated)
+
+
+def _judge(limits: Limits, ended: str, status: list[str], report: str,
+           stderr: str) -> tuple[str, str]:
+    """One state from how the run ended; ``status`` is the watcher's [exit code, CPU s]."""
+    if ended == "cancelled":
+        return "timeout", "cancelled by the caller"
+    if ended == "wall":
+        return "timeout", f"wall clock over {limits.wall_s:g} s"
+    if len(status) != 2:
+        return "crashed", "the sandbox ended before its program did: " + _last_line(stderr)
+    code, cpu = int(status[0]), float(status[1])
+    if report or code == BLOCKED_EXIT:
+        return "blocked", report.splitlines()[0] if report else "refused by the audit guard"
+    if code == -signal.SIGXCPU or (code == -signal.SIGKILL and cpu >= limits.cpu_s - 0.1):
+        return "timeout", f"CPU time over {limits.cpu_s:g} s"
+    if code == 0:
+        return "ok", ""
+    last = _last_line(stderr)
+    if last.startswith("MemoryError"):
+        return "out_of_memory", f"MemoryError under a {limits.memory_bytes} byte address space"
+    if code < 0:
+        return "crashed", f"killed by {_signal_name(-code)}" + (f": {last}" if last else "")
+    return "crashed", f"exit status {code}" + (f": {last}" if last else "")
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1].strip()[:500] if lines else ""

@@ -1,0 +1,199 @@
+"""SONAR's four scores of one function's docstring, with a call budget and a cache.
+
+Generations at the paper's settings: 1 (Correctness) + 9 (Abstraction pool) + 3
+compressions + 3 regenerations of them. The Correctness regeneration is reused as one
+member of the pool and as Conciseness's reference, and samples are asked for with ``n=``,
+so a server that honours ``n`` sees at most 1 + U + 1 + 3 calls (8 with 3 generators).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+from dataclasses import asdict, dataclass, replace
+
+from ..cache import cache_key
+from ..llm.client import LlmClient
+from .abstraction import abstraction, pair_similarity
+from .conciseness import Compressed, ConcisenessResult, compress, judge
+from .funcsim import Counterexample, afuncsim, driver_version
+from .measure import Measure, not_measured
+from .regenerate import Regeneration, context_function, context_imports, prompt_version, regenerate
+from .standalone import why_not_runnable
+
+CORRECTNESS_TEMPERATURE = 0.0  # the one regeneration Correctness is judged on
+POOL_TEMPERATURE = 0.8  # the paper samples the Abstraction pool at about 0.8
+
+
+@dataclass(frozen=True)
+class SonarSettings:
+    enabled: bool = False  # SONAR makes up to 13 model calls per function: opt in
+    generators: tuple[str, ...] = ()  # litellm model strings; empty: the judge's model
+    samples: int = 9  # programs in the Abstraction pool, shared by the generators (paper 3 x 3)
+    compressions: int = 3
+    fuzz_cases: int = 200
+    time_limit_s: float = 10.0  # differential testing, per sandbox run
+    fluency_model: str | None = None  # a local causal LM; None: GPT-2 if cached, else n-grams
+
+
+@dataclass(frozen=True)
+class SonarResult:
+    correctness: Measure
+    abstraction: Measure
+    conciseness: Measure
+    fluency: Measure
+    counterexample: Counterexample | None = None  # an input where the regeneration differs
+    compression: str | None = None  # the shortest docstring that keeps the behaviour
+    calls: int = 0  # model calls made (0 on a cache hit)
+    cache_hit: bool = False
+    error: str | None = None  # the first failure, when some score could not be measured
+
+    def to_json(self) -> dict:
+        return {"correctness": self.correctness.to_json(), "abstraction": self.abstraction.to_json(),
+                "conciseness": self.conciseness.to_json(),
+                "counterexample": self.counterexample.to_json() if self.counterexample else None,
+                "compression": self.compression}
+
+    @classmethod
+    def from_json(cls, data: dict, fluency: Measure) -> "SonarResult":
+        example = data["counterexample"]
+        return cls(Measure.from_json(data["correctness"]), Measure.from_json(data["abstraction"]),
+                   Measure.from_json(data["conciseness"]), fluency,
+                   Counterexample(**example) if example else None, data["compression"],
+                   cache_hit=True)
+
+
+async def sonar_scores(unit_source: str, function_name: str, docstring: str, context: str,
+                       client: LlmClient, settings: SonarSettings, cache) -> SonarResult:
+    """Correctness, Abstraction, Conciseness and Fluency of ``docstring`` for the function
+    ``unit_source`` defines; ``context`` is its signature and imports (build_context)."""
+    if not settings.enabled:
+        off = not_measured("SONAR is turned off")
+        return SonarResult(off, off, off, off)
+    if context_function(context) != function_name:
+        missing = not_measured(f"the context holds no signature of {function_name}")
+        return SonarResult(missing, missing, missing, await _fluency(docstring, settings))
+    fluency_task = asyncio.create_task(_fluency(docstring, settings))
+    models = settings.generators or (client.settings.model,)
+    key = cache_key("sonar", unit_source, function_name, docstring, context, models,
+                    client.settings.api_base, client.settings.top_p,
+                    asdict(replace(settings, enabled=True, fluency_model=None)),
+                    CORRECTNESS_TEMPERATURE, POOL_TEMPERATURE, prompt_version(), driver_version())
+    cached = cache.get(key) if cache is not None else None
+    if cached is not None:
+        return SonarResult.from_json(cached, await fluency_task)
+    try:
+        result, complete = await _measure(unit_source, function_name, docstring, context,
+                                          _clients(client, models), models, settings)
+    except BaseException:
+        fluency_task.cancel()
+        raise
+    if complete and cache is not None:
+        cache.put(key, result.to_json())
+    return replace(result, fluency=await fluency_task)
+
+
+def _clients(client: LlmClient, models: tuple[str, ...]) -> list[LlmClient]:
+    """One client per generator; other models are reached the way the judge's model is."""
+    return [client if model == client.settings.model else LlmClient(replace(client.settings, model=model))
+            for model in models]
+
+
+def _shares(total: int, parts: int) -> list[int]:
+    """``total`` pool programs spread over ``parts`` generators, the first ones taking more."""
+    return [total // parts + (i < total % parts) for i in range(parts)]
+
+
+async def _measure(unit_source, function, docstring, context, clients, models, settings):
+    """(SonarResult without fluency, whether it is complete enough to cache)."""
+    shares = _shares(max(settings.samples, len(clients)), len(clients))
+    origin = _origin(models, shares)
+    shares[0] -= 1  # the Correctness regeneration is the first generator's first sample
+    # All model work at once: the Correctness regeneration, the rest of the pool, and the
+    # compressions with their regenerations; then both sandbox runs at once.
+    first, pool, compressed = await asyncio.gather(
+        regenerate(docstring, context, clients[0], 1, CORRECTNESS_TEMPERATURE),
+        asyncio.gather(*(regenerate(docstring, context, c, share, POOL_TEMPERATURE)
+                         for c, share in zip(clients, shares) if share > 0)),
+        compress(docstring, context, clients[0], settings.compressions, CORRECTNESS_TEMPERATURE))
+    calls = first.calls + sum(g.calls for g in pool) + compressed.calls
+    errors = [g.error for g in (first, *pool) if g.error]
+    if not first.items:
+        failed = not_measured(f"model call failed: {first.error}")
+        return SonarResult(failed, failed, failed, _pending(), calls=calls, error=first.error), False
+    regeneration = first.items[0]
+    (correctness, example, correct_ok), concise = await asyncio.gather(
+        _correctness(unit_source, function, context, regeneration, settings),
+        _conciseness(docstring, compressed, function, context, regeneration, settings))
+    programs = [r.code for r in [regeneration, *(item for g in pool for item in g.items)] if r.usable]
+    result = SonarResult(correctness, abstraction(programs, context, origin), concise.measure,
+                         _pending(), example, concise.compression, calls,
+                         error=errors[0] if errors else compressed.error)
+    return result, correct_ok and concise.complete and not errors
+
+
+def _origin(models: tuple[str, ...], shares: list[int]) -> str:
+    """Where the pool comes from: "from 3 models x 3 samples"."""
+    plural = "s" if len(models) > 1 else ""
+    if len(set(shares)) == 1:
+        return f"from {len(models)} model{plural} x {shares[0]} samples"
+    return f"from {len(models)} model{plural} ({' + '.join(map(str, shares))} samples)"
+
+
+async def _correctness(unit_source: str, function: str, context: str, regeneration: Regeneration,
+                       settings: SonarSettings) -> tuple[Measure, Counterexample | None, bool]:
+    """(Correctness, a counterexample, complete)."""
+    if regeneration.code is None:
+        return not_measured(regeneration.problem or "no code"), None, False
+    if regeneration.stub:
+        return Measure(0.0, "the code regenerated from the docstring is a stub"), None, True
+    original = _program(unit_source, context)
+    reason = why_not_runnable(original, function)
+    if reason is None:
+        run = await afuncsim(original, [regeneration.code], function, cases=settings.fuzz_cases,
+                             time_limit_s=settings.time_limit_s)
+        if run.results:
+            similarity = run.results[0]
+            if similarity.value is None:
+                return not_measured(f"no input of {run.cases} gave a comparable result"), None, True
+            dropped = f", {similarity.discarded} discarded" if similarity.discarded else ""
+            how = f"FuncSim over {similarity.counted} cases{dropped} ({run.jail})"
+            return Measure(similarity.value, how), similarity.counterexample, True
+        if not run.complete:
+            return not_measured(run.error or "the tests failed"), None, False
+        reason = run.error
+    try:
+        value = pair_similarity(original, regeneration.code, context)
+    except SyntaxError:
+        return not_measured(f"the function cannot be compared ({reason})"), None, True
+    return Measure(value, f"approximate: structural similarity, not executed ({reason})", True), None, True
+
+
+def _program(unit_source: str, context: str) -> str:
+    """The original function as a program of its own: the imports it uses, then itself."""
+    return f"{context_imports(context)}\n\n{textwrap.dedent(unit_source)}"
+
+
+async def _conciseness(docstring: str, compressed: Compressed, function: str, context: str,
+                       regeneration: Regeneration, settings: SonarSettings) -> ConcisenessResult:
+    if not regeneration.usable:
+        why = "a stub" if regeneration.stub else "unusable"
+        return ConcisenessResult(not_measured(f"the code regenerated from the docstring is {why}"),
+                                 None, compressed.calls,
+                                 regeneration.code is not None and compressed.error is None)
+    return await judge(docstring, compressed, regeneration.code, function, context,
+                       settings.fuzz_cases, settings.time_limit_s)
+
+
+def _pending() -> Measure:
+    return not_measured("fluency not measured yet")
+
+
+async def _fluency(docstring: str, settings: SonarSettings) -> Measure:
+    """Fluency from ``sonar.fluency``, imported only when asked (it may load a model)."""
+    try:
+        from .fluency import fluency
+    except ImportError:
+        return not_measured("fluency model not available")
+    value, how = await asyncio.to_thread(fluency, docstring, settings.fluency_model)
+    return Measure(value, how) if value is not None else not_measured(how)

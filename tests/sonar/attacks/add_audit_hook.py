@@ -1,0 +1,3 @@
+# expect: blocked
+import sys
+sys.addaudithook(lambda event, args: None)

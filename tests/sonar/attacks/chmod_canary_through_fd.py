@@ -1,0 +1,5 @@
+# expect: blocked
+# Open the file outside for reading (the test lets it be read), then chmod it through the fd.
+import json, os, sys
+fd = os.open(json.load(sys.stdin)["canary"], os.O_RDONLY)
+os.chmod(fd, 0o777)

@@ -1,0 +1,6 @@
+# expect: blocked
+# Close every descriptor but the standard ones, so that no report can be written.
+import json, os, sys
+canary = json.load(sys.stdin)["canary"]
+os.closerange(3, 4096)
+open(canary, "w").write("pwned")

@@ -1,0 +1,4 @@
+# expect: blocked
+# Call libc's system() through ctypes.
+import ctypes, json, sys
+ctypes.CDLL(None).system(b"echo pwned")

@@ -1,0 +1,4 @@
+# expect: blocked
+import os
+while True:
+    os.fork()

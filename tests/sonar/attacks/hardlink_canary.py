@@ -1,0 +1,5 @@
+# expect: blocked
+# Hard-link the file outside into the sandbox, then write through the link.
+import json, os, sys
+os.link(json.load(sys.stdin)["canary"], "link.txt")
+open("link.txt", "w").write("pwned")

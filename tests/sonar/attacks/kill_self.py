@@ -1,0 +1,3 @@
+# expect: crashed
+import os, signal
+os.kill(os.getpid(), signal.SIGSEGV)

@@ -1,0 +1,4 @@
+# expect: blocked
+# os.mkfifo raises no audit event; the sandbox replaces it.
+import json, os, sys
+os.mkfifo(os.path.join(json.load(sys.stdin)["outside"], "fifo"))

@@ -1,0 +1,5 @@
+# expect: blocked
+import multiprocessing, time
+if __name__ == "__main__":
+    for _ in range(50):
+        multiprocessing.Process(target=time.sleep, args=(60,)).start()

@@ -1,0 +1,3 @@
+# expect: crashed
+import os
+os._exit(3)

@@ -1,0 +1,5 @@
+# expect: blocked
+# Overwrite a file outside the sandbox.
+import json, sys
+ctx = json.load(sys.stdin)
+open(ctx["canary"], "w").write("pwned")

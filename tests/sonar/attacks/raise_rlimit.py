@@ -1,0 +1,3 @@
+# expect: blocked
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))

@@ -1,0 +1,4 @@
+# expect: blocked
+# Read a file in the shared temporary folder that the test did not make readable.
+import json, sys
+print(open(json.load(sys.stdin)["unlisted"]).read())

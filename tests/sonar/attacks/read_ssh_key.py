@@ -1,0 +1,4 @@
+# expect: blocked
+# Read the private key in the user's home.
+import json, sys
+print(open(json.load(sys.stdin)["ssh_key"]).read())

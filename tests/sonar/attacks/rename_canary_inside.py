@@ -1,0 +1,4 @@
+# expect: blocked
+# Move a file from outside into the sandbox (deleting it outside).
+import json, os, sys
+os.rename(json.load(sys.stdin)["canary"], "stolen.txt")

@@ -1,0 +1,3 @@
+# expect: timeout
+import time
+time.sleep(3600)

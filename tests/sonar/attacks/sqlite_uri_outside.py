@@ -1,0 +1,5 @@
+# expect: blocked
+# An sqlite URI can name any file; a relative-looking one must not slip through.
+import json, sqlite3, sys
+outside = json.load(sys.stdin)["outside"]
+sqlite3.connect(f"file:{outside}/planted.db?mode=rwc", uri=True).execute("create table t(x)")

@@ -1,0 +1,5 @@
+# expect: timeout
+import sys
+chunk = "x" * 65536
+while True:
+    sys.stdout.write(chunk)

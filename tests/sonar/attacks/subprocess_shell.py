@@ -1,0 +1,5 @@
+# expect: blocked
+# Run a shell that writes outside.
+import json, subprocess, sys
+canary = json.load(sys.stdin)["canary"]
+subprocess.run(["/bin/sh", "-c", f"echo pwned > {canary}"])

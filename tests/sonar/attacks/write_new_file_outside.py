@@ -1,0 +1,5 @@
+# expect: blocked
+# Create a new file next to the canary, outside the sandbox.
+import json, os, sys
+ctx = json.load(sys.stdin)
+open(os.path.join(ctx["outside"], "planted.txt"), "w").write("pwned")

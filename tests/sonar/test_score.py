@@ -1,0 +1,142 @@
+"""SONAR end to end: scripted model server, real sandbox, real cache."""
+
+import sys
+
+import pytest
+
+from docfact.cache import Cache
+from docfact.llm.client import LlmClient
+from docfact.sonar import fluency as fluency_module
+from docfact.sonar.score import SonarSettings, sonar_scores
+
+UNIT = '''\
+def clamp(value: int, low: int = 0, high: int = 10) -> int:
+    """Clamp value into [low, high]."""
+    return max(low, min(value, high))
+'''
+DOCSTRING = "Return value limited to the range low..high: low when below it, high when above it."
+CONTEXT = "def clamp(value: int, low: int=0, high: int=10) -> int:"
+IMPLEMENTATIONS = [
+    "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n",
+    "def clamp(value, low=0, high=10):\n    if value < low:\n        return low\n"
+    "    if value > high:\n        return high\n    return value\n",
+    "def clamp(value, low=0, high=10):\n    return sorted([low, value, high])[1] if low <= high else low\n",
+    "```python\ndef clamp(value, low=0, high=10):\n    result = value\n    if result > high:\n"
+    "        result = high\n    if result < low:\n        result = low\n    return result\n```",
+]
+PAPER = SonarSettings(enabled=True, generators=("openai/test-model", "openai/second", "openai/third"),
+                      samples=9, compressions=3, fuzz_cases=100)
+
+
+@pytest.fixture(autouse=True)
+def quick_fluency(monkeypatch):
+    """The fluency model is another module's business (and slow to train): a stand-in."""
+    monkeypatch.setattr(fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency"))
+
+
+@pytest.fixture
+def cache(tmp_path):
+    return Cache(tmp_path / "cache")
+
+
+def script(writer):
+    writer.programs[DOCSTRING] = IMPLEMENTATIONS
+    writer.compressions[DOCSTRING] = ["Clamp value to [low, high].", "Return value.", DOCSTRING]
+    writer.programs["Clamp value to [low, high]."] = [IMPLEMENTATIONS[1]]
+    writer.programs["Return value."] = ["def clamp(value, low=0, high=10):\n    return value\n"]
+
+
+async def test_paper_settings_stay_within_thirteen_calls(server, writer, client, cache):
+    script(writer)
+    result = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, PAPER, cache)
+    assert result.error is None
+    assert result.calls == len(server.requests) <= 13
+    # 1 correctness + 3 pool calls (n = 2, 3, 3) + 1 compression call (n = 3) + 2 regenerations
+    assert result.calls == 7
+    assert sorted(r.body.get("n", 1) for r in server.requests) == [1, 1, 1, 2, 3, 3, 3]
+    assert {r.body["model"] for r in server.requests} >= {"test-model", "second", "third"}
+
+    assert result.correctness.value == 1.0 and not result.correctness.approximate
+    assert result.correctness.how in ("FuncSim over 100 cases (bubblewrap)",
+                                      "FuncSim over 100 cases (audit-hook)")
+    assert result.abstraction.how == "9 programs from 3 models x 3 samples, 36 pairs"
+    assert 0.0 < result.abstraction.value < 1.0
+    ratio = 1 - len("Clamp value to [low, high].") / len(DOCSTRING)
+    assert result.conciseness.value == pytest.approx(1 - ratio)
+    assert result.compression == "Clamp value to [low, high]."
+    assert result.fluency.value == 0.5 and result.fluency.how == "stand-in fluency"
+
+
+async def test_results_are_cached_and_a_hit_makes_no_call(server, writer, client, cache):
+    script(writer)
+    first = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, PAPER, cache)
+    asked = len(server.requests)
+    again = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, PAPER, cache)
+    assert again.cache_hit and len(server.requests) == asked and again.calls == 0
+    assert (again.correctness, again.abstraction, again.conciseness, again.compression) == \
+        (first.correctness, first.abstraction, first.conciseness, first.compression)
+    # anything the result depends on changes the key
+    other = await sonar_scores(UNIT, "clamp", DOCSTRING + " ", CONTEXT, client, PAPER, cache)
+    assert not other.cache_hit
+
+
+async def test_a_failed_model_call_is_never_cached(server, writer, client, cache):
+    script(writer)
+    server.inject("500", always=True)
+    failed = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, PAPER, cache)
+    assert failed.error and failed.correctness.value is None
+    assert failed.correctness.how.startswith("not measurable: model call failed")
+    server.always = None
+    fresh = LlmClient(client.settings)  # the failures opened the first client's breaker
+    retried = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, fresh, PAPER, cache)
+    assert not retried.cache_hit and retried.correctness.value == 1.0
+
+
+async def test_a_stub_regeneration_scores_zero(server, writer, client, cache):
+    writer.programs[DOCSTRING] = ["def clamp(value, low=0, high=10):\n    pass\n"]
+    settings = SonarSettings(enabled=True, samples=3, compressions=1, fuzz_cases=20)
+    result = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, settings, cache)
+    assert result.correctness.value == 0.0 and "stub" in result.correctness.how
+    assert result.abstraction.value is None  # stubs are not implementations
+    assert result.conciseness.value is None
+
+
+async def test_a_function_that_prints_gets_an_approximate_correctness(server, writer, client, cache):
+    unit = 'def shout(text: str) -> None:\n    """Print it loud."""\n    print(text.upper())\n'
+    writer.programs["Print text in capitals."] = ["def shout(text):\n    print(text.upper() + '!')\n"]
+    settings = SonarSettings(enabled=True, samples=2, compressions=1, fuzz_cases=20)
+    result = await sonar_scores(unit, "shout", "Print text in capitals.", "def shout(text: str) -> None:",
+                                client, settings, cache)
+    assert result.correctness.approximate and 0.0 < result.correctness.value < 1.0
+    assert "not executed (the function does I/O (print))" in result.correctness.how
+
+
+async def test_counterexample_is_kept_for_a_wrong_docstring(server, writer, client, cache):
+    writer.programs["Return low."] = ["def clamp(value, low=0, high=10):\n    return low\n"]
+    settings = SonarSettings(enabled=True, samples=2, compressions=1, fuzz_cases=50)
+    result = await sonar_scores(UNIT, "clamp", "Return low.", CONTEXT, client, settings, cache)
+    assert result.correctness.value < 1.0
+    example = result.counterexample
+    assert example is not None and example.input.startswith("(")
+    assert example.original != example.candidate
+
+
+async def test_one_generator_pool_and_off_switch(server, writer, client, cache):
+    script(writer)
+    settings = SonarSettings(enabled=True, samples=9, compressions=3, fuzz_cases=30)
+    result = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, settings, cache)
+    assert result.abstraction.how == "9 programs from 1 model x 9 samples, 36 pairs"
+    assert result.calls == len(server.requests) <= 13
+    off = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, SonarSettings(), cache)
+    assert off.correctness.value is None and "turned off" in off.correctness.how
+
+
+async def test_without_the_fluency_module_fluency_is_not_measured(server, writer, client, cache,
+                                                                  monkeypatch):
+    script(writer)
+    monkeypatch.setitem(sys.modules, "docfact.sonar.fluency", None)  # import raises ImportError
+    settings = SonarSettings(enabled=True, samples=2, compressions=1, fuzz_cases=20)
+    result = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, settings, cache)
+    assert result.fluency.value is None
+    assert result.fluency.how == "not measurable: fluency model not available"
+    assert result.correctness.value == 1.0
