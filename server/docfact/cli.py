@@ -73,6 +73,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     model.add_argument("--llm-api-key-env", help="NAME of the environment variable holding the key")
     model.add_argument("--llm-protocol", choices=("batched", "paper"))
     model.add_argument("--llm-votes", type=int, help="samples per judgement (majority vote)")
+    scores = parser.add_argument_group("scores (need a model; cached)")
+    scores.add_argument("--sonar", action="store_true",
+                        help="SONAR's Correctness, Abstraction, Conciseness and Fluency of every "
+                             "documented function (up to 13 model calls each; code runs in a sandbox)")
+    scores.add_argument("--ssc", action="store_true",
+                        help="how well the model understands each function (semantic "
+                             "self-consistency, calibrated over the checked functions)")
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -127,7 +134,15 @@ def _settings(arguments) -> tuple[Settings, Path | None]:
     model = {key: value for key, value in model.items() if value is not None}
     if model:
         overrides["llm"] = model
-    return settings.with_overrides(overrides, "command line"), root
+    for table in ("sonar", "ssc"):
+        if getattr(arguments, table, False):
+            overrides[table] = {"enabled": True}
+    settings = settings.with_overrides(overrides, "command line")
+    asked = [f"--{table}" for table in ("sonar", "ssc") if getattr(arguments, table, False)]
+    if asked and not settings.llm.model:
+        raise ConfigError(f"{' and '.join(asked)} need a model: set model in [tool.docfact.llm] "
+                          "or pass --llm-model")
+    return settings, root
 
 
 def _run(arguments):

@@ -119,15 +119,16 @@ class SonarSettings(_Table):
     """``[tool.docfact.sonar]``: SONAR's four scores, by regenerating code from the docstring
     (needs a model; runs on demand or on save, never on every keystroke)."""
 
-    enabled: bool = False  # in `docfact check` without --sonar, and on save in the editor
+    enabled: bool = False  # up to 13 model calls per function: opt in (or `check --sonar`)
+    run: str = "manual"  # in the editor: "onSave", or "manual" (the docfact.score command)
     generators: tuple[str, ...] = ()  # litellm models of the Abstraction pool; () = llm.model
-    samples: int = 3  # programs per generator (the paper: 3 generators x 3 samples)
-    temperature: float = 0.8  # sampling temperature of the pool
+    samples: int = 9  # programs in the Abstraction pool, shared by the generators (paper 3 x 3)
     compressions: int = 3
     fuzz_cases: int = 200  # differential-testing inputs per comparison
     time_limit_s: float = 10.0  # sandbox wall clock per comparison
     fluency_model: str | None = None  # a local causal LM folder; default GPT-2 if cached, else n-grams
 
+    _choices = {"run": ("onSave", "manual")}
     _optional = {"fluency_model": str}
 
 
@@ -136,7 +137,8 @@ class SscSettings(_Table):
     """``[tool.docfact.ssc]``: semantic self-consistency, how well a model understands a
     function (needs a model)."""
 
-    enabled: bool = False
+    enabled: bool = False  # (or `check --ssc`)
+    run: str = "manual"  # in the editor: "onSave", or "manual" (the docfact.score command)
     k: int = 8  # sampled summaries per function (the paper: 50)
     temperature: float = 0.8
     epsilon: float = 0.1  # conformal miscoverage: tau is the (1 - epsilon) quantile
@@ -145,6 +147,7 @@ class SscSettings(_Table):
     idf: bool = False  # idf-weighted BERTScore
     judge_votes: int = 3  # P3: judgements per summary, majority vote
 
+    _choices = {"run": ("onSave", "manual")}
     _optional = {"encoder": str, "encoder_layer": int}
 
     def _checked(self, name: str, value: Any, where: str) -> Any:

@@ -1,6 +1,7 @@
-"""The model pass of `docfact check`: ReFEree's judge over every checked file.
+"""The model passes of `docfact check`: ReFEree's judge over every checked file, and the
+SONAR and SSC scores of every documented function when asked for.
 
-It runs in the parent process after the project graph is built (the judge needs the
+They run in the parent process after the project graph is built (the judge needs the
 resolved deterministic findings and the 1-hop evidence), in one event loop, so the
 client's concurrency bound and its HTTP connections are shared by every file.
 """
@@ -13,22 +14,22 @@ from dataclasses import replace
 
 from .cache import Cache
 from .config import Settings
-from .engine import analyze, codes_for, resolve
+from .engine import FileAnalysis, analyze, codes_for, resolve
 from .graph.build import ProjectGraph
 from .llm import client_for, judge_units
 from .runner import FileJob, RunResult, diagnostic_dict
+from .scoring import score_findings, score_units, scorable, sonar_json, ssc_json
 from .source.files import SkippedFile, decode_source
 
 
-def judge_files(outcomes: list[tuple[FileJob, dict]], project: ProjectGraph, settings: Settings,
-                cache: Cache | None, result: RunResult) -> dict:
-    """Judge every documented unit; add the model's findings and scores to ``result``.
-
-    Returns the usage summary printed as ``"llm"`` in the JSON report."""
+def model_passes(outcomes: list[tuple[FileJob, dict]], project: ProjectGraph, settings: Settings,
+                 cache: Cache | None, result: RunResult) -> dict:
+    """Judge every documented unit, score functions when SONAR or SSC is enabled; add the
+    findings and scores to ``result``. Returns the usage printed as ``"llm"`` in JSON."""
     client = client_for(settings.llm)
     if client is None:
         return {}
-    hits = asyncio.run(_judge_all(outcomes, project, settings, cache, client, result))
+    hits = asyncio.run(_passes(outcomes, project, settings, cache, client, result))
     notice = client.take_notice()
     if notice:
         print(f"docfact: {notice}", file=sys.stderr)
@@ -38,42 +39,89 @@ def judge_files(outcomes: list[tuple[FileJob, dict]], project: ProjectGraph, set
             "cost": stats.cost, "cache_hits": hits, "failures": stats.failures}
 
 
-async def _judge_all(outcomes, project, settings, cache, client, result) -> int:
-    files = [(job, outcome) for job, outcome in outcomes
-             if not outcome.get("skipped") and outcome.get("units")]
+async def _passes(outcomes, project, settings, cache, client, result: RunResult) -> int:
+    files = [job for job, outcome in outcomes if not outcome.get("skipped") and outcome.get("units")]
+    analyses = [(job, analysis) for job in files if (analysis := _analysis(job, settings, project))]
+    entries = _ScoreEntries(result)
     judged = await asyncio.gather(*(
-        _judge_file(job, project, settings, cache, client, result) for job, _ in files))
+        _judge_file(job, analysis, project, settings, cache, client, result, entries)
+        for job, analysis in analyses))
+    if settings.sonar.enabled or settings.ssc.enabled:
+        await _score(analyses, settings, cache, client, result, entries)
     return sum(judged)
 
 
-async def _judge_file(job: FileJob, project, settings, cache, client, result: RunResult) -> int:
+def _analysis(job: FileJob, settings: Settings, project: ProjectGraph) -> FileAnalysis | None:
     try:
         text = decode_source(job.data)
     except SkippedFile:
-        return 0
+        return None
     analysis = analyze(text, job.display, job.module_name, settings, job.relative)
     for report in analysis.units:
         report.findings = resolve(report.findings, project)
-    verdicts = await judge_units(analysis.units, text, lambda r: project.evidence(r.symbol),
+    return analysis
+
+
+async def _judge_file(job: FileJob, analysis: FileAnalysis, project, settings, cache, client,
+                      result: RunResult, entries: "_ScoreEntries") -> int:
+    verdicts = await judge_units(analysis.units, analysis.text, lambda r: project.evidence(r.symbol),
                                  settings.llm, cache, client)
-    enabled = codes_for(settings, job.relative)
-    severities = dict(settings.severity)
     for verdict in verdicts:
-        for finding in verdict.findings:
-            if finding.code not in enabled:
-                continue
-            if finding.code in severities:
-                finding = replace(finding, severity=severities[finding.code])
-            item = diagnostic_dict(finding, analysis.lines, job.display)
-            item.pop("condition")
-            result.diagnostics.append(item)
+        _add_findings(result, verdict.findings, analysis, job, settings)
         for agreement in verdict.agreements:
             _note_agreement(result, job.display, agreement, analysis.lines)
-        result.scores.append({
-            "symbol": verdict.symbol, "path": job.display, "referee": verdict.score,
-            "referee_missing": verdict.missing, "sonar": None, "ssc": None,
-        })
+        entry = entries.of(job.display, verdict.symbol, analysis)
+        entry["referee"], entry["referee_missing"] = verdict.score, verdict.missing
     return sum(1 for verdict in verdicts if verdict.cache_hit)
+
+
+async def _score(analyses, settings: Settings, cache, client, result: RunResult,
+                 entries: "_ScoreEntries") -> None:
+    items = [(analysis, report) for _, analysis in analyses for report in analysis.units
+             if scorable(report)]
+    scores = await score_units(items, settings, cache, client,
+                               sonar=settings.sonar.enabled, ssc=settings.ssc.enabled)
+    jobs = {analysis.path: job for job, analysis in analyses}
+    for analysis, report in items:
+        found = scores[report.symbol]
+        job = jobs[analysis.path]
+        entry = entries.of(job.display, report.symbol, analysis)
+        if settings.sonar.enabled:
+            entry["sonar"] = sonar_json(found.sonar)
+        if settings.ssc.enabled:
+            entry["ssc"] = ssc_json(found)
+        _add_findings(result, score_findings(report, found), analysis, job, settings)
+
+
+def _add_findings(result: RunResult, findings, analysis: FileAnalysis, job: FileJob,
+                  settings: Settings) -> None:
+    enabled = codes_for(settings, job.relative)
+    severities = dict(settings.severity)
+    for finding in findings:
+        if finding.code not in enabled:
+            continue
+        if finding.code in severities:
+            finding = replace(finding, severity=severities[finding.code])
+        item = diagnostic_dict(finding, analysis.lines, job.display)
+        item.pop("condition")
+        result.diagnostics.append(item)
+
+
+class _ScoreEntries:
+    """The one ``scores`` item of each function, made on first use."""
+
+    def __init__(self, result: RunResult) -> None:
+        self.result = result
+        self.index: dict[tuple[str, str], dict] = {}
+
+    def of(self, path: str, symbol: str, analysis: FileAnalysis) -> dict:
+        if (path, symbol) not in self.index:
+            report = next(r for r in analysis.units if r.symbol == symbol)
+            entry = {"symbol": symbol, "path": path, "line": report.unit.def_line + 1,
+                     "referee": None, "sonar": None, "ssc": None}
+            self.result.scores.append(entry)
+            self.index[path, symbol] = entry
+        return self.index[path, symbol]
 
 
 def _note_agreement(result: RunResult, path: str, agreement, lines) -> None:

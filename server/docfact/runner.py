@@ -76,9 +76,9 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
                                 "diagnostics": result.diagnostics,
                                 "files": result.files_checked, "units": result.units_checked})
     if settings.llm.model:
-        from .judging import judge_files  # litellm and the judge load only when asked for
+        from .judging import model_passes  # litellm and the judge load only when asked for
 
-        result.llm = judge_files(outcomes, project, settings, cache, result)
+        result.llm = model_passes(outcomes, project, settings, cache, result)
     return result
 
 

@@ -97,7 +97,7 @@ def fake_scores(symbols: list[str], seed: int = 7) -> list[dict]:
             "referee": round(chance.betavariate(5, 1.5), 3),
             "sonar": {dimension: round(chance.betavariate(a, 2), 3) for dimension, a in
                       (("correctness", 6), ("abstraction", 3), ("conciseness", 4), ("fluency", 8))},
-            "ssc": {"value": ssc, "label": "high" if ssc >= 0.55 else "low", "tau": 0.55, "k": 5},
+            "ssc": {"value": ssc, "label": "high" if ssc >= 0.55 else "low", "tau": 0.45, "threshold": 0.55, "k": 5},
         })
     return scores
 
@@ -194,7 +194,7 @@ def test_scored_report_draws_its_plots_and_rows(tmp_path):
     for symbol in symbols:
         assert f"<code>{symbol}</code>" in dom
     assert '&lt;script&gt;alert("docstring")&lt;/script&gt;' in dom and "<script>alert" not in dom
-    assert "τ = 0.55" in dom and 'aria-label="SSC of 26 functions"' in dom
+    assert "1 − τ = 0.55" in dom and 'aria-label="SSC of 26 functions"' in dom
     assert '<span id="page-info" class="num" aria-live="polite">1–26 of 26</span>' in dom
 
 
@@ -227,7 +227,7 @@ def test_sorting_filtering_and_pages_in_the_browser(tmp_path):
     scores = [{"symbol": f"pkg.m{i % 3}.f{i}", "path": f"pkg/m{i % 3}.py", "line": i + 1,
                "referee": None, "sonar": None,
                "ssc": None if i % 10 == 0 else {"value": (i * 37 % 100) / 100, "label": "high",
-                                                "tau": 0.5, "k": 5}}
+                                                "tau": 0.5, "threshold": 0.5, "k": 5}}
               for i in range(150)]
     report = {"version": "0", "files_checked": 3, "units_checked": 150, "diagnostics": [],
               "scores": scores}

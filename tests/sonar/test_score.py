@@ -7,7 +7,8 @@ import pytest
 from docfact.cache import Cache
 from docfact.llm.client import LlmClient
 from docfact.sonar import fluency as fluency_module
-from docfact.sonar.score import SonarSettings, sonar_scores
+from docfact.config import SonarSettings
+from docfact.sonar.score import sonar_scores
 
 UNIT = '''\
 def clamp(value: int, low: int = 0, high: int = 10) -> int:

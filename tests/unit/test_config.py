@@ -12,7 +12,7 @@ def test_tables_take_kebab_and_camel_keys_and_keep_the_other_defaults():
     }, "test")
     assert settings.sonar.fuzz_cases == 50
     assert settings.sonar.generators == ("openai/a", "openai/b")
-    assert settings.sonar.compressions == 3
+    assert settings.sonar.compressions == 3 and settings.sonar.samples == 9
     assert (settings.ssc.k, settings.ssc.encoder_layer, settings.ssc.epsilon) == (4, 9, 0.1)
 
 
@@ -26,6 +26,7 @@ def test_a_later_layer_merges_over_an_earlier_one():
     ({"sonar": {"bogus": 1}}, "unknown sonar setting(s): bogus"),
     ({"sonar": {"enabled": "yes"}}, "sonar.enabled must be true or false"),
     ({"sonar": {"samples": 0}}, "sonar.samples must be an integer >= 1"),
+    ({"sonar": {"run": "onType"}}, "'onType' is not one of onSave, manual"),
     ({"sonar": {"generators": [1]}}, "sonar.generators must be a list of strings"),
     ({"sonar": "on"}, "sonar must be a table of settings"),
     ({"ssc": {"k": 1}}, "ssc.k must be at least 2"),

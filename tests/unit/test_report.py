@@ -30,7 +30,7 @@ def score(symbol, path="pkg/mod.py", line=3, referee=0.8, ssc=0.7, tau=0.5, sona
     return {"symbol": symbol, "path": path, "line": line, "referee": referee,
             "sonar": {d: sonar for d in data.SONAR_DIMENSIONS},
             "ssc": None if ssc is None else {"value": ssc, "label": "high" if ssc >= tau else "low",
-                                             "tau": tau, "k": 5}}
+                                             "tau": 1 - tau, "threshold": tau, "k": 5}}
 
 
 def report(diagnostics=(), scores=()):
@@ -88,7 +88,7 @@ def test_plots_histograms_tau_and_lowest_ssc():
     html = page(report([diagnostic("pkg.mod.f1")] * 3, scores))
     plots = html.split('id="scores"')[1].split('id="functions-h"')[0]
     assert plots.count('<svg class="plot"') == 1 + 1 + 4 + 1 + 1
-    assert "τ = 0.50" in plots and 'class="marker"' in plots
+    assert "1 − τ = 0.50" in plots and 'class="marker"' in plots
     lowest = plots.split("lowest SSC)", 1)[1]
     assert lowest.index("pkg.mod.f0") < lowest.index("pkg.mod.f1") < lowest.index("pkg.mod.f9")
     assert ">x: The thing.</text>" in plots and ">3</text>" in plots

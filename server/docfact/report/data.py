@@ -70,9 +70,11 @@ def ssc_scores(items: list[Function]) -> list[float]:
     return [f.ssc_value for f in items if f.ssc_value is not None]
 
 
-def ssc_tau(items: list[Function]) -> float | None:
-    """The conformal threshold of the run (one per run: the first function that has it)."""
-    return next((f.ssc["tau"] for f in items if f.ssc and f.ssc.get("tau") is not None), None)
+def ssc_threshold(items: list[Function]) -> float | None:
+    """The run's conformal cut on the SSC scale, 1 - tau (one per run: the first function
+    that has it); functions below it are labelled low."""
+    return next((f.ssc["threshold"] for f in items if f.ssc and f.ssc.get("threshold") is not None),
+                None)
 
 
 def least_understood(items: list[Function], limit: int = 10) -> list[Function]:

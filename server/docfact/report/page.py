@@ -79,8 +79,8 @@ def _scores_panel(report: dict, items: list[Function]) -> str:
 
 def plots(report: dict, items: list[Function]) -> str:
     ssc = data.ssc_scores(items)
-    tau = data.ssc_tau(items)
-    marker = (tau, f"τ = {tau:.2f}") if tau is not None else None
+    tau = data.ssc_threshold(items)
+    marker = (tau, f"1 − τ = {tau:.2f}") if tau is not None else None
     ssc_plot = (svg.histogram(ssc, title=f"SSC of {len(ssc)} functions", bins=20, width=520,
                               marker=marker) if ssc else _not_computed("SSC"))
     referee = data.referee_scores(items)
@@ -97,7 +97,7 @@ def plots(report: dict, items: list[Function]) -> str:
         sonar_plot = _not_computed("SONAR")
     return ('<section aria-labelledby="scores"><h2 id="scores">Scores</h2><div class="plots">'
             + _figure("Semantic self-consistency (SSC)", ssc_plot,
-                      "How alike a model's descriptions of a function are; below τ it is "
+                      "How alike a model's descriptions of a function are; below 1 − τ it is "
                       "labelled low (hard to understand).")
             + _figure("ReFEree score", referee_plot,
                       "The share of a docstring's sentences the model judged true of the code.")
@@ -115,7 +115,7 @@ def _least_understood(items: list[Function], tau: float | None) -> str:
         return _not_computed("SSC")
     bars = [(f.symbol, f.ssc_value, f"{f.symbol} ({f.path}): SSC {f.ssc_value:.2f}")
             for f in lowest]
-    marker = (tau, f"τ = {tau:.2f}") if tau is not None else None
+    marker = (tau, f"1 − τ = {tau:.2f}") if tau is not None else None
     return svg.hbars(bars, title=f"The {len(bars)} functions with the lowest SSC",
                      width=520, label_width=260, scale=1.0, digits=2, marker=marker)
 

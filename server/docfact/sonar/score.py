@@ -13,6 +13,7 @@ import textwrap
 from dataclasses import asdict, dataclass, replace
 
 from ..cache import cache_key
+from ..config import SonarSettings
 from ..llm.client import LlmClient
 from .abstraction import abstraction, pair_similarity
 from .conciseness import Compressed, ConcisenessResult, compress, judge
@@ -23,17 +24,6 @@ from .standalone import why_not_runnable
 
 CORRECTNESS_TEMPERATURE = 0.0  # the one regeneration Correctness is judged on
 POOL_TEMPERATURE = 0.8  # the paper samples the Abstraction pool at about 0.8
-
-
-@dataclass(frozen=True)
-class SonarSettings:
-    enabled: bool = False  # SONAR makes up to 13 model calls per function: opt in
-    generators: tuple[str, ...] = ()  # litellm model strings; empty: the judge's model
-    samples: int = 9  # programs in the Abstraction pool, shared by the generators (paper 3 x 3)
-    compressions: int = 3
-    fuzz_cases: int = 200
-    time_limit_s: float = 10.0  # differential testing, per sandbox run
-    fluency_model: str | None = None  # a local causal LM; None: GPT-2 if cached, else n-grams
 
 
 @dataclass(frozen=True)
@@ -77,7 +67,7 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
     models = settings.generators or (client.settings.model,)
     key = cache_key("sonar", unit_source, function_name, docstring, context, models,
                     client.settings.api_base, client.settings.top_p,
-                    asdict(replace(settings, enabled=True, fluency_model=None)),
+                    asdict(replace(settings, enabled=True, run="manual", fluency_model=None)),
                     CORRECTNESS_TEMPERATURE, POOL_TEMPERATURE, prompt_version(), driver_version())
     cached = cache.get(key) if cache is not None else None
     if cached is not None:

@@ -1,0 +1,168 @@
+"""SONAR and model understandability (SSC) of documented functions, as the command line
+(`check --sonar/--ssc`, `score`) and the editor share them: which units are scored, the
+findings that low scores make, and the scores' JSON shape.
+
+Everything here needs a configured model; sonar/ and understand/ (and with them the
+sandbox, torch and transformers) are imported only when a score is asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import textwrap
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from .checks.registry import RULES, Rule
+from .config import Settings
+from .model import Finding
+
+if TYPE_CHECKING:
+    from .engine import FileAnalysis, UnitReport
+
+LOW_CORRECTNESS = 0.5  # below this, code written from the docstring mostly behaves otherwise
+SANDBOX_PARALLELISM = 2  # functions whose sandbox runs overlap (they are CPU-bound)
+DIMENSIONS = ("correctness", "abstraction", "conciseness", "fluency")
+
+RULES["DF304"] = Rule(
+    "DF304", "low-sonar-correctness", "function", "warning", True, None,
+    "Code written from the docstring behaves differently from the function (SONAR Correctness).")
+RULES["DF305"] = Rule(
+    "DF305", "docstring-far-from-model-reading", "function", "information", True, None,
+    "The docstring is far from what a model reads in the code (SSC P2, calibrated over the project).")
+
+
+@dataclass
+class FunctionScores:
+    symbol: str
+    sonar: Any = None  # sonar.score.SonarResult
+    ssc: Any = None  # understand.calibrate.Labelled, P1
+    docstring_similarity: Any = None  # Labelled, P2
+    judged: Any = None  # understand.ssc.JudgeShare, P3
+    ssc_error: str | None = None
+
+
+def scorable(report: "UnitReport") -> bool:
+    """Functions and methods with a docstring: SONAR and SSC describe behaviour."""
+    return report.unit.kind in ("function", "method") and report.unit.docstring is not None
+
+
+async def score_units(items: list[tuple["FileAnalysis", "UnitReport"]], settings: Settings, cache,
+                      client, *, sonar: bool, ssc: bool) -> dict[str, FunctionScores]:
+    """SONAR per function and SSC calibrated over all of ``items``."""
+    scores = {report.symbol: FunctionScores(report.symbol) for _, report in items}
+    if sonar:
+        limit = asyncio.Semaphore(SANDBOX_PARALLELISM)
+
+        async def one(analysis, report):
+            async with limit:
+                scores[report.symbol].sonar = await _sonar(analysis, report, client, settings, cache)
+
+        await asyncio.gather(*(one(analysis, report) for analysis, report in items))
+    if ssc and items:
+        from .understand.ssc import function_input, understand_project
+
+        functions = [function_input(analysis.text, report.unit, report.symbol)
+                     for analysis, report in items]
+        judge = client if settings.ssc.judge_votes > 0 else None
+        project = await understand_project(functions, client, settings.ssc, cache, judge_client=judge)
+        for symbol, found in scores.items():
+            found.ssc = project.p1.functions.get(symbol)
+            found.docstring_similarity = project.p2.functions.get(symbol)
+            found.judged = project.p3.get(symbol)
+            found.ssc_error = project.errors.get(symbol)
+    return scores
+
+
+async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, settings: Settings, cache):
+    from .sonar.measure import not_measured
+    from .sonar.regenerate import build_context
+    from .sonar.score import SonarResult, sonar_scores
+
+    unit = report.unit
+    if analysis.path.endswith(".java"):
+        skipped = not_measured("SONAR regenerates Python code; Java methods are not scored")
+        return SonarResult(skipped, skipped, skipped, skipped)
+    line_start = analysis.text.rfind("\n", 0, unit.span.start) + 1
+    source = textwrap.dedent(analysis.text[line_start:unit.span.end])
+    context = build_context(source, analysis.module.imports)
+    if context is None:
+        broken = not_measured("the function's source does not parse")
+        return SonarResult(broken, broken, broken, broken)
+    # Asked for explicitly (a command, a flag): run even where the setting is off.
+    return await sonar_scores(source, unit.name, unit.docstring.value, context, client,
+                              replace(settings.sonar, enabled=True), cache)
+
+
+# --- findings ------------------------------------------------------------------------
+
+
+def score_findings(report: "UnitReport", scores: FunctionScores) -> list[Finding]:
+    """DF304 when code written from the docstring mostly behaves otherwise (with one input
+    where they disagree); DF305 when the docstring is far from what the model reads."""
+    summary = report.segments[0] if report.segments else None
+    if summary is None:
+        return []
+    span = report.docstring.text.span_of(summary.start, summary.end)
+    found = []
+    correctness = scores.sonar.correctness if scores.sonar is not None else None
+    example = scores.sonar.counterexample if scores.sonar is not None else None
+    if (correctness is not None and correctness.value is not None and not correctness.approximate
+            and correctness.value < LOW_CORRECTNESS):
+        message = (f"Code written from this docstring behaves differently (SONAR Correctness "
+                   f"{correctness.value:.2f}, {correctness.how})")
+        if example is not None:
+            message += (f": for the input {example.input} the function {example.original}, "
+                        f"the code written from the docstring {example.candidate}")
+        found.append(_finding("DF304", message, span, report, summary.text))
+    similarity = scores.docstring_similarity
+    if similarity is not None and similarity.label == "low":
+        message = (f"The docstring's intent and the code's intent, as a model reads them, diverge "
+                   f"(similarity {similarity.value:.2f} to the model's {similarity.k} summaries, "
+                   f"below the project's calibrated threshold {_threshold(similarity.tau):.2f})")
+        found.append(_finding("DF305", message, span, report, summary.text))
+    return found
+
+
+def _finding(code: str, message: str, span, report: "UnitReport", sentence: str) -> Finding:
+    rule = RULES[code]
+    return Finding(code, rule.criterion, rule.severity, message, span, report.symbol,
+                   " ".join(sentence.split()), span)
+
+
+def _threshold(tau: float) -> float:
+    """tau is a nonconformity (1 - similarity); the same cut on the similarity scale."""
+    return 1 - tau if math.isfinite(tau) else 0.0
+
+
+# --- JSON ----------------------------------------------------------------------------
+
+
+def sonar_json(result) -> dict | None:
+    """``scores[].sonar``: each dimension's value (or null) and how it was measured."""
+    if result is None:
+        return None
+    measures = {name: getattr(result, name) for name in DIMENSIONS}
+    shaped: dict[str, Any] = {name: m.value for name, m in measures.items()}
+    shaped["how"] = {name: m.how for name, m in measures.items()}
+    shaped["approximate"] = sorted(name for name, m in measures.items() if m.approximate)
+    shaped["counterexample"] = result.counterexample.to_json() if result.counterexample else None
+    shaped["compression"] = result.compression
+    return shaped
+
+
+def ssc_json(scores: FunctionScores) -> dict | None:
+    """``scores[].ssc``: P1 with its calibration, and P2 and P3 beside it."""
+    p1 = scores.ssc
+    if p1 is None or p1.value is None:
+        return {"value": None, "error": scores.ssc_error} if scores.ssc_error else None
+    shaped = {"value": round(p1.value, 4), "label": p1.label, "k": p1.k,
+              "tau": p1.tau if math.isfinite(p1.tau) else None,
+              "threshold": round(_threshold(p1.tau), 4) if math.isfinite(p1.tau) else None}
+    p2 = scores.docstring_similarity
+    if p2 is not None and p2.value is not None:
+        shaped["docstring"] = {"value": round(p2.value, 4), "label": p2.label}
+    if scores.judged is not None and scores.judged.share is not None:
+        shaped["judged_correct"] = {"share": round(scores.judged.share, 4), "label": scores.judged.label}
+    return shaped

@@ -1,0 +1,89 @@
+"""`docfact check --sonar --ssc` end to end: the real CLI, litellm, the sandbox, the packaged
+MiniLM encoder, and a scripted model server on 127.0.0.1 that writes code and summaries."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from llm_helpers import KEY_ENV, SECRET
+from scripted_server import ScriptedServer
+
+SUMS = [f"plus_{n}" for n in range(19)]  # 20 functions: tau below the odd one out
+SOURCE = "".join(f'''
+def {name}(a: int, b: int) -> int:
+    """Return the sum of a and b."""
+    return a + b
+''' for name in SUMS) + '''
+def larger(a: int, b: int) -> int:
+    """Return the larger of a and b."""
+    return min(a, b)
+'''
+SCATTERED = ["Parse a configuration file into sections.", "Send reminders to overdue customers.",
+             "Draw a histogram of the sales.", "Translate the greeting into French."]
+
+
+def responder(body: dict, sample: int) -> str | None:
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    if system.startswith("You are a Python programmer"):
+        name = re.search(r"def (\w+)\(", user.split("Signature and imports:", 1)[1]).group(1)
+        operation = "max(a, b)" if "larger" in user else "a + b"
+        return f"```python\ndef {name}(a: int, b: int) -> int:\n    return {operation}\n```"
+    if system.startswith("You shorten"):
+        return user
+    if "Correct or Incorrect" in user:
+        return "Correct"
+    if system.startswith("You are an expert programmer. You read code"):
+        if "min(a, b)" in user:  # the model cannot make up its mind about this one
+            return SCATTERED[sample % len(SCATTERED)]
+        return "Add two numbers and return their sum."
+    return None  # the ReFEree judge: the scripted server's own rules
+
+
+@pytest.fixture
+def server():
+    with ScriptedServer(responder=responder) as scripted:
+        yield scripted
+
+
+def run(tmp_path, server, *flags):
+    (tmp_path / "arith.py").write_text(SOURCE)
+    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+           "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", str(tmp_path / "arith.py"), "--format", "json",
+         "--llm-model", "openai/test-model", "--llm-api-base", server.base_url,
+         "--llm-api-key-env", KEY_ENV, *flags],
+        capture_output=True, text=True, env=env, timeout=600)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert SECRET not in done.stdout + done.stderr
+    return json.loads(done.stdout)
+
+
+def test_sonar_and_ssc_scores_and_their_findings(tmp_path, server):
+    report = run(tmp_path, server, "--sonar", "--ssc")
+    scores = {s["symbol"]: s for s in report["scores"]}
+    assert set(scores) == {f"arith.{name}" for name in [*SUMS, "larger"]}
+    good, bad = scores["arith.plus_0"], scores["arith.larger"]
+    assert good["sonar"]["correctness"] == 1.0 and "FuncSim over" in good["sonar"]["how"]["correctness"]
+    assert bad["sonar"]["correctness"] < 0.5
+    assert bad["sonar"]["counterexample"]["input"]
+    for dimension in ("abstraction", "conciseness", "fluency"):
+        assert good["sonar"][dimension] is None or 0 <= good["sonar"][dimension] <= 1
+    assert good["ssc"]["label"] == "high" and good["ssc"]["value"] > 0.95
+    assert bad["ssc"]["label"] == "low" and bad["ssc"]["value"] < good["ssc"]["value"]
+    assert good["ssc"]["k"] == 8 and bad["ssc"]["value"] < good["ssc"]["threshold"] <= 1
+    [df304] = [d for d in report["diagnostics"] if d["code"] == "DF304"]
+    assert df304["symbol"] == "arith.larger" and df304["sentence"] == "Return the larger of a and b."
+    assert "for the input" in df304["message"]
+
+
+def test_flags_without_a_model_are_a_usage_error(tmp_path):
+    (tmp_path / "arith.py").write_text(SOURCE)
+    done = subprocess.run([sys.executable, "-m", "docfact", "check", str(tmp_path), "--sonar"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.returncode == 2
+    assert "--sonar need a model" in done.stderr and "Traceback" not in done.stderr
