@@ -96,8 +96,9 @@ class DocfactClient(LanguageClient):
         text = path.read_text(encoding="utf-8") if text is None else text
         self.texts[uri], self.versions[uri] = text, 1
         self.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1,
-                                                 text=text)))
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="java" if path.suffix == ".java" else "python", version=1,
+                text=text)))
         return uri
 
     def replace_all(self, uri: str, text: str) -> int:

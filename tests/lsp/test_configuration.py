@@ -167,4 +167,4 @@ async def test_watchers_are_registered_dynamically(start, workspace):
              for w in (registration.register_options["watchers"]
                        if isinstance(registration.register_options, dict)
                        else registration.register_options.watchers)]
-    assert "**/*.py" in globs and "**/pyproject.toml" in globs
+    assert "**/*.{py,pyi,java}" in globs and "**/pyproject.toml" in globs

@@ -31,6 +31,12 @@ const SECTION = "docfact";
 const PYTHON_EXTENSION = "ms-python.python";
 const MAX_RESTARTS = 3; // crashes within RESTART_WINDOW_MS before the server is left stopped
 const RESTART_WINDOW_MS = 3 * 60 * 1000;
+const LANGUAGES = ["python", "java"];
+const DOCUMENT_SELECTOR = LANGUAGES.flatMap((language) => [
+  { scheme: "file", language },
+  { scheme: "untitled", language },
+]);
+const DOCUMENT_COMMANDS = ["docfact.judge", "docfact.score"]; // server commands on the active document
 const PROBE_TIMEOUT_MS = 30_000;
 
 type WorkDoneValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
@@ -82,7 +88,7 @@ class Extension {
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel("docfact", { log: true });
     this.checkOutput = vscode.window.createOutputChannel("docfact check");
-    this.statusItem = vscode.languages.createLanguageStatusItem("docfact.status", { language: "python" });
+    this.statusItem = vscode.languages.createLanguageStatusItem("docfact.status", DOCUMENT_SELECTOR);
     this.statusItem.name = "docfact";
     this.statusItem.command = { title: "Show logs", command: "docfact.showLogs" };
     context.subscriptions.push(this.log, this.checkOutput, this.statusItem);
@@ -96,8 +102,9 @@ class Extension {
     command("docfact.showLogs", () => this.log.show(true));
     command("docfact.checkWorkspace", () => this.checkWorkspace());
     command("docfact.clearCache", () => this.clearCache());
-    // docfact.judge is the server's command: vscode-languageclient registers it, and the
-    // executeCommand middleware below adds the active document when no URI is given.
+    // docfact.judge and docfact.score are the server's commands: vscode-languageclient
+    // registers them, and the executeCommand middleware below adds the active document
+    // when no URI is given.
     this.context.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((event) => this.configurationChanged(event)),
       { dispose: () => void this.stop() },
@@ -237,10 +244,7 @@ class Extension {
     const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
     const serverOptions: ServerOptions = { command, args, options: { cwd: this.cwd(), env: process.env } };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [
-        { scheme: "file", language: "python" },
-        { scheme: "untitled", language: "python" },
-      ],
+      documentSelector: [...DOCUMENT_SELECTOR],
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
@@ -262,10 +266,10 @@ class Extension {
           },
         },
         executeCommand: (command, args, next) => {
-          if (command === "docfact.judge" && args.length === 0) {
+          if (DOCUMENT_COMMANDS.includes(command) && args.length === 0) {
             const document = vscode.window.activeTextEditor?.document;
-            if (!document || document.languageId !== "python") {
-              void vscode.window.showInformationMessage("docfact: open a Python file to judge its docstrings.");
+            if (!document || !LANGUAGES.includes(document.languageId)) {
+              void vscode.window.showInformationMessage("docfact: open a Python or Java file first.");
               return undefined;
             }
             args = [document.uri.toString()];

@@ -10,7 +10,7 @@ from ..model import Span
 from .convert import PositionMapper, range_from_json
 
 FIX_ALL_KIND = types.CodeActionKind.SourceFixAll + ".docfact"
-_SUPPRESSION = re.compile(r"#\s*docfact:\s*ignore(\[[^\]]*\])?")
+_SUPPRESSION = re.compile(r"(?:#|//)\s*docfact:\s*ignore(\[[^\]]*\])?")
 
 
 def code_actions(uri: str, state, mapper: PositionMapper,
@@ -72,13 +72,14 @@ def _ignore_action(uri, state, mapper: PositionMapper, diagnostic) -> types.Code
     existing = _SUPPRESSION.search(text)
     if existing and existing.group(1) is None:
         return None  # everything is already ignored there
+    comment = "//" if state.analysis.path.endswith(".java") else "#"
     if existing:
         codes = [c.strip() for c in existing.group(1)[1:-1].split(",") if c.strip()]
         start, end = existing.start(), existing.end()
-        new_text = f"# docfact: ignore[{', '.join(codes + [code])}]"
+        new_text = f"{comment} docfact: ignore[{', '.join(codes + [code])}]"
     else:
         start = end = len(text)
-        new_text = f"  # docfact: ignore[{code}]"
+        new_text = f"  {comment} docfact: ignore[{code}]"
     base = lines.starts[line]
     edit = types.TextEdit(range=mapper.range(Span(base + start, base + end)), new_text=new_text)
     return _edit_action(uri, f"Ignore {code} for `{report.unit.name}`",

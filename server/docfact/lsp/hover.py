@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from lsprotocol import types
 
 from ..checks.names import render_signature
+from ..scoring import DIMENSIONS, scorable
 from ..engine import UnitReport
 from ..model import Finding, Segment, Span
 from .convert import PositionMapper
@@ -22,7 +24,8 @@ def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hove
         return None
     findings = [f for f in state.all_findings if f.symbol == report.symbol]
     on_name = _inside(report.unit.name_span, offset)
-    value = markdown(report, findings, evidence_for(report.symbol), state.judged.get(report.symbol))
+    value = markdown(report, findings, evidence_for(report.symbol), state.judged.get(report.symbol),
+                     state.scored.get(report.symbol))
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
         range=mapper.range(report.unit.name_span if on_name else report.unit.docstring.literal),
@@ -40,7 +43,7 @@ def _inside(span: Span, offset: int) -> bool:
     return span.start <= offset < span.end
 
 
-def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=None) -> str:
+def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=None, scores=None) -> str:
     unit = report.unit
     lines = [f"**docfact** · `{report.symbol or unit.kind}`"]
     if unit.signature is not None:
@@ -64,11 +67,58 @@ def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=No
     if evidence:
         lines += ["", "**Evidence** (1-hop neighbours in the project graph)"]
         lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence]
-    lines += ["", "**Scores**", f"- {_referee(judged, len(report.segments))}",
-              "- SONAR (correctness, abstraction, conciseness, fluency): not computed — "
-              "not available in this version",
-              "- Model understandability (SSC): not computed — not available in this version"]
+    lines += ["", "**Scores**", f"- {_referee(judged, len(report.segments))}"]
+    if scorable(report):
+        lines += _sonar(scores.sonar if scores else None) + _understandability(scores)
     return "\n".join(lines)
+
+
+_HOW_TO_SCORE = ("not computed — run the command *docfact: Score function* (`docfact.score`) "
+                 "or save with `run = \"onSave\"` (needs a model)")
+
+
+def _sonar(result) -> list[str]:
+    if result is None:
+        return [f"- SONAR (correctness, abstraction, conciseness, fluency): {_HOW_TO_SCORE}"]
+    lines = ["- SONAR"]
+    for name in DIMENSIONS:
+        measure = getattr(result, name)
+        if measure.value is None:
+            lines.append(f"    - {name.capitalize()}: {_escape(measure.how)}")
+        else:
+            lines.append(f"    - {name.capitalize()} {_bar(measure.value)} {measure.value:.2f} — "
+                         f"{_escape(measure.how)}")
+    if result.counterexample is not None:
+        example = result.counterexample
+        lines.append(f"    - Where they disagree: for `{example.input}` the function "
+                     f"{example.original}; code written from the docstring {example.candidate}")
+    return lines
+
+
+def _understandability(scores) -> list[str]:
+    p1 = scores.ssc if scores else None
+    if p1 is None or p1.value is None:
+        why = scores.ssc_error if scores and scores.ssc_error else None
+        return [f"- Model understandability (SSC): {f'not computed — {why}' if why else _HOW_TO_SCORE}"]
+    if math.isfinite(p1.tau):
+        cut = (f"tau {p1.tau:.2f}, i.e. SSC ≥ {1 - p1.tau:.2f} is High, calibrated over the "
+               f"document's functions")
+    else:
+        cut = "too few functions to calibrate tau: every function counts as High"
+    line = (f"- Model understandability: **{(p1.label or '?').capitalize()}** {_bar(p1.value)} "
+            f"(SSC {p1.value:.2f}, k = {p1.k}; {cut})")
+    extra = []
+    p2 = scores.docstring_similarity
+    if p2 is not None and p2.value is not None:
+        extra.append(f"    - P2, docstring vs the model's reading: {p2.value:.2f} ({p2.label})")
+    if scores.judged is not None and scores.judged.share is not None:
+        extra.append(f"    - P3, summaries judged correct: {scores.judged.share:.0%} ({scores.judged.label})")
+    return [line, *extra]
+
+
+def _bar(value: float) -> str:
+    filled = round(max(0.0, min(1.0, value)) * _BAR_WIDTH)
+    return f"`{'█' * filled}{'░' * (_BAR_WIDTH - filled)}`"
 
 
 def _referee(judged, sentences: int) -> str:
@@ -76,9 +126,8 @@ def _referee(judged, sentences: int) -> str:
         how = ("not computed — configure a model (`[tool.docfact.llm] model`) and save the "
                "file" if judged is None else f"no verdict — {judged.error or 'the model gave none'}")
         return f"ReFEree SCORE: {how}"
-    filled = round(judged.score * _BAR_WIDTH)
     missing = f", {judged.missing} verdicts missing" if judged.missing else ""
-    return (f"ReFEree SCORE `{'█' * filled}{'░' * (_BAR_WIDTH - filled)}` {judged.score:.2f} — "
+    return (f"ReFEree SCORE {_bar(judged.score)} {judged.score:.2f} — "
             f"consistent verdicts over {sentences} sentences x {len(_CRITERIA)} criteria, "
             f"judged by the model{missing}")
 

@@ -39,7 +39,7 @@ class EditorJudge(BackgroundPass):
         if state is None:
             return
         settings = server.state.settings_for(server.path_of(uri))
-        client = self._client(settings.llm)
+        client = self.client(settings.llm)
         project = server.state.project
         reports = [replace(report, findings=resolve(report.findings, project))
                    for report in state.analysis.units]
@@ -58,7 +58,7 @@ class EditorJudge(BackgroundPass):
         server.state.set_judgement(uri, state.version, results)
         server.republish(uri)
 
-    def _client(self, llm: LlmSettings):
+    def client(self, llm: LlmSettings):
         from ..llm import client_for
 
         if llm not in self._clients:

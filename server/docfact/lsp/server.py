@@ -16,6 +16,7 @@ from ..config import ConfigError
 from . import actions, hover
 from .convert import PositionMapper, diagnostic
 from .judging import EditorJudge
+from .scoring import EditorScorer
 from .scheduler import Scheduler
 from .state import DocumentState, Workspace
 
@@ -32,7 +33,8 @@ class DocfactServer(LanguageServer):
         self.initial_settings: dict = {}  # the initializationOptions' docfact section
         self.index_task: asyncio.Future | None = None
         self.judge = EditorJudge(self)
-        self._judge_runs: set[asyncio.Future] = set()  # held: the loop keeps tasks weakly
+        self.scorer = EditorScorer(self)
+        self._runs: set[asyncio.Future] = set()  # background passes, held: the loop keeps tasks weakly
         self.settled: set[str] = set()  # open documents analysed since they were opened
 
     # --- analysis --------------------------------------------------------------------
@@ -78,9 +80,15 @@ class DocfactServer(LanguageServer):
         return to_fs_path(uri) or uri
 
     def start_judge(self, uri: str) -> None:
-        run = asyncio.ensure_future(self.judge.run(uri))
-        self._judge_runs.add(run)
-        run.add_done_callback(self._judge_runs.discard)
+        self._start(self.judge.run(uri))
+
+    def start_scores(self, uri: str, symbol: str | None, trigger: str) -> None:
+        self._start(self.scorer.run(uri, symbol, trigger))
+
+    def _start(self, coroutine) -> None:
+        run = asyncio.ensure_future(coroutine)
+        self._runs.add(run)
+        run.add_done_callback(self._runs.discard)
 
     def republish(self, uri: str) -> None:
         """Send the document's findings again (the model's verdicts arrived)."""
@@ -163,7 +171,7 @@ async def initialized(ls: DocfactServer, params: types.InitializedParams) -> Non
             types.Registration(
                 id="docfact-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
-                    types.FileSystemWatcher(glob_pattern="**/*.py"),
+                    types.FileSystemWatcher(glob_pattern="**/*.{py,pyi,java}"),
                     types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
                 ]),
             )
@@ -285,6 +293,8 @@ def did_save(ls: DocfactServer, params: types.DidSaveTextDocumentParams) -> None
     ls.schedule(params.text_document.uri, 0)
     if ls.judge.wanted(params.text_document.uri, "onSave"):
         ls.start_judge(params.text_document.uri)
+    if ls.scorer.wanted(params.text_document.uri, "onSave"):
+        ls.start_scores(params.text_document.uri, None, "onSave")
 
 
 @server.command("docfact.judge")
@@ -295,11 +305,29 @@ def judge_command(ls: DocfactServer, arguments) -> None:
         ls.start_judge(uri)
 
 
+@server.command("docfact.score")
+def score_command(ls: DocfactServer, arguments) -> None:
+    """SONAR and SSC scores now: ``[uri]`` for every documented function, ``[uri, symbol]``
+    for one (needs a model)."""
+    arguments = arguments if isinstance(arguments, list) else [arguments]
+    uri = arguments[0] if arguments else None
+    symbol = arguments[1] if len(arguments) > 1 and isinstance(arguments[1], str) else None
+    if not (isinstance(uri, str) and uri in ls.state.open_documents()):
+        return
+    if not ls.scorer.wanted(uri, "manual"):
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Warning,
+            message="docfact: scores need a model: set model in [tool.docfact.llm] or docfact.llm.model"))
+        return
+    ls.start_scores(uri, symbol, "manual")
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 async def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.scheduler.cancel(uri)
     ls.judge.cancel(uri)
+    ls.scorer.cancel(uri)
     ls.state.closed(uri)
     ls.settled.discard(uri)
     if ls.pull_diagnostics:

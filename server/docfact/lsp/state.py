@@ -7,7 +7,7 @@ import hashlib
 import logging
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..cache import Cache
@@ -17,7 +17,8 @@ from ..engine import FileAnalysis, UnitMemo, analyze, codes_for, facts_of, resol
 from ..graph.build import ProjectGraph
 from ..model import Finding
 from ..runner import file_outcomes, relative_to_root, resolved
-from ..source.files import module_name_for
+from ..scoring import score_findings
+from ..source.files import SUFFIXES, module_name_for
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic_from_dict
 
@@ -34,10 +35,13 @@ class DocumentState:
     findings: list[Finding]  # deterministic, settled by the project graph
     result_id: str
     judged: dict = field(default_factory=dict)  # symbol -> the model judge's JudgeResult
+    scored: dict = field(default_factory=dict)  # symbol -> FunctionScores of the unit's text
+    score_findings: list[Finding] = field(default_factory=list)  # what low scores say
 
     @property
     def all_findings(self) -> list[Finding]:
-        return self.findings + [f for result in self.judged.values() for f in result.findings]
+        return (self.findings + [f for result in self.judged.values() for f in result.findings]
+                + self.score_findings)
 
 
 @dataclass
@@ -52,6 +56,9 @@ class Workspace:
     _outcomes: dict[Path, tuple[str, dict]] = field(default_factory=dict)  # indexed files
     _settings: dict[Path, tuple[Settings, Path | None]] = field(default_factory=dict)
     _memos: dict[str, UnitMemo] = field(default_factory=dict)  # open documents' checked units
+    # uri -> symbol -> (the unit's text when it was scored, its FunctionScores): scores are
+    # dear, so they outlive edits elsewhere in the document, never an edit of the unit.
+    _scores: dict[str, dict[str, tuple[str, object]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- settings ----------------------------------------------------------------
@@ -85,6 +92,7 @@ class Workspace:
     def closed(self, uri: str) -> None:
         """Forget an open document; the file on disk speaks for it again."""
         self._memos.pop(uri, None)
+        self._scores.pop(uri, None)
         state = self._documents.pop(uri, None)
         if state is not None:
             path = state.analysis.path
@@ -131,6 +139,7 @@ class Workspace:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
         state = DocumentState(version, analysis, findings, result_id)
+        self._attach_scores(uri, state, codes_for(settings, relative), dict(settings.severity))
         with self._lock:
             stored = self._documents.get(uri)
             # Analyses of two versions can overlap (a cancelled check's thread runs on):
@@ -152,6 +161,40 @@ class Workspace:
             state = self._documents.get(uri)
             if state is not None and state.version == version:
                 state.judged = {result.symbol: result for result in results}
+
+    def set_scores(self, uri: str, scored: dict[str, tuple[str, object]]) -> None:
+        """Keep SONAR and SSC scores with the text of the unit they were computed for, and
+        show them in the document's current analysis."""
+        with self._lock:
+            kept = self._scores.setdefault(uri, {})
+            for symbol, (unit_text, scores) in scored.items():
+                old = kept.get(symbol)
+                if old is not None and old[0] == unit_text:  # a pass that computed less keeps the rest
+                    for name in ("sonar", "ssc", "docstring_similarity", "judged"):
+                        if getattr(scores, name) is None:
+                            setattr(scores, name, getattr(old[1], name))
+                kept[symbol] = (unit_text, scores)
+            state = self._documents.get(uri)
+        if state is not None:
+            path = Path(state.analysis.path)
+            settings, root = self._settings_and_root(path)
+            relative = relative_to_root(path.resolve(), root)
+            self._attach_scores(uri, state, codes_for(settings, relative), dict(settings.severity))
+
+    def _attach_scores(self, uri: str, state: DocumentState, codes, severities) -> None:
+        stored = self._scores.get(uri)
+        if not stored:
+            return
+        scored, found = {}, []
+        for report in state.analysis.units:
+            unit_text, scores = stored.get(report.symbol, (None, None))
+            span = report.unit.span
+            if scores is None or unit_text != state.analysis.text[span.start:span.end]:
+                continue
+            scored[report.symbol] = scores
+            found += [replace(f, severity=severities.get(f.code, f.severity))
+                      for f in score_findings(report, scores) if f.code in codes]
+        state.scored, state.score_findings = scored, found
 
     # --- the workspace -------------------------------------------------------------
 
@@ -181,7 +224,7 @@ class Workspace:
         """A file changed outside the editor: forget what was known of it and re-read it."""
         if path.name == "pyproject.toml":
             self._settings.clear()
-        if path.suffix not in (".py", ".pyi"):
+        if path.suffix not in SUFFIXES:
             return
         with self._lock:
             self._outcomes.pop(path.resolve(), None)

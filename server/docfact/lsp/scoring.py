@@ -1,0 +1,66 @@
+"""SONAR and SSC scores in the editor: on command (``docfact.score``) or on save, as
+configured, in the background, cancellable, with progress, cached like the judge.
+
+SONAR scores the asked-for function (or every documented function of the document); SSC
+samples every documented function of the document, since its High/Low threshold is
+calibrated over them. Scores are kept with the text of the unit they describe, so they
+survive edits elsewhere in the document and hover shows them at once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..cache import Cache
+from ..scoring import score_units, scorable
+from .background import BackgroundPass
+
+
+class EditorScorer(BackgroundPass):
+    title = "docfact: SONAR and SSC scores"
+
+    def wanted(self, uri: str, trigger: str) -> bool:
+        """Whether scores should be computed for ``uri`` on ``trigger`` ("onSave", "manual")."""
+        settings = self.server.state.settings_for(self.server.path_of(uri))
+        if not settings.llm.model:
+            return False
+        return trigger == "manual" or any(
+            table.enabled and table.run == trigger for table in (settings.sonar, settings.ssc))
+
+    async def work(self, uri: str, symbol: str | None = None, trigger: str = "manual") -> None:
+        server = self.server
+        state = await server.current_state(uri)
+        if state is None:
+            return
+        settings = server.state.settings_for(server.path_of(uri))
+        documented = [(state.analysis, r) for r in state.analysis.units if scorable(r)]
+        wanted = [(a, r) for a, r in documented if symbol is None or r.symbol == symbol]
+        if not wanted:
+            return
+        manual = trigger == "manual"
+        sonar = manual or (settings.sonar.enabled and settings.sonar.run == trigger)
+        ssc = manual or (settings.ssc.enabled and settings.ssc.run == trigger)
+        client = server.judge.client(settings.llm)
+        cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
+        try:
+            scores = {}
+            if sonar:
+                self.report(uri, f"SONAR: {len(wanted)} function(s)")
+                scores = await score_units(wanted, settings, cache, client, sonar=True, ssc=False)
+            if ssc:
+                self.report(uri, f"SSC: {len(documented)} function(s)")
+                understood = await score_units(documented, settings, cache, client, sonar=False, ssc=True)
+                for name, found in understood.items():
+                    if name in scores:
+                        found.sonar = scores[name].sonar
+                    scores[name] = found
+        finally:
+            cache.close()
+        text = state.analysis.text
+        server.state.set_scores(uri, {
+            report.symbol: (text[report.unit.span.start:report.unit.span.end], scores[report.symbol])
+            for _, report in documented if report.symbol in scores})
+        server.republish(uri)
+
+    def finished(self) -> None:
+        self.server.judge.finished()  # the status item counts the calls of both passes

@@ -1,0 +1,110 @@
+"""SONAR and SSC in the editor: the docfact.score command computes them in the background
+(real sandbox, packaged encoder, scripted model server), the hover card shows them, a low
+Correctness is a warning on the summary, and an edit of the function makes them stale."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from lsp_harness import FAST, find_position, wait_until
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
+from llm_helpers import KEY_ENV, SECRET  # noqa: E402
+from scripted_server import ScriptedServer  # noqa: E402
+
+SOURCE = '''\
+def larger(a: int, b: int) -> int:
+    """Return the larger of a and b."""
+    return min(a, b)
+
+
+def total(a: int, b: int) -> int:
+    """Return the sum of a and b."""
+    return a + b
+'''
+
+
+def responder(body: dict, sample: int) -> str | None:
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    if system.startswith("You are a Python programmer"):
+        name = re.search(r"def (\w+)\(", user.split("Signature and imports:", 1)[1]).group(1)
+        operation = "max(a, b)" if "larger" in user else "a + b"
+        return f"def {name}(a: int, b: int) -> int:\n    return {operation}\n"
+    if system.startswith("You shorten"):
+        return user
+    if "Correct or Incorrect" in user:
+        return "Correct"
+    if system.startswith("You are an expert programmer. You read code"):
+        return "Compute a value from two numbers."
+    return None
+
+
+@pytest.fixture
+def model_server(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    with ScriptedServer(responder=responder) as server:
+        yield server
+
+
+def _options(server):
+    return {"docfact": {**FAST["docfact"], "llm": {
+        "model": "openai/test-model", "apiBase": server.base_url, "apiKeyEnv": KEY_ENV,
+        "timeoutS": 10, "run": "manual"}}}
+
+
+async def _hover(client, uri, text):
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=find_position(client.texts[uri], text)))
+    return hover.contents.value
+
+
+def _codes(client, uri):
+    latest = client.published_for(uri)
+    return [d.code for d in latest[-1].diagnostics] if latest else []
+
+
+async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start, workspace, model_server):
+    client = await start(options=_options(model_server))
+    path = workspace / "shop" / "scored.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    before = await _hover(client, uri, "Return the larger")
+    assert "SONAR (correctness, abstraction, conciseness, fluency): not computed" in before
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="docfact.score", arguments=[uri]))
+    await wait_until(lambda: "DF304" in _codes(client, uri), what="DF304 after scoring", timeout=240)
+    warning = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF304")
+    assert warning.range.start.line == 1 and "for the input" in warning.message
+    card = await _hover(client, uri, "Return the larger")
+    assert re.search(r"Correctness `[█░]+` 0\.\d\d — FuncSim over \d+ cases", card)
+    assert "Where they disagree" in card and "Model understandability: **" in card
+    assert "too few functions to calibrate tau" in card
+    assert SECRET not in card
+    good = await _hover(client, uri, "Return the sum")
+    assert "Correctness `██████████` 1.00" in good
+    # Editing the scored function makes its scores stale: they leave the card and the warning goes.
+    version = client.replace_all(uri, SOURCE.replace("return min(a, b)", "return max(a, b)"))
+    await client.diagnostics_for(uri, version=version)
+    assert "DF304" not in _codes(client, uri)
+    after = await _hover(client, uri, "Return the larger")
+    assert "SONAR (correctness, abstraction, conciseness, fluency): not computed" in after
+    assert "Correctness `██████████` 1.00" in await _hover(client, uri, "Return the sum")
+
+
+async def test_score_command_without_a_model_says_what_is_missing(start, workspace):
+    client = await start()
+    path = workspace / "shop" / "scored.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="docfact.score", arguments=[uri]))
+    await wait_until(lambda: any("scores need a model" in m.message for m in client.messages),
+                     what="a message about the missing model")
