@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import threading
 from pathlib import Path
 
 from lsprotocol import types
@@ -12,6 +13,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
+from ..source.segment import warm_up
 from ..config import ConfigError
 from . import actions, hover
 from .convert import PositionMapper, diagnostic
@@ -161,6 +163,9 @@ def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
         ls.state.set_editor_settings(ls.initial_settings)
     except ConfigError as error:
         ls.show_config_error(error)
+    # The sentence splitter's import, while the client finishes the handshake and opens
+    # its first document.
+    threading.Thread(target=warm_up, name="docfact-warm-up", daemon=True).start()
 
 
 @server.feature(types.INITIALIZED)

@@ -17,9 +17,10 @@ from ..config import SonarSettings
 from ..llm.client import LlmClient
 from .abstraction import abstraction, pair_similarity
 from .conciseness import Compressed, ConcisenessResult, compress, judge
-from .funcsim import Counterexample, afuncsim, driver_version
+from .funcsim import Counterexample, FuncSimRun, Similarity, afuncsim, driver_version
 from .measure import Measure, not_measured
-from .regenerate import Regeneration, context_function, context_imports, prompt_version, regenerate
+from .regenerate import (Generations, Regeneration, context_function, context_imports, prompt_version,
+                         regenerate)
 from .standalone import why_not_runnable
 
 CORRECTNESS_TEMPERATURE = 0.0  # the one regeneration Correctness is judged on
@@ -65,16 +66,14 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
         return SonarResult(missing, missing, missing, await _fluency(docstring, settings))
     fluency_task = asyncio.create_task(_fluency(docstring, settings))
     models = settings.generators or (client.settings.model,)
-    key = cache_key("sonar", unit_source, function_name, docstring, context, models,
-                    client.settings.api_base, client.settings.top_p,
-                    asdict(replace(settings, enabled=True, run="manual", fluency_model=None)),
-                    CORRECTNESS_TEMPERATURE, POOL_TEMPERATURE, prompt_version(), driver_version())
+    key = cache_key("sonar", unit_source, function_name, docstring, context,
+                    *scoring_key_parts(client, settings, models))
     cached = cache.get(key) if cache is not None else None
     if cached is not None:
         return SonarResult.from_json(cached, await fluency_task)
     try:
         result, complete = await _measure(unit_source, function_name, docstring, context,
-                                          _clients(client, models), models, settings)
+                                          generator_clients(client, models), models, settings)
     except BaseException:
         fluency_task.cancel()
         raise
@@ -83,7 +82,14 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
     return replace(result, fluency=await fluency_task)
 
 
-def _clients(client: LlmClient, models: tuple[str, ...]) -> list[LlmClient]:
+def scoring_key_parts(client: LlmClient, settings: SonarSettings, models: tuple[str, ...]) -> tuple:
+    """What a score depends on besides the function and its docstring (for cache keys)."""
+    return (models, client.settings.api_base, client.settings.top_p,
+            asdict(replace(settings, enabled=True, run="manual", fluency_model=None)),
+            CORRECTNESS_TEMPERATURE, POOL_TEMPERATURE, prompt_version(), driver_version())
+
+
+def generator_clients(client: LlmClient, models: tuple[str, ...]) -> list[LlmClient]:
     """One client per generator; other models are reached the way the judge's model is."""
     return [client if model == client.settings.model else LlmClient(replace(client.settings, model=model))
             for model in models]
@@ -94,32 +100,69 @@ def _shares(total: int, parts: int) -> list[int]:
     return [total // parts + (i < total % parts) for i in range(parts)]
 
 
-async def _measure(unit_source, function, docstring, context, clients, models, settings):
-    """(SonarResult without fluency, whether it is complete enough to cache)."""
+@dataclass(frozen=True)
+class Pool:
+    """The programs regenerated from one docstring, the Correctness regeneration first."""
+
+    first: Generations  # the one regeneration at temperature 0
+    rest: tuple[Generations, ...]  # the other samples of the Abstraction pool, per generator
+    origin: str  # "from 3 models x 3 samples"
+
+    @property
+    def calls(self) -> int:
+        return self.first.calls + sum(g.calls for g in self.rest)
+
+    @property
+    def error(self) -> str | None:
+        return next((g.error for g in (self.first, *self.rest) if g.error), None)
+
+    @property
+    def regeneration(self) -> Regeneration:
+        """The one Correctness is judged on (a problem saying why, when the call failed)."""
+        if self.first.items:
+            return self.first.items[0]
+        return Regeneration(None, problem=f"model call failed: {self.first.error}")
+
+    @property
+    def programs(self) -> list[str]:
+        return [r.code for g in (self.first, *self.rest) for r in g.items if r.usable]
+
+    def abstraction(self, context: str) -> Measure:
+        return abstraction(self.programs, context, self.origin)
+
+
+async def regenerate_pool(docstring: str, context: str, clients: list[LlmClient],
+                          models: tuple[str, ...], settings: SonarSettings) -> Pool:
+    """The Correctness regeneration and the Abstraction pool it is the first member of."""
     shares = _shares(max(settings.samples, len(clients)), len(clients))
     origin = _origin(models, shares)
     shares[0] -= 1  # the Correctness regeneration is the first generator's first sample
-    # All model work at once: the Correctness regeneration, the rest of the pool, and the
-    # compressions with their regenerations; then both sandbox runs at once.
-    first, pool, compressed = await asyncio.gather(
+    first, rest = await asyncio.gather(
         regenerate(docstring, context, clients[0], 1, CORRECTNESS_TEMPERATURE),
         asyncio.gather(*(regenerate(docstring, context, c, share, POOL_TEMPERATURE)
-                         for c, share in zip(clients, shares) if share > 0)),
+                         for c, share in zip(clients, shares) if share > 0)))
+    return Pool(first, tuple(rest), origin)
+
+
+async def _measure(unit_source, function, docstring, context, clients, models, settings):
+    """(SonarResult without fluency, whether it is complete enough to cache)."""
+    # All model work at once: the pool (the Correctness regeneration first), and the
+    # compressions with their regenerations; then both sandbox runs at once.
+    pool, compressed = await asyncio.gather(
+        regenerate_pool(docstring, context, clients, models, settings),
         compress(docstring, context, clients[0], settings.compressions, CORRECTNESS_TEMPERATURE))
-    calls = first.calls + sum(g.calls for g in pool) + compressed.calls
-    errors = [g.error for g in (first, *pool) if g.error]
-    if not first.items:
-        failed = not_measured(f"model call failed: {first.error}")
-        return SonarResult(failed, failed, failed, _pending(), calls=calls, error=first.error), False
-    regeneration = first.items[0]
-    (correctness, example, correct_ok), concise = await asyncio.gather(
-        _correctness(unit_source, function, context, regeneration, settings),
+    calls = pool.calls + compressed.calls
+    if not pool.first.items:
+        failed = not_measured(f"model call failed: {pool.first.error}")
+        return SonarResult(failed, failed, failed, _pending(), calls=calls, error=pool.first.error), False
+    regeneration = pool.regeneration
+    ((correctness, example, correct_ok),), concise = await asyncio.gather(
+        correctnesses(unit_source, function, context, [regeneration], settings),
         _conciseness(docstring, compressed, function, context, regeneration, settings))
-    programs = [r.code for r in [regeneration, *(item for g in pool for item in g.items)] if r.usable]
-    result = SonarResult(correctness, abstraction(programs, context, origin), concise.measure,
+    result = SonarResult(correctness, pool.abstraction(context), concise.measure,
                          _pending(), example, concise.compression, calls,
-                         error=errors[0] if errors else compressed.error)
-    return result, correct_ok and concise.complete and not errors
+                         error=pool.error or compressed.error)
+    return result, correct_ok and concise.complete and pool.error is None
 
 
 def _origin(models: tuple[str, ...], shares: list[int]) -> str:
@@ -130,28 +173,45 @@ def _origin(models: tuple[str, ...], shares: list[int]) -> str:
     return f"from {len(models)} model{plural} ({' + '.join(map(str, shares))} samples)"
 
 
-async def _correctness(unit_source: str, function: str, context: str, regeneration: Regeneration,
-                       settings: SonarSettings) -> tuple[Measure, Counterexample | None, bool]:
-    """(Correctness, a counterexample, complete)."""
+Judged = tuple[Measure, "Counterexample | None", bool]  # (Correctness, a counterexample, complete)
+
+
+async def correctnesses(unit_source: str, function: str, context: str,
+                        regenerations: list[Regeneration], settings: SonarSettings) -> list[Judged]:
+    """Correctness of each regeneration; the usable ones are tested in one sandbox run, so
+    they are compared with the function on the same inputs."""
+    original = _program(unit_source, context)
+    runnable = [r.code for r in regenerations if r.usable]
+    reason = why_not_runnable(original, function)
+    run = None
+    if reason is None and runnable:
+        run = await afuncsim(original, runnable, function, cases=settings.fuzz_cases,
+                             time_limit_s=settings.time_limit_s)
+    results = iter(run.results if run is not None else ())
+    return [_correctness(original, function, context, r, reason, run, next(results, None) if r.usable else None)
+            for r in regenerations]
+
+
+def _correctness(original: str, function: str, context: str, regeneration: Regeneration,
+                 reason: str | None, run: FuncSimRun | None, similarity: Similarity | None) -> Judged:
+    """Correctness from ``similarity`` (this regeneration's share of ``run``), else a
+    structural approximation when the function could not be run for ``reason``."""
     if regeneration.code is None:
         return not_measured(regeneration.problem or "no code"), None, False
     if regeneration.stub:
         return Measure(0.0, "the code regenerated from the docstring is a stub"), None, True
-    original = _program(unit_source, context)
-    reason = why_not_runnable(original, function)
-    if reason is None:
-        run = await afuncsim(original, [regeneration.code], function, cases=settings.fuzz_cases,
-                             time_limit_s=settings.time_limit_s)
-        if run.results:
-            similarity = run.results[0]
-            if similarity.value is None:
-                return not_measured(f"no input of {run.cases} gave a comparable result"), None, True
-            dropped = f", {similarity.discarded} discarded" if similarity.discarded else ""
-            how = f"FuncSim over {similarity.counted} cases{dropped} ({run.jail})"
-            return Measure(similarity.value, how), similarity.counterexample, True
+    if similarity is not None and similarity.problem is None:
+        if similarity.value is None:
+            return not_measured(f"no input of {run.cases} gave a comparable result"), None, True
+        dropped = f", {similarity.discarded} discarded" if similarity.discarded else ""
+        how = f"FuncSim over {similarity.counted} cases{dropped} ({run.jail})"
+        return Measure(similarity.value, how), similarity.counterexample, True
+    if run is not None and similarity is None:
         if not run.complete:
             return not_measured(run.error or "the tests failed"), None, False
         reason = run.error
+    elif similarity is not None:
+        reason = similarity.problem  # the sandbox refused this regeneration alone
     try:
         value = pair_similarity(original, regeneration.code, context)
     except SyntaxError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Iterator
 
 from docfact.model import DocEntry, Docstring, Field, Segment
@@ -50,10 +51,25 @@ _CLOSING_ABBREVIATION = re.compile(r"(?<![\w.])(?:etc|[^\W\d_])\.(?=\s+([^\W\d_]
 _CANDIDATE = re.compile(r"[.?!](?:\s+\S|[^\s\w.,])")
 
 
+def warm_up() -> None:
+    """Load the tokenizer now (a server does it at start, off its first request's path)."""
+    _tokenizer()
+
+
 @functools.cache
 def _tokenizer():
-    # nltk takes a tenth of a second to import: only when a sentence is first split.
-    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+    # nltk is imported only when a sentence is first split. Its package init imports its
+    # collocation statistics, which import scipy.stats when scipy is installed (the model
+    # extra brings it): a second of start-up for nothing Punkt uses, so scipy is hidden
+    # from that one import.
+    hide_scipy = "scipy" not in sys.modules
+    if hide_scipy:
+        sys.modules["scipy"] = None  # type: ignore[assignment]
+    try:
+        from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+    finally:
+        if hide_scipy:
+            del sys.modules["scipy"]
 
     params = PunktParameters()
     params.abbrev_types = set(_ABBREVIATIONS)
