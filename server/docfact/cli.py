@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import logging
 import sys
 from pathlib import Path
@@ -44,6 +45,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the HTML file to write")
     report.set_defaults(fail_on=None)  # a report never fails on findings
 
+    score = commands.add_parser(
+        "score", help="one function's scores: ReFEree, SONAR and model understandability (SSC)")
+    score.add_argument("target", metavar="FILE::QUALNAME", type=_target,
+                       help="a file and a documented function in it, e.g. shop/cart.py::Cart.add")
+    score.add_argument("--format", choices=("text", "json"), default="text")
+    score.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
+    score.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
+    score.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    _add_model_options(score)
+    score.set_defaults(select=None, ignore=None, fail_on=None, docstring_style=None, jobs=None,
+                       sonar=False, ssc=False)
+
     serve = commands.add_parser("serve", help="run the language server")
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", type=_address,
@@ -66,13 +79,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
-    model = parser.add_argument_group(
-        "model judge (ReFEree C1-C4; nothing is sent without --llm-model)")
-    model.add_argument("--llm-model", help="a litellm model string, e.g. openai/gpt-4o-mini")
-    model.add_argument("--llm-api-base", help="the model server's URL")
-    model.add_argument("--llm-api-key-env", help="NAME of the environment variable holding the key")
-    model.add_argument("--llm-protocol", choices=("batched", "paper"))
-    model.add_argument("--llm-votes", type=int, help="samples per judgement (majority vote)")
+    _add_model_options(parser)
     scores = parser.add_argument_group("scores (need a model; cached)")
     scores.add_argument("--sonar", action="store_true",
                         help="SONAR's Correctness, Abstraction, Conciseness and Fluency of every "
@@ -82,11 +89,28 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
                              "self-consistency, calibrated over the checked functions)")
 
 
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    model = parser.add_argument_group(
+        "model judge (ReFEree C1-C4; nothing is sent without --llm-model)")
+    model.add_argument("--llm-model", help="a litellm model string, e.g. openai/gpt-4o-mini")
+    model.add_argument("--llm-api-base", help="the model server's URL")
+    model.add_argument("--llm-api-key-env", help="NAME of the environment variable holding the key")
+    model.add_argument("--llm-protocol", choices=("batched", "paper"))
+    model.add_argument("--llm-votes", type=int, help="samples per judgement (majority vote)")
+
+
 def _address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not port.isdigit() or int(port) > 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
     return host or "127.0.0.1", int(port)
+
+
+def _target(text: str) -> tuple[Path, str]:
+    path, separator, qualname = text.rpartition("::")
+    if not separator or not path or not qualname:
+        raise argparse.ArgumentTypeError(f"{text!r} is not FILE::QUALNAME (e.g. shop/cart.py::Cart.add)")
+    return Path(path), qualname
 
 
 def _code_list(text: str) -> list[str]:
@@ -103,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
             return _report(arguments)
         if arguments.command == "serve":
             return _serve(arguments)
+        if arguments.command == "score":
+            return _score(arguments)
         return _cache(arguments)
     except ConfigError as error:
         print(f"docfact: configuration error: {error}", file=sys.stderr)
@@ -191,6 +217,36 @@ def _report(arguments) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     print(f"docfact: wrote {arguments.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _score(arguments) -> int:
+    from . import output
+    from .cache import Cache
+    from .judging import ScoreError, score_one
+    from .runner import file_outcomes, project_graph
+
+    path, qualname = arguments.target
+    if not path.is_file():
+        print(f"docfact: error: {path}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    arguments.paths = [path]
+    settings, root = _settings(arguments)
+    if not settings.llm.model:
+        raise ConfigError("score needs a model: set model in [tool.docfact.llm] or pass --llm-model")
+    cache = None if arguments.no_cache else Cache(settings.cache_dir and Path(settings.cache_dir))
+    # The judge's evidence comes from the project the file belongs to.
+    outcomes = file_outcomes([root or path.parent], settings, root, cache)
+    job = next((job for job, _ in outcomes if Path(job.display).resolve() == path.resolve()), None)
+    if job is None:
+        outcomes += file_outcomes([path], settings, root, cache)
+        job = outcomes[-1][0]
+    try:
+        entry = score_one(job, qualname, project_graph(outcomes), settings, cache)
+    except ScoreError as error:
+        print(f"docfact: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    _write((json.dumps(entry, indent=2) if arguments.format == "json" else output.score_card(entry)) + "\n")
     return EXIT_OK
 
 

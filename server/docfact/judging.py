@@ -132,3 +132,50 @@ def _note_agreement(result: RunResult, path: str, agreement, lines) -> None:
                 and item["start"] == {"line": line + 1, "column": column + 1}
                 and "the model agrees" not in item["message"]):
             item["message"] += " (the model agrees)"
+
+
+# --- `docfact score`: one function ----------------------------------------------------
+
+
+class ScoreError(Exception):
+    """The function cannot be scored (not found, not a function); the message says why."""
+
+
+def score_one(job: FileJob, qualname: str, project: ProjectGraph, settings: Settings,
+              cache: Cache | None) -> dict:
+    """ReFEree, SONAR and SSC of one function (SSC calibrated over its file's functions),
+    as the ``scores`` item of the JSON report, with the function's findings."""
+    analysis = _analysis(job, settings, project)
+    if analysis is None:
+        raise ScoreError(f"{job.display} cannot be read as source")
+    documented = [r for r in analysis.units if scorable(r)]
+    report = next((r for r in documented if qualname in (r.unit.qualname, r.symbol)), None)
+    if report is None:
+        names = ", ".join(r.unit.qualname for r in documented) or "none"
+        raise ScoreError(f"{job.display} has no documented function {qualname} (documented: {names})")
+    client = client_for(settings.llm)
+    result = RunResult()
+    asyncio.run(_score_one(job, analysis, report, documented, project, settings, cache, client, result))
+    entry = result.scores[0]
+    entry["calibrated_over"] = len(documented)
+    entry["findings"] = [d for d in result.diagnostics if d["symbol"] == report.symbol]
+    notice = client.take_notice()
+    if notice:
+        print(f"docfact: {notice}", file=sys.stderr)
+    return entry
+
+
+async def _score_one(job, analysis, report, documented, project, settings, cache, client, result):
+    entries = _ScoreEntries(result)
+    entries.of(job.display, report.symbol, analysis)
+    _add_findings(result, report.findings, analysis, job, settings)  # the judge may agree with them
+    only = replace(analysis, units=[report])
+    await _judge_file(job, only, project, settings, cache, client, result, entries)
+    sonar = await score_units([(analysis, report)], settings, cache, client, sonar=True, ssc=False)
+    understood = await score_units([(analysis, r) for r in documented], settings, cache, client,
+                                   sonar=False, ssc=True)
+    found = understood[report.symbol]
+    found.sonar = sonar[report.symbol].sonar
+    entry = entries.of(job.display, report.symbol, analysis)
+    entry["sonar"], entry["ssc"] = sonar_json(found.sonar), ssc_json(found)
+    _add_findings(result, score_findings(report, found), analysis, job, settings)

@@ -60,6 +60,51 @@ def to_text(result) -> str:
     return "\n".join(lines)
 
 
+def score_card(entry: dict) -> str:
+    """`docfact score`'s text: each score as a bar, with how it was measured."""
+    lines = [f"{entry['symbol']}  ({entry['path']}:{entry['line']})", ""]
+    referee = entry.get("referee")
+    lines.append(_score_line("ReFEree SCORE", referee,
+                             "consistent verdicts of the judge, 4 criteria per sentence"
+                             if referee is not None else "no verdict from the model"))
+    sonar = entry.get("sonar") or {}
+    lines.append("SONAR")
+    for name in ("correctness", "abstraction", "conciseness", "fluency"):
+        lines.append(_score_line(f"  {name.capitalize()}", sonar.get(name),
+                                 sonar.get("how", {}).get(name, "not computed")))
+    example = sonar.get("counterexample")
+    if example:
+        lines.append(f"  where they disagree: for {example['input']} the function "
+                     f"{example['original']}; code written from the docstring {example['candidate']}")
+    ssc = entry.get("ssc") or {}
+    if ssc.get("value") is None:
+        lines.append(f"Model understandability: not computed ({ssc.get('error') or 'no summaries'})")
+    else:
+        cut = (f"High at SSC >= {ssc['threshold']:.2f}" if ssc.get("threshold") is not None
+               else "too few functions to calibrate: High")
+        lines.append(_score_line(f"Model understandability: {ssc['label'].capitalize()}", ssc["value"],
+                                 f"SSC of k = {ssc['k']} summaries; {cut}, calibrated over the "
+                                 f"{entry.get('calibrated_over', '?')} documented functions of the file"))
+        if "docstring" in ssc:
+            lines.append(f"  P2, docstring vs the model's reading: {ssc['docstring']['value']:.2f} "
+                         f"({ssc['docstring']['label']})")
+        if "judged_correct" in ssc:
+            lines.append(f"  P3, summaries judged correct: {ssc['judged_correct']['share']:.0%} "
+                         f"({ssc['judged_correct']['label']})")
+    findings = entry.get("findings") or []
+    if findings:
+        lines += ["", "Findings"] + [f"  {d['path']}:{d['start']['line']}:{d['start']['column']}: "
+                                     f"{d['code']} {d['message']}" for d in findings]
+    return "\n".join(lines)
+
+
+def _score_line(label: str, value: float | None, how: str) -> str:
+    if value is None:
+        return f"{label:<36} {'':10}  --    {how}"
+    filled = round(max(0.0, min(1.0, value)) * 10)
+    return f"{label:<36} {'█' * filled}{'░' * (10 - filled)}  {value:.2f}  {how}"
+
+
 def to_sarif(result) -> str:
     used = sorted({d["code"] for d in result.diagnostics})
     rules = [{

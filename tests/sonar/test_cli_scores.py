@@ -87,3 +87,29 @@ def test_flags_without_a_model_are_a_usage_error(tmp_path):
                           env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")})
     assert done.returncode == 2
     assert "--sonar need a model" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_score_prints_one_functions_card(tmp_path, server):
+    (tmp_path / "arith.py").write_text(SOURCE)
+    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+           "HF_HUB_OFFLINE": "1"}
+    base = [sys.executable, "-m", "docfact", "score", "--llm-model", "openai/test-model",
+            "--llm-api-base", server.base_url, "--llm-api-key-env", KEY_ENV]
+    done = subprocess.run([*base, f"{tmp_path / 'arith.py'}::larger"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    card = done.stdout
+    assert card.startswith("arith.larger  (") and "ReFEree SCORE" in card
+    assert re.search(r"Correctness\s+[█░]{10}  0\.\d\d  FuncSim over \d+ cases", card)
+    assert "where they disagree: for (" in card
+    assert "Model understandability: Low" in card and "calibrated over the 20 documented" in card
+    assert "DF304" in card and SECRET not in card + done.stderr
+    as_json = subprocess.run([*base, "--format", "json", f"{tmp_path / 'arith.py'}::plus_3"],
+                             capture_output=True, text=True, env=env, timeout=600)
+    entry = json.loads(as_json.stdout)
+    assert entry["symbol"] == "arith.plus_3" and entry["sonar"]["correctness"] == 1.0
+    assert entry["ssc"]["label"] == "high" and entry["findings"] == []
+    missing = subprocess.run([*base, f"{tmp_path / 'arith.py'}::nowhere"],
+                             capture_output=True, text=True, env=env, timeout=600)
+    assert missing.returncode == 2 and "has no documented function nowhere" in missing.stderr
+    assert "plus_0" in missing.stderr and "Traceback" not in missing.stderr

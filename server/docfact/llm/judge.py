@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import textwrap
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cache import Cache, cache_key
@@ -116,8 +116,7 @@ async def judge_unit(report: UnitReport, text: str, evidence: Sequence[Evidence]
     if stored is not None:
         votes, reasons = stored
         return _result(report, evidence, settings, votes, reasons, calls=0, cache_hit=True)
-    protocol = _run_batched if settings.protocol == "batched" else _run_paper
-    votes, reasons, calls, error = await protocol(judged, settings, client)
+    votes, reasons, calls, error = await _run(judged, settings, client)
     complete = all(v is not None for sentence in votes for vs in sentence.values() for v in vs)
     if complete and cache is not None:
         cache.put(key, [{"votes": v, "reason": r} for v, r in zip(votes, reasons)])
@@ -139,9 +138,25 @@ async def judge_units(reports: Sequence[UnitReport], text: str,
     )))
 
 
+async def judge_sentence(judged: JudgeInput, index: int, settings: LlmSettings,
+                         client: LlmClient) -> tuple[dict[str, int | None], str, int, str | None]:
+    """Majority verdicts on sentence ``index`` of ``judged``, which may hold a text that is
+    not in the file (a proposed correction): (criterion -> 1/0/None, the reason for a 0,
+    calls, error). Not cached here: the caller caches what it builds on the verdicts."""
+    if settings.protocol == "paper":  # one request per sentence: ask about this one only
+        judged, index = replace(judged, sentences=(judged.sentences[index],)), 0
+    votes, reasons, calls, error = await _run(judged, settings, client)
+    return {c: majority(votes[index][c]) for c in CRITERIA}, reasons[index], calls, error
+
+
 # --- the two protocols --------------------------------------------------------------------
 # Each returns, per sentence, criterion -> every sample's verdict, the reasons given for
 # 0s (one per sentence), the number of calls, and the error that cost verdicts, if any.
+
+
+async def _run(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
+    protocol = _run_batched if settings.protocol == "batched" else _run_paper
+    return await protocol(judged, settings, client)
 
 
 async def _run_batched(judged: JudgeInput, settings: LlmSettings, client: LlmClient):

@@ -173,7 +173,7 @@ def _origin(models: tuple[str, ...], shares: list[int]) -> str:
     return f"from {len(models)} model{plural} ({' + '.join(map(str, shares))} samples)"
 
 
-Judged = tuple[Measure, "Counterexample | None", bool]  # (Correctness, a counterexample, complete)
+Judged = tuple[Measure, Counterexample | None, bool]  # (Correctness, a counterexample, complete)
 
 
 async def correctnesses(unit_source: str, function: str, context: str,
@@ -188,8 +188,9 @@ async def correctnesses(unit_source: str, function: str, context: str,
         run = await afuncsim(original, runnable, function, cases=settings.fuzz_cases,
                              time_limit_s=settings.time_limit_s)
     results = iter(run.results if run is not None else ())
-    return [_correctness(original, function, context, r, reason, run, next(results, None) if r.usable else None)
-            for r in regenerations]
+    shares = [next(results, None) if r.usable else None for r in regenerations]
+    return [_correctness(original, function, context, r, reason, run, share)
+            for r, share in zip(regenerations, shares)]
 
 
 def _correctness(original: str, function: str, context: str, regeneration: Regeneration,
