@@ -33,6 +33,19 @@ _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _MENTIONS_C = re.compile(r"\bC (?:function|API|code|level)|\w\.[ch]\b")
 # Names of CPython's C API (``PyFrame_New``, ``_Py_DecodeUTF8Ex``) live in no Python file.
 _C_API = re.compile(r"_?_?Py[A-Z_]")
+# Sentences that illustrate: the names in them are made up or stand for a kind of thing.
+_ILLUSTRATION = re.compile(r"\b(?:for (?:example|instance)|e\.g\.|such as|examples?|in the form)(?!\w)",
+                           re.IGNORECASE)
+_PARENTHESES = re.compile(r"\([^()]*\)")
+# A TSDoc link in generated docstrings, whose label is in backticks: {@link A.b `b`}.
+_TSDOC_LINK = re.compile(r"\{@link[^}]*\}")
+# Literals of JSON, JavaScript and friends, not Python names.
+_FOREIGN_LITERALS = frozenset({"null", "true", "false", "undefined", "nil"})
+# A placeholder built on a known name: ``TypeA``, ``TypeB`` beside ``Type``.
+_PLACEHOLDER = re.compile(r"(?P<stem>[A-Za-z_]\w*?)[A-Z0-9]")
+# Section titles a NumPy docstring wrote without the underline: not parameters.
+_SECTION_TITLES = frozenset({"Returns", "Yields", "Raises", "Notes", "References", "Examples",
+                             "Warnings", "Attributes", "Methods"})
 
 
 @rule("DF101", "unknown-parameter", "name",
@@ -44,7 +57,10 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
         return  # a property's documented parameters are those of the callable it returns
     parameters = [p.name for p in signature.parameters]
-    accepted = set(parameters)
+    # A heading written without its underline is no parameter, nor is the `:type x:` of
+    # an `:ivar x:`.
+    accepted = set(parameters) | _SECTION_TITLES | {
+        e.name.text for e in ctx.docstring.entries if e.kind == "attribute" and e.name}
     if ctx.unit.kind == "class" and ctx.unit.signature is None:
         # A class documenting its constructor: dataclass-like fields count as parameters.
         accepted |= ctx.unit.attributes
@@ -71,22 +87,22 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF102", "unresolved-name", "name",
       "A name written as code in the prose that is defined nowhere.")
 def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
+    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
         if not is_call:
-            yield from _unresolved(ctx, "DF102", segment, start, name, formatted)
+            yield from _unresolved(ctx, "DF102", segment, start, name, how)
 
 
 @rule("DF103", "unknown-callable", "name",
       "A called name, such as `f()`, that exists nowhere in the project or its imports.")
 def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, formatted in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
+    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
         if is_call:
-            yield from _unresolved(ctx, "DF103", segment, start, name, formatted)
+            yield from _unresolved(ctx, "DF103", segment, start, name, how)
 
 
 def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
                      parameters: frozenset[str] = frozenset()):
-    """(segment, value start, dotted name, is a call, written as code) of each reference.
+    """(segment, value start, dotted name, is a call, how it is written) of each reference.
 
     In NumPy-style docstrings single backticks mostly hold maths (`s_i`, `K_4`) or
     placeholders: only ``literals`` and roles count as code there. In Javadoc, code is
@@ -94,31 +110,44 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
     if docstring.style == "javadoc":
         yield from _javadoc_references(segments, docstring, parameters)
         return
-    style = docstring.style
+    # Where code is written in double backticks, single ones are reST's default role: a
+    # cross-reference or emphasis (`comparison`) as often as code.
+    default_role = "``" in docstring.text.value
     for segment in segments:
         text = segment.text
+        links = [m.span() for m in _TSDOC_LINK.finditer(text)]
         covered = []
         for match in _CODE.finditer(text):
             role = match.group("role")
-            if role is not None and role not in _OBJECT_ROLES:
+            if role is not None and role not in _OBJECT_ROLES or _within(match.start(), links):
                 continue
-            body_start = match.start("body")
-            body = match.group("body")
-            reference = _reference_in(body)
+            reference = _reference_in(match.group("body"))
             if reference is None:
                 continue
             offset, name, is_call = reference
             covered.append((match.start(), match.end()))
-            start = segment.start + body_start + offset
-            as_code = not _SUBSCRIPTED.fullmatch(name) and (
-                role is not None or match.group("ticks") == "``" or style != "numpy"
-                or not _MATH.fullmatch(name))
-            yield segment, start, name, is_call, as_code
+            start = segment.start + match.start("body") + offset
+            yield segment, start, name, is_call, _written_as(match, name, docstring.style, default_role)
         for match in _BARE_CALL.finditer(text):
-            if any(a <= match.start() < b for a, b in covered):
+            if _within(match.start(), covered):
                 continue
             start = segment.start + match.start("body")
-            yield segment, start, match.group("body"), True, False
+            yield segment, start, match.group("body"), True, "plain"
+
+
+def _within(position: int, spans) -> bool:
+    return any(a <= position < b for a, b in spans)
+
+
+def _written_as(match: re.Match, name: str, style: str, default_role: bool) -> str:
+    """How a code span reads: "code"; "maths" (`s_i`, NumPy's single backticks: `nxn`);
+    or "plain" for a single-backticked word where single backticks are not code."""
+    single = match.group("role") is None and match.group("ticks") == "`"
+    if _SUBSCRIPTED.fullmatch(name) or (single and style == "numpy" and _MATH.fullmatch(name)):
+        return "maths"
+    if single and default_role and name.isalpha() and name.islower():
+        return "plain"
+    return "code"
 
 
 def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
@@ -137,7 +166,7 @@ def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
                 continue
             offset, name, is_call = reference
             if in_entry or _closest(name.split(".")[0], parameters):
-                yield segment, tag.body.start + offset, name, is_call, True
+                yield segment, tag.body.start + offset, name, is_call, "code"
 
 
 def _reference_in(body: str) -> tuple[int, str, bool] | None:
@@ -169,33 +198,28 @@ def _suggestions(ctx: CheckContext) -> frozenset[str]:
 
 
 def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name: str,
-                formatted: bool) -> Iterator[Finding]:
-    """A finding for ``name`` unless it resolves; ``formatted``: written as code."""
+                how: str) -> Iterator[Finding]:
+    """A finding for ``name`` unless it resolves; ``how``: "code", "plain" or "maths"."""
     parts = name.split(".")
     head = parts[0]
-    if _HISTORY.search(segment.text) or parts[-1] in _FILE_SUFFIXES or head in ctx.example_names:
-        return  # a history note, a file name, or a name the docstring's own example binds
+    if _HISTORY.search(segment.text) or parts[-1] in _FILE_SUFFIXES or _MENTIONS_C.search(segment.text):
+        return  # a history note, a file name, or a sentence about C code
+    if head in ctx.example_names or head in ctx.result_names or head in _FOREIGN_LITERALS:
+        return  # a name the docstring binds itself, or JSON's `null`
     if head in ("self", "cls", "this") and len(parts) > 1:
         head = parts[1]
         if head in ctx.unit.attributes or head in ctx.module.defined_names:
             return
     elif head in ctx.known_names:
         return
-    if _C_API.match(head) or (head.endswith("s") and head[:-1] in ctx.known_names):
-        return  # the C API, or the plural of a known name ("`MagicMock`s")
-    if head.endswith("_") or (head.startswith("_") and not head.startswith("__") and any(
-            known.endswith(head) for known in ctx.known_names)):
-        return  # a fragment of names: "the ``_codepoint`` arguments", "``tag_``"
-    closest = _closest(head, _suggestions(ctx))
-    dotted_unknown = len(parts) > 1 and head == parts[0]
-    # camelCase is Java's own style of names, not a sign of a name from elsewhere.
-    foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
-    if closest is None and (not formatted or dotted_unknown or _MENTIONS_C.search(segment.text)
-                            or foreign_case):
-        # Without a near miss to point at, a plain-text call, a dotted name with an unknown
-        # head, a sentence about C code or a camelCase name (a JSON field, a JavaScript
-        # API) most likely names something outside the Python code.
+    if _stands_for_known(head, ctx.known_names):
         return
+    closest = _closest(head, _parameters(ctx) if how == "maths" else _suggestions(ctx))
+    foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
+    if closest is None and _incidental(segment, start, head, parts, how, foreign_case):
+        return
+    if foreign_case and closest and closest.lower() == head.lower():
+        return  # `textEdit`, the JSON field of a `TextEdit`
     if code == "DF103":
         message = f"`{name}()` is called nowhere in the code and defined nowhere in the project"
     else:
@@ -208,6 +232,37 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
         fix=(f"Replace with `{closest}`", closest) if closest else None,
         condition=("defined", head),
     )
+
+
+def _stands_for_known(head: str, known: frozenset[str]) -> bool:
+    """Whether an unknown name still points at a known one, or is not a name at all."""
+    if _C_API.match(head) or (head.endswith("s") and head[:-1] in known):
+        return True  # the C API, or the plural of a known name ("`MagicMock`s")
+    if head.endswith("_") or (head.startswith("_") and not head.startswith("__") and any(
+            name.endswith(head) for name in known)):
+        return True  # a fragment of names: "the ``_codepoint`` arguments", "``tag_``"
+    if "_" + head in known:
+        return True  # a private name by its public spelling: "munge_whitespace()"
+    placeholder = _PLACEHOLDER.fullmatch(head)
+    return placeholder is not None and placeholder.group("stem") in known  # ``TypeA``, ``TypeB``
+
+
+def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: str,
+                foreign_case) -> bool:
+    """Whether a name with no near miss most likely names something outside the code."""
+    if how != "code" or (len(parts) > 1 and head == parts[0]) or foreign_case:
+        return True  # plain text, maths, a dotted name with an unknown head, a JSON field
+    if head.isalpha() and head.isupper():
+        return True  # an acronym, an SQL keyword, emphasis: ``CLIG``, ``ATTACH``
+    return bool(_ILLUSTRATION.search(segment.text)) or _in_enumeration(segment, start)
+
+
+def _in_enumeration(segment: Segment, start: int) -> bool:
+    """Whether the name at ``start`` is in a parenthesised list of code spans, which gives
+    instances of what precedes it: "an error handler (``ignore``, ``backslashreplace``)"."""
+    at = start - segment.start
+    return any(m.start() < at < m.end() and "," in m.group() and len(_CODE.findall(m.group())) > 1
+               for m in _PARENTHESES.finditer(segment.text))
 
 
 def _closest(name: str, candidates) -> str | None:
