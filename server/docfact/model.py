@@ -87,6 +87,10 @@ class Unit:
     calls: tuple[str, ...] = ()  # dotted names called in the body (``self.save``, ``os.path.join``)
     bases: tuple[str, ...] = ()  # of a class, as written
     suppressed: frozenset[str] = frozenset()  # codes from ``# docfact: ignore[...]``
+    # A method's instance attributes (``self.total = ...``): written, with the 0-based line
+    # of the first write, and read.
+    attribute_writes: tuple[tuple[str, int], ...] = ()
+    attribute_reads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

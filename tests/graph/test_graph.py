@@ -345,3 +345,43 @@ def test_a_warm_run_reads_the_project_result_back_and_any_changed_file_invalidat
     assert [(d["code"], d["symbol"]) for d in changed.diagnostics] == [("DF102", "shop.notes.note")]
     again = check_paths([project / "shop"], names, project, Cache(cache_dir))
     assert again.diagnostics == changed.diagnostics
+
+
+def test_instance_attributes_are_entities_with_writes_and_reads_edges(tmp_path):
+    package = tmp_path / "till"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "base.py").write_text(textwrap.dedent('''\
+        class Register:
+            def __init__(self, owner):
+                """Open the register. Examples may say self.fake = 1."""
+                self.owner = owner
+                self.total = 0
+        '''))
+    (package / "shop.py").write_text(textwrap.dedent('''\
+        from .base import Register
+
+
+        class Till(Register):
+            def ring(self, amount):
+                """Add ``amount`` to the total."""
+                self.total += amount
+                self.last = amount
+
+            def report(self):
+                """Say who owns the till and what it holds."""
+                return f"{self.owner}: {self.total}"
+        '''))
+    graph = project_graph(file_outcomes([package], Settings(), tmp_path, None))
+    assert graph.kind("till.base.Register.total") == "attribute"
+    assert graph.kind("till.base.Register.fake") is None  # docstrings are not code
+    assert graph.kind("till.shop.Till.last") == "attribute"
+    evidence = {e.symbol: e for e in graph.evidence("till.shop.Till.report")}
+    owner = evidence["till.base.Register.owner"]  # read through the base class
+    assert owner.text.startswith("# reads: till.base.Register.owner") and owner.line == 4
+    assert "self.owner = owner" in owner.text
+    ring = {e.symbol: e.text.splitlines()[0] for e in graph.evidence("till.shop.Till.ring")}
+    assert ring["till.shop.Till.last"] == "# writes: till.shop.Till.last"
+    assert ring["till.shop.Till.total"] == "# writes: till.shop.Till.total"
+    graph.remove_file(str(package / "shop.py"))
+    assert graph.kind("till.shop.Till.last") is None

@@ -33,6 +33,7 @@ class Beta(Base):
 
     def gamma(self, z):
         """Gamma of z."""
+        self.seen = z
         return self.size * z
 
 

@@ -21,7 +21,8 @@ from .external import external_evidence
 
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
-_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annotated with", "reads"}
+_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annotated with", "reads",
+               "writes"}
 
 
 class ProjectGraph:
@@ -61,6 +62,9 @@ class ProjectGraph:
         for name, line in facts.get("variables", ()):
             if name not in self._units:  # a def or class of the same name wins
                 self._units[name] = _variable(name, path, line)
+        for name, line in facts.get("attributes", ()):
+            if name not in self._units:  # so does a class-level variable
+                self._units[name] = _variable(name, path, line, "attribute")
         self._invalidate({path})
         if importers_too:
             module = facts["module"]
@@ -147,6 +151,12 @@ class ProjectGraph:
                     if self.kind(target) == "variable":
                         self._edge(unit["q"], target, "reads")
                         break
+            for name in unit.get("writes", ()):
+                self._edge(unit["q"], f"{owner}.{name}", "writes")
+            for name in unit.get("reads_attrs", ()):  # its class's attributes, or its bases'
+                target = self._attribute(owner, name)
+                if target is not None:
+                    self._edge(unit["q"], target, "reads")
             for name in unit.get("types", ()):  # only project classes: `int` or `Optional` say nothing
                 for target in scope.resolve(unit["q"], name) or ():
                     if self.kind(target) == "class":
@@ -172,8 +182,16 @@ class ProjectGraph:
 
     # --- questions -----------------------------------------------------------------------
 
+    def _attribute(self, cls: str, name: str) -> str | None:
+        """The instance attribute or class variable ``name`` of ``cls`` or its bases."""
+        for owner in [cls, *self.bases_of(cls)]:
+            if self.kind(f"{owner}.{name}") in ("attribute", "variable"):
+                return f"{owner}.{name}"
+        return None
+
     def kind(self, name: str) -> str | None:
-        """"module", "class", "function" or "method" for project entities, else None."""
+        """"module", "class", "function", "method", "variable" or "attribute" for project
+        entities, else None."""
         unit = self._units.get(name)
         if unit is not None:
             return unit["kind"]
@@ -403,12 +421,14 @@ def definition_excerpt(path: str, line: int) -> str:
 
 def _nodes_of(facts: dict) -> list[str]:
     return ([facts["module"]] + [unit["q"] for unit in facts["units"]]
-            + [name for name, _ in facts.get("variables", ())])
+            + [name for name, _ in facts.get("variables", ())]
+            + [name for name, _ in facts.get("attributes", ())])
 
 
-def _variable(name: str, path: str, line: int) -> dict:
-    """A module- or class-level variable, shaped like a unit's facts."""
-    return {"q": name, "kind": "variable", "path": path, "line": line, "sig": ""}
+def _variable(name: str, path: str, line: int, kind: str = "variable") -> dict:
+    """A module- or class-level variable (or an instance attribute), shaped like a unit's
+    facts."""
+    return {"q": name, "kind": kind, "path": path, "line": line, "sig": ""}
 
 
 def _imports_module(facts: dict, module: str) -> bool:

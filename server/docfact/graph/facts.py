@@ -42,7 +42,20 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
         "units": units,
         "variables": [[f"{module_name}.{name}" if module_name else name, line + 1]
                       for name, line in module.variables],
+        "attributes": _instance_attributes(module, module_name),
     }
+
+
+def _instance_attributes(module: Module, module_name: str) -> list[list]:
+    """[qualified name, 1-based line of its first write] of every attribute the methods of
+    a class assign through ``self`` (``Cart.total``)."""
+    found: dict[str, int] = {}
+    for unit in module.units:
+        owner = unit.qualname.rpartition(".")[0]
+        for name, line in unit.attribute_writes:
+            qualified = ".".join(p for p in (module_name, owner, name) if p)
+            found[qualified] = min(found.get(qualified, line + 1), line + 1)
+    return [[name, line] for name, line in found.items()]
 
 
 def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
@@ -74,6 +87,9 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "types": _annotation_names(signature),
         # Module- and class-level variables this unit's code mentions (resolved project-wide).
         "uses": sorted(unit.local_names & variable_names),
+        # Instance attributes a method assigns and reads through ``self``.
+        "writes": [name for name, _ in unit.attribute_writes],
+        "reads_attrs": list(unit.attribute_reads),
     }
     return {key: value for key, value in facts.items() if value or key in _ALWAYS}
 

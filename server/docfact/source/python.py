@@ -412,7 +412,32 @@ class _Extractor:
             raises=tuple(raises),
             reraises=reraises,
             calls=tuple(dict.fromkeys(self._text(n) for n in statements.get("call", ()))),
+            **self._instance_attributes(unit, node),
         )
+
+    def _instance_attributes(self, unit: Unit, node: tree_sitter.Node) -> dict:
+        """The attributes a method writes and reads through its receiver (``self``)."""
+        receiver = _receiver(unit)
+        body = node.child_by_field_name("body")
+        if receiver is None or body is None:
+            return {}
+        start, end = self.char_at[body.start_byte], self.char_at[body.end_byte]
+        code = self.text[start:end]
+        if unit.docstring is not None:  # its examples are not code
+            literal = unit.docstring.literal
+            code = (code[:literal.start - start] + " " * (literal.end - literal.start)
+                    + code[literal.end - start:])
+        writes: dict[str, int] = {}
+        reads: dict[str, None] = {}
+        for match in _ATTRIBUTE.finditer(code):
+            if match["owner"] != receiver:
+                continue
+            if match["write"]:
+                writes.setdefault(match["name"], body.start_point[0] + code.count("\n", 0, match.start()))
+            elif not match["call"]:
+                reads[match["name"]] = None
+        return {"attribute_writes": tuple(writes.items()),
+                "attribute_reads": tuple(n for n in reads if n not in writes)}
 
     def _with_names(self, unit: Unit, class_names: dict[str, frozenset[str]]) -> Unit:
         """Names used in the unit's own text, and in its class for methods."""
@@ -476,6 +501,20 @@ class _Extractor:
         return self.text[span.start : span.end]
 
 
+# ``owner.name``, and what follows it: an assignment (``=``, ``+=``, ``: int =``) or a call.
+_ATTRIBUTE = re.compile(
+    r"(?<![\w.])(?P<owner>[A-Za-z_]\w*)\.(?P<name>[A-Za-z_]\w*)\b"
+    r"(?:(?P<write>\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)|\s*:\s*[\w.\[\], |'\"]+=(?!=))|(?P<call>\s*\())?")
+
+
+def _receiver(unit: Unit) -> str | None:
+    """The name a method's instance goes by: its first parameter (not for static methods)."""
+    if unit.kind != "method" or unit.signature is None or "staticmethod" in unit.decorators:
+        return None
+    first = next(iter(unit.signature.parameters), None)
+    return first.name if first is not None and first.kind in ("positional_only", "regular") else None
+
+
 def _decorators(outer: tree_sitter.Node, text_of) -> list[str]:
     if outer.type != "decorated_definition":
         return []
@@ -503,7 +542,8 @@ def _moved_unit(unit: Unit, delta: int, lines: int) -> Unit:
         docstring = DocstringText(docstring.value, tuple(o + delta for o in docstring.offsets),
                                   _moved_span(docstring.literal, delta))
     return replace(unit, span=_moved_span(unit.span, delta), name_span=_moved_span(unit.name_span, delta),
-                   def_line=unit.def_line + lines, docstring=docstring, signature=signature)
+                   def_line=unit.def_line + lines, docstring=docstring, signature=signature,
+                   attribute_writes=tuple((name, at + lines) for name, at in unit.attribute_writes))
 
 
 def _moved_span(span: Span, delta: int) -> Span:
