@@ -385,3 +385,25 @@ def test_instance_attributes_are_entities_with_writes_and_reads_edges(tmp_path):
     assert ring["till.shop.Till.total"] == "# writes: till.shop.Till.total"
     graph.remove_file(str(package / "shop.py"))
     assert graph.kind("till.shop.Till.last") is None
+
+
+def test_star_imports_and_library_reexports_resolve(tmp_path):
+    package = tmp_path / "kit"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "tools.py").write_text('def helper(x):\n    """Help with x."""\n    return x\n')
+    (package / "use.py").write_text(textwrap.dedent('''\
+        import os
+        from .tools import *
+
+
+        def run(path):
+            """Help with the path, joined."""
+            return helper(os.path.join(path, "x"))
+        '''))
+    graph = project_graph(file_outcomes([package], Settings(), tmp_path, None))
+    evidence = {e.symbol: e for e in graph.evidence("kit.use.run")}
+    assert evidence["kit.tools.helper"].text.startswith("# calls: kit.tools.helper(x)")
+    # os.path is the platform's path module (posixpath here), read statically.
+    join = evidence["os.path.join"]
+    assert Path(join.path).name in ("posixpath.py", "ntpath.py") and "(from " in join.text

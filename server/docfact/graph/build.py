@@ -446,7 +446,8 @@ class _Scope:
         self.project = project
         self.module = facts["module"]
         self.package = facts["module"] if facts["package"] else facts["module"].rpartition(".")[0]
-        self.imports = dict(facts["imports"])
+        self.imports = {local: target for local, target in facts["imports"] if local != "*"}
+        self.star_imports = [target for local, target in facts["imports"] if local == "*"]
 
     def absolute(self, target: str) -> str:
         """An import target with its leading dots resolved against this module."""
@@ -476,6 +477,10 @@ class _Scope:
         if head in self.imports:
             full = self.absolute(self.imports[head]) + (f".{rest}" if rest else "")
             return [self._nearest_known(full)]
+        for module in self.star_imports:  # ``from x import *``: a name x defines
+            candidate = f"{self.absolute(module)}.{dotted}"
+            if self.project.kind(candidate):
+                return [candidate]
         return None if rest else []
 
     def _nearest_known(self, dotted: str) -> str:

@@ -14,6 +14,7 @@ from ..source.files import SkippedFile, decode_source
 from ..source.python import parse_module
 
 _MAX_BYTES = 1_000_000
+_REEXPORT_HOPS = 3  # modules followed from where a name is imported to where it is defined
 _SUMMARY_CHARS = 600
 
 
@@ -23,10 +24,7 @@ def external_evidence(dotted: str, relation: str) -> Evidence | None:
     found = _locate(dotted)
     if found is None:
         return None
-    path, qualname = found
-    unit = _units(path).get(qualname)
-    if unit is None:
-        return None
+    path, unit = found
     signature = render_signature(unit.signature) if unit.signature else ""
     summary = unit.docstring.value.split("\n\n", 1)[0] if unit.docstring else ""
     text = f"# {relation}: {dotted}{signature}  (from {path.name})"
@@ -35,14 +33,69 @@ def external_evidence(dotted: str, relation: str) -> Evidence | None:
     return Evidence(dotted, str(path), unit.def_line + 1, text)
 
 
-def _locate(dotted: str) -> tuple[Path, str] | None:
-    """(source file, qualified name inside it) for the longest importable prefix."""
+def _locate(dotted: str, hops: int = _REEXPORT_HOPS) -> tuple[Path, Unit] | None:
+    """(source file, definition) of ``dotted``, from the longest importable prefix, through
+    the modules that re-export it (``os.path`` is ``posixpath``; ``from x import *``)."""
     parts = dotted.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         source = _module_source(tuple(parts[:cut]))
         if source is not None:
-            return source, ".".join(parts[cut:])
+            return _definition(source, ".".join(parts[cut:]), hops)
     return None
+
+
+def _definition(path: Path, qualname: str, hops: int) -> tuple[Path, Unit] | None:
+    units, imports = _parsed(path)
+    if qualname in units:
+        return path, units[qualname]
+    if hops == 0:
+        return None
+    head, _, rest = qualname.partition(".")
+    module = _module_parts(path)
+    package = ".".join(module if path.name == "__init__.py" else module[:-1])
+    for target in _import_targets(".".join(module), head, imports):
+        found = _locate(_absolute(target, package) + (f".{rest}" if rest else ""), hops - 1)
+        if found is not None:
+            return found
+    for local, target in imports:
+        if local == "*":
+            found = _locate(f"{_absolute(target, package)}.{qualname}", hops - 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _import_targets(module: str, local: str, imports) -> list[str]:
+    """What ``local`` is imported from in ``module``. Where the import depends on the
+    platform (``os`` imports ``posixpath`` or ``ntpath`` as ``path``), the module this
+    interpreter already loaded under that name says which (its name only: nothing is
+    imported or run)."""
+    loaded = sys.modules.get(f"{module}.{local}")
+    if loaded is not None and isinstance(getattr(loaded, "__name__", None), str):
+        return [loaded.__name__]
+    return [target for name, target in imports if name == local]
+
+
+def _module_parts(path: Path) -> tuple[str, ...]:
+    """The dotted module of a source file under one of the search roots."""
+    for root in _search_roots():
+        try:
+            relative = path.relative_to(root)
+        except ValueError:
+            continue
+        parts = relative.with_suffix("").parts
+        return parts[:-1] if parts[-1] == "__init__" else parts
+    return (path.stem,)
+
+
+def _absolute(target: str, package: str) -> str:
+    """An import target with its leading dots resolved against ``package``."""
+    if not target.startswith("."):
+        return target
+    dots = len(target) - len(target.lstrip("."))
+    base = package.split(".") if package else []
+    base = base[: len(base) - (dots - 1)] if dots > 1 else base
+    return ".".join(part for part in (*base, target[dots:]) if part)
 
 
 @lru_cache(maxsize=4096)
@@ -68,11 +121,13 @@ def _search_roots() -> tuple[Path, ...]:
 
 
 @lru_cache(maxsize=64)
-def _units(path: Path) -> dict[str, Unit]:
+def _parsed(path: Path) -> tuple[dict[str, Unit], tuple[tuple[str, str], ...]]:
+    """A library file's definitions by qualified name, and its imports."""
     try:
         if path.stat().st_size > _MAX_BYTES:
-            return {}
+            return {}, ()
         text = decode_source(path.read_bytes())
     except (OSError, SkippedFile):
-        return {}
-    return {unit.qualname: unit for unit in parse_module(text).units if unit.qualname}
+        return {}, ()
+    module = parse_module(text)
+    return {unit.qualname: unit for unit in module.units if unit.qualname}, module.imports

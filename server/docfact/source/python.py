@@ -138,7 +138,7 @@ class _Extractor:
         return Module(
             units=(module_unit,) + tuple(u for piece in pieces for u in piece.units),
             defined_names=names,
-            imported_names=frozenset(local for local, _ in imports),
+            imported_names=frozenset(local for local, _ in imports if local != "*"),
             imports=tuple(sorted(set(imports))),
             variables=tuple(v for piece in pieces for v in piece.variables),
             has_errors=root.has_error,
@@ -469,6 +469,8 @@ class _Extractor:
                     dotted, alias = self._import_item(item)
                     target = f"{prefix}.{dotted}" if not prefix.endswith(".") else prefix + dotted
                     found.append((alias or dotted, target))
+                if any(child.type == "wildcard_import" for child in node.children):
+                    found.append(("*", prefix))  # ``from x import *``: x's names, best effort
         return found
 
     def _import_item(self, item: tree_sitter.Node) -> tuple[str, str | None]:
