@@ -73,8 +73,8 @@ def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=No
     return "\n".join(lines)
 
 
-_HOW_TO_SCORE = ("not computed — run the command *docfact: Score function* (`docfact.score`) "
-                 "or save with `run = \"onSave\"` (needs a model)")
+_HOW_TO_SCORE = ("not computed — run *docfact: Score* (the `docfact.score` command), or set "
+                 "`run = \"onSave\"` in `[tool.docfact.sonar]` / `[tool.docfact.ssc]` (needs a model)")
 
 
 def _sonar(result) -> list[str]:
