@@ -17,3 +17,33 @@ def cached_rows(cache) -> int:
     """Rows in the cache's SQLite file, read directly."""
     with sqlite3.connect(cache.path) as db:
         return db.execute("SELECT count(*) FROM results").fetchone()[0]
+
+
+# --- a model that writes code and summaries, for SONAR and SSC end to end ---------------
+
+SCATTERED_SUMMARIES = ["Parse a configuration file into sections.", "Send reminders to overdue customers.",
+                       "Draw a histogram of the sales.", "Translate the greeting into French."]
+
+
+def arithmetic_responder(body: dict, sample: int) -> str | None:
+    """Answers SONAR's and SSC's prompts about two-argument integer functions: code written
+    from "the larger of a and b" takes the max, from anything else the sum; compressions
+    change nothing; summaries agree, except for code that takes the min (the model cannot
+    make up its mind about it); the P3 judge says Correct. Judge prompts fall through to
+    the scripted server's own rules."""
+    import re
+
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    if system.startswith("You are a Python programmer"):
+        name = re.search(r"def (\w+)\(", user.split("Signature and imports:", 1)[1]).group(1)
+        operation = "max(a, b)" if "larger" in user else "a + b"
+        return f"```python\ndef {name}(a: int, b: int) -> int:\n    return {operation}\n```"
+    if system.startswith("You shorten"):
+        return user
+    if "Correct or Incorrect" in user:
+        return "Correct"
+    if system.startswith("You are an expert programmer. You read code"):
+        if "min(a, b)" in user:
+            return SCATTERED_SUMMARIES[sample % len(SCATTERED_SUMMARIES)]
+        return "Add two numbers and return their sum."
+    return None

@@ -14,7 +14,7 @@ from lsprotocol import types
 from lsp_harness import FAST, find_position, wait_until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-from llm_helpers import KEY_ENV, SECRET  # noqa: E402
+from llm_helpers import KEY_ENV, SECRET, arithmetic_responder  # noqa: E402
 from scripted_server import ScriptedServer  # noqa: E402
 
 SOURCE = '''\
@@ -29,25 +29,10 @@ def total(a: int, b: int) -> int:
 '''
 
 
-def responder(body: dict, sample: int) -> str | None:
-    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-    if system.startswith("You are a Python programmer"):
-        name = re.search(r"def (\w+)\(", user.split("Signature and imports:", 1)[1]).group(1)
-        operation = "max(a, b)" if "larger" in user else "a + b"
-        return f"def {name}(a: int, b: int) -> int:\n    return {operation}\n"
-    if system.startswith("You shorten"):
-        return user
-    if "Correct or Incorrect" in user:
-        return "Correct"
-    if system.startswith("You are an expert programmer. You read code"):
-        return "Compute a value from two numbers."
-    return None
-
-
 @pytest.fixture
 def model_server(monkeypatch):
     monkeypatch.setenv(KEY_ENV, SECRET)
-    with ScriptedServer(responder=responder) as server:
+    with ScriptedServer(responder=arithmetic_responder) as server:
         yield server
 
 

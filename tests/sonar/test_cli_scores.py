@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from llm_helpers import KEY_ENV, SECRET
+from llm_helpers import KEY_ENV, SECRET, arithmetic_responder
 from scripted_server import ScriptedServer
 
 SUMS = [f"plus_{n}" for n in range(19)]  # 20 functions: tau below the odd one out
@@ -21,30 +21,9 @@ def larger(a: int, b: int) -> int:
     """Return the larger of a and b."""
     return min(a, b)
 '''
-SCATTERED = ["Parse a configuration file into sections.", "Send reminders to overdue customers.",
-             "Draw a histogram of the sales.", "Translate the greeting into French."]
-
-
-def responder(body: dict, sample: int) -> str | None:
-    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-    if system.startswith("You are a Python programmer"):
-        name = re.search(r"def (\w+)\(", user.split("Signature and imports:", 1)[1]).group(1)
-        operation = "max(a, b)" if "larger" in user else "a + b"
-        return f"```python\ndef {name}(a: int, b: int) -> int:\n    return {operation}\n```"
-    if system.startswith("You shorten"):
-        return user
-    if "Correct or Incorrect" in user:
-        return "Correct"
-    if system.startswith("You are an expert programmer. You read code"):
-        if "min(a, b)" in user:  # the model cannot make up its mind about this one
-            return SCATTERED[sample % len(SCATTERED)]
-        return "Add two numbers and return their sum."
-    return None  # the ReFEree judge: the scripted server's own rules
-
-
 @pytest.fixture
 def server():
-    with ScriptedServer(responder=responder) as scripted:
+    with ScriptedServer(responder=arithmetic_responder) as scripted:
         yield scripted
 
 

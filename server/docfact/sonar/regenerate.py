@@ -6,15 +6,14 @@ from __future__ import annotations
 import ast
 import copy
 import functools
-import hashlib
 import re
 import textwrap
 from dataclasses import dataclass
-from importlib import resources
 from string import Template
 from typing import Iterable
 
 from ..llm.client import LlmError
+from ..prompt_files import prompt_digest, prompt_text
 
 PROMPT_FILES = ("regenerate_v1.txt", "compress_v1.txt")
 MAX_TOKENS = 2048  # a function and a few helpers
@@ -49,18 +48,13 @@ class Generations:
 @functools.cache
 def load_prompt(name: str) -> tuple[str, Template]:
     """The ``[system]`` text and the ``[user]`` template of a prompt file."""
-    text = resources.files("docfact.sonar").joinpath("prompts", name).read_text(encoding="utf-8")
-    system, user = text.split("[user]\n", 1)
+    system, user = prompt_text("docfact.sonar", f"prompts/{name}").split("[user]\n", 1)
     return system.removeprefix("[system]\n").strip(), Template(user.rstrip("\n"))
 
 
-@functools.cache
 def prompt_version() -> str:
     """Digest of every SONAR prompt: part of each cache key."""
-    digest = hashlib.sha256()
-    for name in PROMPT_FILES:
-        digest.update(resources.files("docfact.sonar").joinpath("prompts", name).read_bytes())
-    return digest.hexdigest()[:16]
+    return prompt_digest("docfact.sonar", tuple(f"prompts/{name}" for name in PROMPT_FILES))
 
 
 def messages(prompt: str, **fields: str) -> list[dict[str, str]]:

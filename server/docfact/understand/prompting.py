@@ -6,11 +6,11 @@ digest is part of every cache key, so editing a prompt invalidates what it produ
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import re
-from importlib import resources
 from string import Template
+
+from ..prompt_files import prompt_digest as digest_of
+from ..prompt_files import prompt_text
 
 PROMPT_FILES = ("summary_v1.txt", "judge_v1.txt")
 SUMMARY_MAX_TOKENS = 160  # one or two sentences, with room for a verbose model
@@ -19,17 +19,12 @@ MAX_SUMMARY_CHARS = 2000
 _NEGATIONS = {"not", "t", "never"}  # "not correct", "isn't correct"
 
 
-@functools.cache
 def _text(name: str) -> str:
-    return resources.files(__package__).joinpath("prompts", name).read_text(encoding="utf-8")
+    return prompt_text(__package__, f"prompts/{name}")
 
 
-@functools.cache
 def prompt_digest() -> str:
-    digest = hashlib.sha256()
-    for name in PROMPT_FILES:
-        digest.update(_text(name).encode())
-    return digest.hexdigest()[:16]
+    return digest_of(__package__, tuple(f"prompts/{name}" for name in PROMPT_FILES))
 
 
 def _messages(name: str, **values: str) -> list[dict[str, str]]:

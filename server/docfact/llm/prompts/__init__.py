@@ -7,12 +7,13 @@ cache key, so editing a prompt invalidates the answers it produced.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 from string import Template
+
+from ...prompt_files import prompt_digest as digest_of
+from ...prompt_files import prompt_text
 
 from ...model import Evidence, Segment
 
@@ -82,18 +83,13 @@ class Answer:
 NO_ANSWER = Answer({criterion: None for criterion in CRITERIA})
 
 
-@functools.cache
 def _text(name: str) -> str:
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return prompt_text(__package__, name)
 
 
-@functools.cache
 def prompt_digest() -> str:
     """A hash of every prompt text, for cache keys."""
-    digest = hashlib.sha256()
-    for name in PROMPT_FILES:
-        digest.update(_text(name).encode())
-    return digest.hexdigest()[:16]
+    return digest_of(__package__, PROMPT_FILES)
 
 
 @functools.cache
