@@ -89,6 +89,32 @@ def test_df101_not_for_kwargs_self_stars_or_class_fields():
     ''') == [("DF101", "colour")]
 
 
+def test_df101_not_for_an_underline_less_heading_or_the_type_of_an_ivar():
+    assert codes('''
+        def layout(G, seed=None):
+            """Lay it out.
+
+            Parameters
+            ----------
+            G : graph
+            sed : int
+
+            References
+            .. [1] A paper.
+            """
+    ''') == [("DF101", "sed")]
+    assert codes('''
+        class Parser:
+            """Parse.
+
+            :type _start: str
+            :ivar _start: The start symbol.
+            :type _stages: int
+            """
+            def __init__(self, grammar):
+                self.grammar = grammar
+    ''') == [("DF101", "_stages")]
+
 # --- DF102 / DF103 names in prose --------------------------------------------------------
 
 def test_df102_unresolved_code_name():
@@ -154,6 +180,145 @@ def test_df103_plain_text_calls_to_unknown_names_are_left_alone():
             return items
     ''') == []
 
+
+# False positives found on real projects; each test also keeps a true finding of the same shape.
+
+def test_names_in_a_sentence_about_c_are_c_names_even_with_a_near_miss():
+    assert codes('''
+        def wait():
+            """Waits for the internal t_bootstrap() C function. Then calls t_bootstrap()."""
+            return __bootstrap()
+    ''') == [("DF103", "t_bootstrap")]
+
+
+def test_a_private_name_by_its_public_spelling_resolves():
+    assert codes('''
+        def fill(text):
+            """Calls munge_whitespace() and then ``munge_space``."""
+            return _munge_whitespace(text)
+    ''') == [("DF102", "munge_space")]
+
+
+def test_names_given_to_returned_values_are_the_docstrings_own():
+    assert codes('''
+        def check(G):
+            """Check it.
+
+            Parameters
+            ----------
+            G : graph
+
+            Returns
+            -------
+            (is_planar, certificate) : (bool, graph) tuple
+                If the graph is planar `certificate` is an embedding, else `witness` is.
+            """
+            return True, G
+    ''') == [("DF102", "witness")]
+    assert codes('''
+        def lesk(word):
+            """Disambiguate.
+
+            :param word: The word.
+            :return: ``lesk_sense`` The best sense, or ``best_sense``.
+            """
+            return word
+    ''') == [("DF102", "best_sense")]
+
+
+def test_numpy_maths_has_near_misses_only_among_the_parameters():
+    assert codes('''
+        import networkx as nx
+
+        def structure(G, wt):
+            """A component structure is an `nxn` array, weighted by `w_t`.
+
+            Parameters
+            ----------
+            G : graph
+            wt : float
+            """
+            return nx
+    ''') == [("DF102", "w_t")]
+
+
+def test_see_single_backtick_word_is_a_cross_reference_where_code_has_double_backticks():
+    assert codes('''
+        def define(eq):
+            """Add ``__eq__`` when `eq` is true. See `comparison` for more, and `qty`."""
+            return eq
+    ''') == [("DF102", "qty")]
+
+
+def test_tsdoc_link_labels_json_literals_and_camel_case_fields():
+    assert codes('''
+        class TextEdit:
+            """An edit."""
+
+        def resolve(item):
+            """Delay {@link CompletionItem.detail `detail`} to resolve; `null` if absent.
+
+            Properties like `textEdit` must not change, nor `textEdt`, nor `detail`.
+            """
+            return item
+    ''') == [("DF102", "textEdt"), ("DF102", "detail")]
+
+
+def test_illustrations_and_enumerations_name_instances_not_code():
+    assert codes('''
+        def name_of(f):
+            """For example, ``init_data_command`` becomes ``init-data``, as ``cmd_name`` does."""
+            return f
+    ''') == [("DF102", "cmd_name")]
+    assert codes('''
+        def write(text):
+            """An error handler (``ignore``, ``backslashreplace``) changes it, as ``strictly`` does."""
+            return text
+    ''') == [("DF102", "strictly")]
+
+
+def test_acronyms_and_placeholders_on_a_known_name():
+    assert codes('''
+        from typing import Type
+
+        def guard(x):
+            """From ``CLIG``; ``TypeB`` need not narrow ``TypeA``; see ``CLIG_PATH``, ``TypeAB``."""
+            return Type
+    ''') == [("DF102", "CLIG_PATH"), ("DF102", "TypeAB")]
+
+
+def test_names_in_a_rest_line_block_are_bound():
+    assert codes('''
+        def encode(features):
+            """Map each input-feature to joint-features of the form:
+
+            |   joint_feat(token, label) = 1 if input_feat(token) == feat_val
+
+            for all values of ``feat_val``, and of ``feat_value``.
+            """
+            return features
+    ''') == [("DF102", "feat_value")]
+
+def test_df302_not_when_it_returns_an_object_that_raises_later():
+    source = '''
+        class NotCallableError(TypeError):
+            """Not callable."""
+
+        class _IsCallable:
+            def __call__(self, value):
+                if not callable(value):
+                    raise NotCallableError(value)
+
+        def {name}():
+            """A validator.
+
+            Raises:
+                NotCallableError: When the value is not callable.
+            """
+            return {value}
+    '''
+    assert codes(source.format(name="is_callable", value="_IsCallable()")) == []
+    assert codes(source.format(name="is_callable", value="callable")) == [("DF302", "NotCallableError")]
 
 # --- DF201 parameter-type-mismatch -------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from ..model import Finding
@@ -10,6 +11,8 @@ from .registry import rule
 
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod",
                                "abc.abstractmethod", "overload", "typing.overload"})
+# A returned instance of a class: ``_IsCallableValidator()``, ``Checker(rule)``.
+_INSTANCE = re.compile(r"_*[A-Z]\w*\(")
 
 
 @rule("DF302", "exception-never-raised", "function",
@@ -22,6 +25,8 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
         return  # a decorator may raise on the function's behalf (``@not_implemented_for``)
     if "NotImplementedError" in unit.raises:
         return  # an abstract method documents what its implementations raise
+    if any(_INSTANCE.match(value) for value in unit.return_values):
+        return  # the object it returns raises on its behalf (a validator's ``__call__``)
     raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
     entries = [e for e in ctx.docstring.entries if e.kind == "raises" and e.name is not None]
     prefix = unit.qualname + "."

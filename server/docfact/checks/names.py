@@ -33,10 +33,11 @@ _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _MENTIONS_C = re.compile(r"\bC (?:function|API|code|level)|\w\.[ch]\b")
 # Names of CPython's C API (``PyFrame_New``, ``_Py_DecodeUTF8Ex``) live in no Python file.
 _C_API = re.compile(r"_?_?Py[A-Z_]")
-# Sentences that illustrate: the names in them are made up or stand for a kind of thing.
-_ILLUSTRATION = re.compile(r"\b(?:for (?:example|instance)|e\.g\.|such as|examples?|in the form)(?!\w)",
+# A name right after "for example" is made up, or stands for a kind of thing.
+_ILLUSTRATION = re.compile(r"\b(?:for (?:example|instance)|e\.g\.|such as)[^.;:()]{0,12}$",
                            re.IGNORECASE)
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_SEE = re.compile(r"\bsee(?: also|also::)?\s*$", re.IGNORECASE)
 # A TSDoc link in generated docstrings, whose label is in backticks: {@link A.b `b`}.
 _TSDOC_LINK = re.compile(r"\{@link[^}]*\}")
 # Literals of JSON, JavaScript and friends, not Python names.
@@ -110,8 +111,8 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
     if docstring.style == "javadoc":
         yield from _javadoc_references(segments, docstring, parameters)
         return
-    # Where code is written in double backticks, single ones are reST's default role: a
-    # cross-reference or emphasis (`comparison`) as often as code.
+    # Where code is written in double backticks, single ones are reST's default role,
+    # which "See `comparison`" uses for a cross-reference to a page.
     default_role = "``" in docstring.text.value
     for segment in segments:
         text = segment.text
@@ -127,7 +128,8 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             offset, name, is_call = reference
             covered.append((match.start(), match.end()))
             start = segment.start + match.start("body") + offset
-            yield segment, start, name, is_call, _written_as(match, name, docstring.style, default_role)
+            cross_reference = default_role and _SEE.search(text, 0, match.start()) is not None
+            yield segment, start, name, is_call, _written_as(match, name, docstring.style, cross_reference)
         for match in _BARE_CALL.finditer(text):
             if _within(match.start(), covered):
                 continue
@@ -139,13 +141,13 @@ def _within(position: int, spans) -> bool:
     return any(a <= position < b for a, b in spans)
 
 
-def _written_as(match: re.Match, name: str, style: str, default_role: bool) -> str:
+def _written_as(match: re.Match, name: str, style: str, cross_reference: bool) -> str:
     """How a code span reads: "code"; "maths" (`s_i`, NumPy's single backticks: `nxn`);
-    or "plain" for a single-backticked word where single backticks are not code."""
+    or "plain" for a single-backticked word that is a ``cross_reference``."""
     single = match.group("role") is None and match.group("ticks") == "`"
     if _SUBSCRIPTED.fullmatch(name) or (single and style == "numpy" and _MATH.fullmatch(name)):
         return "maths"
-    if single and default_role and name.isalpha() and name.islower():
+    if single and cross_reference and name.isalpha() and name.islower():
         return "plain"
     return "code"
 
@@ -254,13 +256,13 @@ def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: 
         return True  # plain text, maths, a dotted name with an unknown head, a JSON field
     if head.isalpha() and head.isupper():
         return True  # an acronym, an SQL keyword, emphasis: ``CLIG``, ``ATTACH``
-    return bool(_ILLUSTRATION.search(segment.text)) or _in_enumeration(segment, start)
-
-
-def _in_enumeration(segment: Segment, start: int) -> bool:
-    """Whether the name at ``start`` is in a parenthesised list of code spans, which gives
-    instances of what precedes it: "an error handler (``ignore``, ``backslashreplace``)"."""
     at = start - segment.start
+    return _ILLUSTRATION.search(segment.text, 0, at) is not None or _in_enumeration(segment, at)
+
+
+def _in_enumeration(segment: Segment, at: int) -> bool:
+    """Whether the name at ``at`` of the sentence is in a parenthesised list of code spans,
+    which gives instances of what precedes it: "a handler (``ignore``, ``backslashreplace``)"."""
     return any(m.start() < at < m.end() and "," in m.group() and len(_CODE.findall(m.group())) > 1
                for m in _PARENTHESES.finditer(segment.text))
 
