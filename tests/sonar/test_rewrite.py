@@ -18,7 +18,8 @@ def clamp(value: int, low: int = 0, high: int = 10) -> int:
     return max(low, min(value, high))
 '''
 CONTEXT = "def clamp(value: int, low: int=0, high: int=10) -> int:"
-DETAILED = "Return max(low, min(value, high)): the smaller of value and high, then the larger of that and low."
+DETAILED = ("Return max(low, min(value, high)): the smaller of value and high, "
+            "then the larger of that and low.")
 SECTIONS = "\n\nArgs:\n    value: the number to clamp.\n    low: the lower bound.\n    high: the upper bound."
 DOCSTRING = DETAILED + SECTIONS
 ABSTRACT = "Return value limited to the range low..high: low when below it, high when above it."
@@ -26,11 +27,15 @@ LOSSY = "Return value, raised to low when it is below low."
 STEPWISE = "Compute min(value, high), then return max(low, that)."
 
 EXACT = "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n"
-CORRECT = [  # three different programs that all behave like clamp
-    EXACT,
-    "def clamp(value, low=0, high=10):\n    if value < low:\n        return low\n"
+ALIKE = "def clamp(value, low=0, high=10):\n    return min(max(value, low), high) if low <= high else low\n"
+# Three different programs that all behave like clamp. The temperature-0 request and the
+# pool's share one sample counter, so the pool holds programs 0 and 1 or 1 and 2 beside
+# program 0: Abstraction 0.48 or 0.70, above the detailed docstring's 0.27 either way.
+CORRECT = [
+    "def clamp(value, low=0, high=10):\n    if value < low or low > high:\n        return low\n"
     "    if value > high:\n        return high\n    return value\n",
     "def clamp(value, low=0, high=10):\n    return sorted([low, value, high])[1] if low <= high else low\n",
+    EXACT,
 ]
 WRONG = [  # three different programs that forget high
     "def clamp(value, low=0, high=10):\n    return max(low, value)\n",
@@ -65,8 +70,8 @@ class Scripted:
 def writer(writer):
     """Overrides conftest's writer, so the scripted server answers rewrites too."""
     scripted = Scripted(writer)
-    # Two of three programs alike, whichever samples the pool gets: Abstraction about 0.44.
-    scripted.programs[DOCSTRING] = [EXACT, CORRECT[1]]
+    # Two of three programs the same, the third alike, whichever samples the pool gets.
+    scripted.programs[DOCSTRING] = [EXACT, ALIKE]
     scripted.programs[ABSTRACT + SECTIONS] = CORRECT
     scripted.programs[LOSSY + SECTIONS] = WRONG
     scripted.programs[STEPWISE + SECTIONS] = [EXACT]  # one program, every time: Abstraction 0
@@ -114,7 +119,7 @@ async def test_only_a_rewrite_that_keeps_behaviour_and_is_more_abstract_is_offer
     assert rewrite.description_end == len(DETAILED)
     assert rewrite.correctness.value == 1.0 == rewrite.baseline_correctness.value
     before, after = rewrite.baseline_abstraction.value, rewrite.abstraction.value
-    assert 0.3 < before < after
+    assert before == pytest.approx(0.274, abs=1e-3) and after > 0.47
     assert rewrite.correctness.how.startswith("FuncSim over 50 cases")
     assert rewrite.title == (f"Describe more abstractly (SONAR Abstraction {before:.2f} → {after:.2f}, "
                              "Correctness 1.00 → 1.00)")

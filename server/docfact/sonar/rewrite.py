@@ -17,12 +17,9 @@ written, byte for byte. Verified results are cached; failed or partial ones neve
 from __future__ import annotations
 
 import asyncio
-import functools
-import hashlib
 import inspect
 import textwrap
 from dataclasses import dataclass, replace
-from importlib import resources
 from typing import TYPE_CHECKING, Sequence
 
 from ..cache import cache_key
@@ -31,6 +28,7 @@ from ..llm import prompts as judge_prompts
 from ..llm.client import LlmClient, LlmError
 from ..llm.judge import judge_input, judge_sentence
 from ..model import DocstringText, Evidence, Span
+from ..prompt_files import prompt_digest
 from ..source.docstring import parse_docstring
 from ..source.segment import split_sentences
 from .conciseness import clean_compression
@@ -48,13 +46,9 @@ SENTENCE_MAX_TOKENS = 256
 _QUOTE_PAIRS = (('"', '"'), ("'", "'"), ("\u201c", "\u201d"), ("`", "`"))
 
 
-@functools.cache
 def rewrite_prompt_version() -> str:
     """Digest of the rewrite prompts: part of each rewrite's cache key."""
-    digest = hashlib.sha256()
-    for name in PROMPT_FILES:
-        digest.update(resources.files("docfact.sonar").joinpath("prompts", name).read_bytes())
-    return digest.hexdigest()[:16]
+    return prompt_digest("docfact.sonar", tuple(f"prompts/{name}" for name in PROMPT_FILES))
 
 
 # --- the description a rewrite replaces ---------------------------------------------------
@@ -162,7 +156,8 @@ async def _rewrite(unit_source, function, docstring, end, context, client, clien
             return RewriteResult((), 0, calls, error=error or "the current docstring's tests failed"), False
     missing = next((m.how for m in before if m.value is None), None)
     if missing is not None:
-        return RewriteResult((), 0, calls, error=f"the current docstring's scores are missing ({missing})"), False
+        error = f"the current docstring's scores are missing ({missing})"
+        return RewriteResult((), 0, calls, error=error), False
     candidates, asked, error = await _candidates(unit_source, docstring[:end], before, client, k)
     calls += asked
     if not candidates:
