@@ -77,22 +77,30 @@ async def score_units(items: list[tuple["FileAnalysis", "UnitReport"]], settings
 
 async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, settings: Settings, cache):
     from .sonar.measure import not_measured
-    from .sonar.regenerate import build_context
     from .sonar.score import SonarResult, sonar_scores
 
     unit = report.unit
     if analysis.path.endswith(".java"):
         skipped = not_measured("SONAR regenerates Python code; Java methods are not scored")
         return SonarResult(skipped, skipped, skipped, skipped)
-    line_start = analysis.text.rfind("\n", 0, unit.span.start) + 1
-    source = textwrap.dedent(analysis.text[line_start:unit.span.end])
-    context = build_context(source, analysis.module.imports)
+    source, context = sonar_inputs(analysis, report)
     if context is None:
         broken = not_measured("the function's source does not parse")
         return SonarResult(broken, broken, broken, broken)
     # Asked for explicitly (a command, a flag): run even where the setting is off.
     return await sonar_scores(source, unit.name, unit.docstring.value, context, client,
                               replace(settings.sonar, enabled=True), cache)
+
+
+def sonar_inputs(analysis: "FileAnalysis", report: "UnitReport") -> tuple[str, str | None]:
+    """The function's source (dedented) and SONAR's context for it: the imports it uses
+    and its signature (None when the source does not parse)."""
+    from .sonar.regenerate import build_context
+
+    unit = report.unit
+    line_start = analysis.text.rfind("\n", 0, unit.span.start) + 1
+    source = textwrap.dedent(analysis.text[line_start:unit.span.end])
+    return source, build_context(source, analysis.module.imports)
 
 
 # --- findings ------------------------------------------------------------------------

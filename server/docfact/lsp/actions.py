@@ -7,14 +7,20 @@ import re
 from lsprotocol import types
 
 from ..model import Span
+from ..scoring import scorable
+from .rewriting import ABSTRACT
 from .convert import PositionMapper, range_from_json
 
 FIX_ALL_KIND = types.CodeActionKind.SourceFixAll + ".docfact"
+REWRITE_KIND = types.CodeActionKind.RefactorRewrite + ".docfact"
+REWRITE_COMMAND = "docfact.rewrite"
 _SUPPRESSION = re.compile(r"(?:#|//)\s*docfact:\s*ignore(\[[^\]]*\])?")
 
 
-def code_actions(uri: str, state, mapper: PositionMapper,
-                 params: types.CodeActionParams) -> list[types.CodeAction]:
+def code_actions(uri: str, state, mapper: PositionMapper, params: types.CodeActionParams,
+                 rewrites=None) -> list[types.CodeAction]:
+    """``rewrites(key, unit_text)``: the verified rewrites found so far (None when none were
+    looked for); only given when a model is configured."""
     wanted = params.context.only
     result: list[types.CodeAction] = []
     if _wants(wanted, types.CodeActionKind.QuickFix):
@@ -34,7 +40,79 @@ def code_actions(uri: str, state, mapper: PositionMapper,
         edits = fix_all_edits(state, mapper)
         if edits:
             result.append(_edit_action(uri, "docfact: apply every safe fix", FIX_ALL_KIND, edits))
+    if rewrites is not None:
+        if _wants(wanted, types.CodeActionKind.QuickFix):
+            for diagnostic in params.context.diagnostics:
+                result += _sentence_actions(uri, state, mapper, diagnostic, rewrites)
+        if _wants(wanted, REWRITE_KIND):
+            result += _abstract_actions(uri, state, mapper, mapper.offset(params.range.start), rewrites)
     return result
+
+
+def _abstract_actions(uri, state, mapper: PositionMapper, offset: int, rewrites) -> list[types.CodeAction]:
+    """On a function's docstring: its verified, more abstract descriptions, or the command
+    that looks for them."""
+    report = state.analysis.unit_at(offset)
+    if report is None or not scorable(report) or not _inside(report.unit.docstring.literal, offset):
+        return []
+    unit_text = _unit_text(state, report)
+    found = rewrites((report.symbol, ABSTRACT), unit_text)
+    if found is None:
+        return [_command_action(f"Describe `{report.unit.name}` more abstractly (rewrites verified by SONAR)",
+                                REWRITE_KIND, [uri, report.symbol])]
+    indent = _indentation(state, report.unit.docstring.literal.start)
+    actions = []
+    for rewrite in found:
+        span = report.docstring.text.span_of(0, rewrite.description_end)
+        text = rewrite.description.replace("\n", "\n" + indent)
+        actions.append(_edit_action(uri, rewrite.title, REWRITE_KIND,
+                                    [types.TextEdit(range=mapper.range(span), new_text=text)]))
+    return actions
+
+
+def _sentence_actions(uri, state, mapper: PositionMapper, diagnostic, rewrites) -> list[types.CodeAction]:
+    """On a finding: the judge-checked correction of its sentence, or the command that asks
+    for one."""
+    data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+    if diagnostic.source != "docfact" or not data.get("sentence"):
+        return []
+    report = next((r for r in state.analysis.units if r.symbol == data.get("symbol")), None)
+    if report is None or not scorable(report):
+        return []
+    sentence = data["sentence"]
+    found = rewrites((report.symbol, sentence), _unit_text(state, report))
+    if found is None:
+        return [_command_action("Rewrite this sentence (checked by the model judge)",
+                                types.CodeActionKind.QuickFix,
+                                [uri, report.symbol, sentence, diagnostic.message], [diagnostic])]
+    segment = next((s for s in report.segments if " ".join(s.text.split()) == sentence), None)
+    if not found or segment is None:
+        return []
+    span = report.docstring.text.span_of(segment.start, segment.end)
+    return [_edit_action(uri, f"Replace with: {found[0]}", types.CodeActionKind.QuickFix,
+                         [types.TextEdit(range=mapper.range(span), new_text=found[0])], [diagnostic])]
+
+
+def _command_action(title: str, kind: str, arguments: list, diagnostics=None) -> types.CodeAction:
+    return types.CodeAction(title=title, kind=kind, diagnostics=diagnostics,
+                            command=types.Command(title=title, command=REWRITE_COMMAND, arguments=arguments))
+
+
+def _unit_text(state, report) -> str:
+    return state.analysis.text[report.unit.span.start:report.unit.span.end]
+
+
+def _indentation(state, offset: int) -> str:
+    """The leading white space of the line ``offset`` is on (a docstring's continuation
+    lines are indented like its opening quotes)."""
+    text = state.analysis.text
+    start = text.rfind("\n", 0, offset) + 1
+    line = text[start:offset]
+    return line[:len(line) - len(line.lstrip())]
+
+
+def _inside(span: Span, offset: int) -> bool:
+    return span.start <= offset <= span.end
 
 
 def fix_all_edits(state, mapper: PositionMapper) -> list[types.TextEdit]:

@@ -70,7 +70,7 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
         )
         for evidence in finding.evidence
     ]
-    data = {"symbol": finding.symbol, "criterion": finding.criterion}
+    data = {"symbol": finding.symbol, "criterion": finding.criterion, "sentence": finding.sentence}
     if finding.fix is not None:
         data["fix"] = {
             "title": finding.fix.title,
@@ -107,7 +107,7 @@ def diagnostic_from_dict(item: dict, mapper: PositionMapper) -> types.Diagnostic
     def offset(position: dict) -> int:
         return mapper.lines.offset(position["line"] - 1, position["column"] - 1)
 
-    data = {"symbol": item["symbol"], "criterion": item["criterion"]}
+    data = {"symbol": item["symbol"], "criterion": item["criterion"], "sentence": item["sentence"]}
     if item.get("fix"):
         fix = item["fix"]
         data["fix"] = {

@@ -18,6 +18,7 @@ from ..config import ConfigError
 from . import actions, hover
 from .convert import PositionMapper, diagnostic
 from .judging import EditorJudge
+from .rewriting import EditorRewriter
 from .scoring import EditorScorer
 from .scheduler import Scheduler
 from .state import DocumentState, Workspace
@@ -36,6 +37,7 @@ class DocfactServer(LanguageServer):
         self.index_task: asyncio.Future | None = None
         self.judge = EditorJudge(self)
         self.scorer = EditorScorer(self)
+        self.rewriter = EditorRewriter(self)
         self._runs: set[asyncio.Future] = set()  # background passes, held: the loop keeps tasks weakly
         self.settled: set[str] = set()  # open documents analysed since they were opened
 
@@ -82,12 +84,12 @@ class DocfactServer(LanguageServer):
         return to_fs_path(uri) or uri
 
     def start_judge(self, uri: str) -> None:
-        self._start(self.judge.run(uri))
+        self.start_background(self.judge.run(uri))
 
     def start_scores(self, uri: str, symbol: str | None, trigger: str) -> None:
-        self._start(self.scorer.run(uri, symbol, trigger))
+        self.start_background(self.scorer.run(uri, symbol, trigger))
 
-    def _start(self, coroutine) -> None:
+    def start_background(self, coroutine) -> None:
         run = asyncio.ensure_future(coroutine)
         self._runs.add(run)
         run.add_done_callback(self._runs.discard)
@@ -303,18 +305,17 @@ def did_save(ls: DocfactServer, params: types.DidSaveTextDocumentParams) -> None
 
 
 @server.command("docfact.judge")
-def judge_command(ls: DocfactServer, arguments) -> None:
+def judge_command(ls: DocfactServer, *arguments) -> None:
     """Run the model judge on a document now (``run = "manual"`` or any other mode)."""
-    uri = arguments[0] if isinstance(arguments, list) and arguments else arguments
+    uri = arguments[0] if arguments else None
     if isinstance(uri, str) and uri in ls.state.open_documents() and ls.judge.wanted(uri, "manual"):
         ls.start_judge(uri)
 
 
 @server.command("docfact.score")
-def score_command(ls: DocfactServer, arguments) -> None:
+def score_command(ls: DocfactServer, *arguments) -> None:
     """SONAR and SSC scores now: ``[uri]`` for every documented function, ``[uri, symbol]``
     for one (needs a model)."""
-    arguments = arguments if isinstance(arguments, list) else [arguments]
     uri = arguments[0] if arguments else None
     symbol = arguments[1] if len(arguments) > 1 and isinstance(arguments[1], str) else None
     if not (isinstance(uri, str) and uri in ls.state.open_documents()):
@@ -327,12 +328,25 @@ def score_command(ls: DocfactServer, arguments) -> None:
     ls.start_scores(uri, symbol, "manual")
 
 
+@server.command(actions.REWRITE_COMMAND)
+def rewrite_command(ls: DocfactServer, *arguments) -> None:
+    """Look for verified rewrites: ``[uri, symbol]`` of a function's description (SONAR),
+    ``[uri, symbol, sentence, reason]`` of one sentence (the model judge). Found ones are
+    offered as code actions."""
+    if len(arguments) < 2 or not all(isinstance(a, str) for a in arguments):
+        return
+    uri, symbol, *sentence = arguments
+    if uri in ls.state.open_documents() and ls.scorer.wanted(uri, "manual"):
+        ls.start_background(ls.rewriter.run(uri, symbol, *sentence[:2]))
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 async def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.scheduler.cancel(uri)
     ls.judge.cancel(uri)
     ls.scorer.cancel(uri)
+    ls.rewriter.cancel(uri)
     ls.state.closed(uri)
     ls.settled.discard(uri)
     if ls.pull_diagnostics:
@@ -412,14 +426,16 @@ async def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[
-                    types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND]))
+                    types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND, actions.REWRITE_KIND]))
 async def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
     uri = params.text_document.uri
     state = await ls.current_state(uri)
     if state is None:
         return None
     mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
-    return actions.code_actions(uri, state, mapper, params)
+    model = ls.state.settings_for(ls.path_of(uri)).llm.model
+    rewrites = (lambda key, unit_text: ls.state.rewrites(uri, key, unit_text)) if model else None
+    return actions.code_actions(uri, state, mapper, params, rewrites)
 
 
 @server.feature(types.SHUTDOWN)

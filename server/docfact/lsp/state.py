@@ -59,6 +59,8 @@ class Workspace:
     # uri -> symbol -> (the unit's text when it was scored, its FunctionScores): scores are
     # dear, so they outlive edits elsewhere in the document, never an edit of the unit.
     _scores: dict[str, dict[str, tuple[str, object]]] = field(default_factory=dict)
+    # uri -> (symbol, "abstract" or a sentence) -> (the unit's text, verified rewrites)
+    _rewrites: dict[str, dict[tuple[str, str], tuple[str, list]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- settings ----------------------------------------------------------------
@@ -93,6 +95,7 @@ class Workspace:
         """Forget an open document; the file on disk speaks for it again."""
         self._memos.pop(uri, None)
         self._scores.pop(uri, None)
+        self._rewrites.pop(uri, None)
         state = self._documents.pop(uri, None)
         if state is not None:
             path = state.analysis.path
@@ -180,6 +183,16 @@ class Workspace:
             settings, root = self._settings_and_root(path)
             relative = relative_to_root(path.resolve(), root)
             self._attach_scores(uri, state, codes_for(settings, relative), dict(settings.severity))
+
+    def set_rewrites(self, uri: str, key: tuple[str, str], unit_text: str, offers: list) -> None:
+        with self._lock:
+            self._rewrites.setdefault(uri, {})[key] = (unit_text, offers)
+
+    def rewrites(self, uri: str, key: tuple[str, str], unit_text: str) -> list | None:
+        """The verified rewrites found for ``key``, None when none were looked for (or the
+        unit changed since)."""
+        found = self._rewrites.get(uri, {}).get(key)
+        return found[1] if found is not None and found[0] == unit_text else None
 
     def _attach_scores(self, uri: str, state: DocumentState, codes, severities) -> None:
         stored = self._scores.get(uri)

@@ -1,0 +1,75 @@
+"""Verified rewrites in the editor: "Describe more abstractly" (SONAR-guided, offered only
+when Correctness holds and Abstraction rises) and "Rewrite this sentence" (offered only
+when the model judge finds the correction consistent on all four criteria).
+
+Finding them costs model calls and sandbox runs, so it is a background pass started from a
+code action; the verified rewrites it finds are then offered as code actions with exact
+edits, kept with the text of the unit they were made for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+
+from ..cache import Cache
+from ..scoring import scorable, sonar_inputs
+from .background import BackgroundPass
+
+ABSTRACT = "abstract"  # the kind of a whole-description rewrite; else a sentence's text
+
+
+class EditorRewriter(BackgroundPass):
+    title = "docfact: verified rewrites"
+
+    async def work(self, uri: str, symbol: str, sentence: str | None = None, reason: str = "") -> None:
+        server = self.server
+        state = await server.current_state(uri)
+        report = next((r for r in state.analysis.units if r.symbol == symbol), None) if state else None
+        if report is None or not scorable(report):
+            return
+        settings = server.state.settings_for(server.path_of(uri))
+        client = server.judge.client(settings.llm)
+        cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
+        try:
+            if sentence is None:
+                offers, note = await self._abstract(state, report, settings, client, cache)
+            else:
+                offers, note = await self._sentence(state, report, sentence, reason, settings, client, cache)
+        finally:
+            cache.close()
+        unit = report.unit
+        server.state.set_rewrites(uri, (symbol, sentence or ABSTRACT),
+                                  state.analysis.text[unit.span.start:unit.span.end], offers)
+        server.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=note))
+
+    async def _abstract(self, state, report, settings, client, cache):
+        from ..sonar.rewrite import abstract_rewrites
+
+        source, context = sonar_inputs(state.analysis, report)
+        if context is None:
+            return [], f"docfact: `{report.unit.name}` cannot be rewritten: its source does not parse"
+        scored = state.scored.get(report.symbol)
+        result = await abstract_rewrites(source, report.unit.name, report.unit.docstring.value, context,
+                                         client, settings.sonar, cache,
+                                         baseline=scored.sonar if scored else None)
+        found = len(result.rewrites)
+        if found:
+            note = (f"docfact: {found} verified rewrite(s) of `{report.unit.name}`'s description: "
+                    "see the code actions on its docstring")
+        else:
+            why = f" ({result.error})" if result.error else ""
+            note = (f"docfact: none of {result.tried} rewrites of `{report.unit.name}` kept its "
+                    f"behaviour and read more abstractly{why}")
+        return list(result.rewrites), note
+
+    async def _sentence(self, state, report, sentence, reason, settings, client, cache):
+        from ..sonar.rewrite import sentence_rewrite
+
+        evidence = self.server.state.evidence(report.symbol)
+        fixed = await sentence_rewrite(report, state.analysis.text, evidence, sentence, reason,
+                                       client, settings.llm, cache)
+        if fixed is None:
+            return [], "docfact: no correction of that sentence was found consistent by the model judge"
+        return [fixed], "docfact: a correction checked by the model judge: see the code actions on the sentence"

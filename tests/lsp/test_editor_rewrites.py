@@ -1,0 +1,144 @@
+"""Verified rewrites in the editor: a code action asks for them, a background pass finds
+them (scripted model server, real sandbox), and only the verified ones come back as code
+actions with exact edits."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from lsp_harness import FAST, find_position, wait_until
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
+from llm_helpers import KEY_ENV, SECRET  # noqa: E402
+from scripted_server import ScriptedServer  # noqa: E402
+
+DETAILED = ("Return max(low, min(value, high)): the smaller of value and high, "
+            "then the larger of that and low.")
+SECTIONS = "\n\n    Args:\n        value: the number to clamp.\n        low: the lower bound.\n        high: the upper bound.\n    "
+SOURCE = f'''\
+def clamp(value: int, low: int = 0, high: int = 10) -> int:
+    """{DETAILED}{SECTIONS}"""
+    return max(low, min(value, high))
+
+
+def restock(item, amount):
+    """Add stock to an item.
+
+    It also emails WRONGFUNC the warehouse.
+    """
+    item.quantity += amount
+    return item
+'''
+ABSTRACT = "Return value limited to the range low..high: low when below it, high when above it."
+LOSSY = "Return value, raised to low when it is below low."
+EXACT = "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n"
+ALIKE = "def clamp(value, low=0, high=10):\n    return min(max(value, low), high) if low <= high else low\n"
+VARIED = [  # programs that all behave like clamp, each written differently
+    "def clamp(value, low=0, high=10):\n    if value < low or low > high:\n        return low\n"
+    "    if value > high:\n        return high\n    return value\n",
+    "def clamp(value, low=0, high=10):\n    return sorted([low, value, high])[1] if low <= high else low\n",
+    EXACT,
+]
+FORGETFUL = ["def clamp(value, low=0, high=10):\n    return max(low, value)\n"]
+CORRECTION = "It also updates the item's quantity."
+
+
+def responder(body: dict, sample: int) -> str | None:
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    if system.startswith("You improve the description"):
+        return [ABSTRACT, LOSSY][sample % 2]
+    if system.startswith("You correct one sentence"):
+        return CORRECTION
+    if system.startswith("You shorten"):
+        return user
+    if system.startswith("You are a Python programmer"):
+        docstring = user.split("Docstring:\n", 1)[1].split("\n\nSignature and imports:", 1)[0]
+        programs = (VARIED if docstring.startswith(ABSTRACT) else FORGETFUL if docstring.startswith(LOSSY)
+                    else [EXACT, ALIKE])
+        return programs[0] if body.get("temperature") == 0 else programs[sample % len(programs)]
+    return None  # the judge: the scripted server's marker rule
+
+
+@pytest.fixture
+def model_server(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    with ScriptedServer(responder=responder) as server:
+        yield server
+
+
+def _options(server):
+    return {"docfact": {**FAST["docfact"],
+                        "llm": {"model": "openai/test-model", "apiBase": server.base_url,
+                                "apiKeyEnv": KEY_ENV, "timeoutS": 10, "run": "onSave"},
+                        "sonar": {"samples": 3, "compressions": 1, "fuzzCases": 50}}}
+
+
+def _actions(client, uri, position, diagnostics=(), only=None):
+    return client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=position, end=position),
+        context=types.CodeActionContext(diagnostics=list(diagnostics), only=only)))
+
+
+def _command(action) -> tuple[str, list]:
+    """The command a code action runs. lsprotocol's client reads the results' Command |
+    CodeAction union as Command, with a CodeAction's command object turned into a string
+    (editors tell them apart by whether ``command`` is a string): read it back."""
+    if isinstance(action, types.CodeAction):
+        return action.command.command, action.command.arguments
+    inner = ast.literal_eval(action.command)
+    return inner["command"], inner["arguments"]
+
+
+async def _run(client, action):
+    command, arguments = _command(action)
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=command, arguments=arguments))
+
+
+async def test_describe_more_abstractly_offers_only_the_verified_rewrite(start, workspace, model_server):
+    client = await start(options=_options(model_server))
+    path = workspace / "shop" / "bounds.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    at = find_position(client.texts[uri], "the smaller of")
+    [ask] = await _actions(client, uri, at, only=["refactor.rewrite"])
+    assert ask.title == "Describe `clamp` more abstractly (rewrites verified by SONAR)"
+    await _run(client, ask)
+    await wait_until(lambda: any("verified rewrite" in m.message for m in client.messages),
+                     what="the rewrites' message", timeout=240)
+    [offer] = await _actions(client, uri, at, only=["refactor.rewrite"])
+    assert offer.title.startswith("Describe more abstractly (SONAR Abstraction ")
+    assert "Correctness 1.00 → 1.00" in offer.title
+    version = client.edit(uri, offer.edit.changes[uri])
+    assert f'    """{ABSTRACT}{SECTIONS}"""' in client.texts[uri]  # the sections kept as they were
+    await client.diagnostics_for(uri, version=version)
+
+
+async def test_rewrite_this_sentence_offers_the_judge_checked_correction(start, workspace, model_server):
+    client = await start(options=_options(model_server))
+    path = workspace / "shop" / "bounds.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_until(lambda: any(d.code == "DF301" for d in client.published_for(uri)[-1].diagnostics),
+                     what="the judge's DF301")
+    finding = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF301")
+    actions = await _actions(client, uri, finding.range.start, [finding], only=["quickfix"])
+    ask = next(a for a in actions if a.title == "Rewrite this sentence (checked by the model judge)")
+    await _run(client, ask)
+    await wait_until(lambda: any("checked by the model judge" in m.message for m in client.messages),
+                     what="the correction's message", timeout=120)
+    actions = await _actions(client, uri, finding.range.start, [finding], only=["quickfix"])
+    offer = next(a for a in actions if a.title.startswith("Replace with: "))
+    assert offer.title == f"Replace with: {CORRECTION}"
+    client.edit(uri, offer.edit.changes[uri])
+    assert f"    {CORRECTION}\n" in client.texts[uri] and "WRONGFUNC" not in client.texts[uri]
