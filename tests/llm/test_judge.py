@@ -334,3 +334,23 @@ async def test_cancelling_judge_units_cancels_the_calls(server, llm_settings, an
         await task
     assert client.in_flight == 0
     assert cached_rows(cache) == 0
+
+
+async def test_a_java_method_is_shown_to_the_judge_as_java(server, llm_settings, tmp_path):
+    from docfact.cache import Cache
+    from docfact.config import Settings
+    from docfact.engine import analyze
+    from docfact.llm import client_for, judge_units
+
+    text = ("package shop;\n\nclass Cart {\n    /**\n     * Adds items WRONGFUNC to the cart.\n"
+            "     * @param count how many\n     */\n    void add(int count) { total += count; }\n}\n")
+    analysis = analyze(text, "Cart.java", "shop", Settings())
+    settings = llm_settings()
+    [result] = await judge_units([r for r in analysis.units if r.unit.name == "add"], text,
+                                 lambda report: (), settings, Cache(tmp_path / "cache"),
+                                 client_for(settings))
+    assert [f.code for f in result.findings] == ["DF301"]
+    [request] = server.requests
+    system, user = request.body["messages"][0]["content"], request.body["messages"][1]["content"]
+    assert "the Java code it documents" in system
+    assert "```java\n" in user and "void add(int count)" in user

@@ -92,6 +92,7 @@ def judge_input(report: UnitReport, text: str, evidence: Sequence[Evidence]) -> 
         code=code_without_docstring(text, report.unit),
         evidence=tuple(evidence),
         sentences=tuple(prompts.shown_sentence(s) for s in report.segments),
+        language="Java" if report.docstring.style == "javadoc" else "Python",
     )
 
 

@@ -18,7 +18,7 @@ from ...prompt_files import prompt_text
 from ...model import Evidence, Segment
 
 CRITERIA = ("name", "type", "function", "context")
-PROMPT_FILES = ("criteria_v1.txt", "judge_input_v1.txt", "judge_paper_v1.txt", "judge_batched_v1.txt")
+PROMPT_FILES = ("criteria_v1.txt", "judge_input_v2.txt", "judge_paper_v2.txt", "judge_batched_v2.txt")
 PAPER_MAX_TOKENS = 5  # room for "1" and a stray space or newline
 MAX_CODE_CHARS = 12_000  # a long class or module is cut, not sent whole
 
@@ -70,6 +70,7 @@ class JudgeInput:
     code: str  # the unit's code, its docstring cut out
     evidence: tuple[Evidence, ...]
     sentences: tuple[str, ...]  # one line each, as shown to the model
+    language: str = "Python"  # or "Java"
 
 
 @dataclass(frozen=True)
@@ -121,15 +122,16 @@ def _input_message(judged: JudgeInput) -> str:
     blocks = [
         f"### {e.symbol} ({e.path}:{e.line})\n{e.text.strip()}" for e in judged.evidence if e.text.strip()
     ]
-    return Template(_text("judge_input_v1.txt")).substitute(
-        code=judged.code, context="\n\n".join(blocks) or "(none)"
+    return Template(_text("judge_input_v2.txt")).substitute(
+        code=judged.code, context="\n\n".join(blocks) or "(none)", fence=judged.language.lower()
     ).strip()
 
 
 def batched_messages(judged: JudgeInput) -> list[dict[str, str]]:
     """One request for every sentence and criterion of a unit."""
     listed = "\n".join(f"- {c.key} ({c.title}): {c.definition}" for c in criteria().values())
-    system = Template(_text("judge_batched_v1.txt")).substitute(criteria=listed).strip()
+    system = Template(_text("judge_batched_v2.txt")).substitute(
+        criteria=listed, language=judged.language).strip()
     sentences = "\n".join(f"[S{i}] {s}" for i, s in enumerate(judged.sentences, 1))
     return [
         {"role": "system", "content": system},
@@ -145,8 +147,8 @@ def paper_messages(judged: JudgeInput, sentence: int, criterion: str) -> list[di
     """ReFEree's request for one (sentence, criterion); the sentence is the last message."""
     c = criteria()[criterion]
     steps = "\n".join(c.steps)
-    system = Template(_text("judge_paper_v1.txt")).substitute(
-        title=c.title, definition=c.definition, steps=steps).strip()
+    system = Template(_text("judge_paper_v2.txt")).substitute(
+        title=c.title, definition=c.definition, steps=steps, language=judged.language).strip()
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": _input_message(judged)},
