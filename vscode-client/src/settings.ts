@@ -35,6 +35,15 @@ export const LLM_KEYS = [
   "run",
 ] as const;
 
+/** Keys of the server's `sonar` table (SONAR's scores). */
+export const SONAR_KEYS = ["enabled", "run", "generators", "samples", "compressions", "fuzzCases", "timeLimitS", "fluencyModel"] as const;
+
+/** Keys of the server's `ssc` table (model understandability). */
+export const SSC_KEYS = ["enabled", "run", "k", "temperature", "epsilon", "encoder", "encoderLayer", "idf", "judgeVotes"] as const;
+
+/** The server's nested tables and their keys. */
+const TABLES: Record<string, readonly string[]> = { llm: LLM_KEYS, sonar: SONAR_KEYS, ssc: SSC_KEYS };
+
 /** Settings used by the client itself: a change restarts the server. */
 export const RESTART_KEYS = ["interpreter", "path", "serverArgs"] as const;
 
@@ -95,15 +104,17 @@ export function toServerSettings(inspect: Inspect): Record<string, unknown> {
       result[key] = clean(key, value);
     }
   }
-  const llm: Record<string, unknown> = {};
-  for (const key of LLM_KEYS) {
-    const value = explicitValue(inspect(`llm.${key}`));
-    if (!isUnset(value)) {
-      llm[key] = clean(key, value);
+  for (const [table, keys] of Object.entries(TABLES)) {
+    const values: Record<string, unknown> = {};
+    for (const key of keys) {
+      const value = explicitValue(inspect(`${table}.${key}`));
+      if (!isUnset(value)) {
+        values[key] = clean(key, value);
+      }
     }
-  }
-  if (Object.keys(llm).length > 0) {
-    result.llm = llm;
+    if (Object.keys(values).length > 0) {
+      result[table] = values;
+    }
   }
   return result;
 }

@@ -42,6 +42,19 @@ describe("toServerSettings", () => {
     });
   });
 
+  it("nests the sonar.* and ssc.* settings in their tables", () => {
+    const settings = toServerSettings(
+      inspector({
+        "sonar.run": { workspaceValue: "onSave" },
+        "sonar.enabled": { workspaceValue: true },
+        "sonar.fuzzCases": { globalValue: 50 },
+        "ssc.k": { globalValue: 6 },
+        "ssc.encoder": { globalValue: "  " },
+      }),
+    );
+    assert.deepEqual(settings, { sonar: { run: "onSave", enabled: true, fuzzCases: 50 }, ssc: { k: 6 } });
+  });
+
   it("never sends client-only keys", () => {
     const settings = toServerSettings(
       inspector({
