@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-import networkx as nx
 
 from ..model import Evidence
 from ..source import jdk
@@ -27,7 +26,7 @@ _REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annota
 
 class ProjectGraph:
     def __init__(self) -> None:
-        self.graph = nx.DiGraph()
+        self._graph = None  # the edges' networkx DiGraph, made when first needed
         self._files: dict[str, dict] = {}  # path -> facts (see facts.file_facts)
         self._units: dict[str, dict] = {}  # qualified name -> unit facts, plus "path"
         self._modules: dict[str, str] = {}  # module name -> path
@@ -201,7 +200,17 @@ class ProjectGraph:
         unit = self._units.get(name)
         return unit["path"] if unit is not None else self._modules.get(name)
 
-    def networkx(self) -> nx.DiGraph:
+    @property
+    def graph(self):
+        """The edges (a networkx DiGraph). networkx is imported with the first edge: an
+        editor's first diagnostics seldom need one, and the import is a tenth of a second."""
+        if self._graph is None:
+            import networkx
+
+            self._graph = networkx.DiGraph()
+        return self._graph
+
+    def networkx(self):
         """The graph with every reference resolved."""
         for path in list(self._unlinked_refs):
             self._link_refs(path)
