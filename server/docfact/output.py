@@ -54,10 +54,13 @@ def to_text(result) -> str:
     for d in result.diagnostics:
         counts[d["severity"]] = counts.get(d["severity"], 0) + 1
     found = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if s in counts) or "no findings"
-    lines.append(
-        f"Checked {result.units_checked} docstrings in {result.files_checked} files: {found}."
-    )
+    lines.append(f"Checked {_count(result.units_checked, 'docstring')} in "
+                 f"{_count(result.files_checked, 'file')}: {found}.")
     return "\n".join(lines)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def score_card(entry: dict) -> str:
