@@ -21,7 +21,7 @@ from .model import Finding
 from .source.files import SkippedFile, decode_source, iter_python_files, module_name_for
 from .source.lines import LineIndex
 
-_OUTCOME_FORMAT = 7  # bump when check_job's output changes shape: old cache entries then miss
+_OUTCOME_FORMAT = 8  # bump when check_job's output changes shape: old cache entries then miss
 _PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
 
 

@@ -230,16 +230,16 @@ def test_numpy_maths_has_near_misses_only_among_the_parameters():
     assert codes('''
         import networkx as nx
 
-        def structure(G, wt):
-            """A component structure is an `nxn` array, weighted by `w_t`.
+        def structure(G, xy):
+            """A component structure is an `nxn` array, placed at `xyz`.
 
             Parameters
             ----------
             G : graph
-            wt : float
+            xy : float
             """
             return nx
-    ''') == [("DF102", "w_t")]
+    ''') == [("DF102", "xyz")]
 
 
 def test_see_single_backtick_word_is_a_cross_reference_where_code_has_double_backticks():
@@ -250,18 +250,21 @@ def test_see_single_backtick_word_is_a_cross_reference_where_code_has_double_bac
     ''') == [("DF102", "qty")]
 
 
-def test_tsdoc_link_labels_json_literals_and_camel_case_fields():
+def test_tsdoc_link_labels_json_literals_and_the_same_words_in_another_case():
     assert codes('''
         class TextEdit:
             """An edit."""
 
-        def resolve(item):
+        def resolve(item, backend_interface):
             """Delay {@link CompletionItem.detail `detail`} to resolve; `null` if absent.
 
-            Properties like `textEdit` must not change, nor `textEdt`, nor `detail`.
+            Properties like `textEdit` must not change, nor `textEdt`, nor `detail`. The
+            ``BackendInterface`` object is passed as ``backend_interfaze``; see getall() and
+            ``TextedIt``.
             """
-            return item
-    ''') == [("DF102", "textEdt"), ("DF102", "detail")]
+            return get_all(item)
+    ''') == [("DF102", "textEdt"), ("DF102", "detail"), ("DF102", "backend_interfaze"),
+             ("DF102", "TextedIt"), ("DF103", "getall")]
 
 
 def test_illustrations_and_enumerations_name_instances_not_code():
@@ -272,9 +275,10 @@ def test_illustrations_and_enumerations_name_instances_not_code():
     ''') == [("DF102", "cmd_name")]
     assert codes('''
         def write(text):
-            """An error handler (``ignore``, ``backslashreplace``) changes it, as ``strictly`` does."""
+            """An error handler (``ignore``, ``backslashreplace``) changes it, as ``strictly``
+            does (i.e., a handler whose name is ``handler_name``)."""
             return text
-    ''') == [("DF102", "strictly")]
+    ''') == [("DF102", "strictly"), ("DF102", "handler_name")]
 
 
 def test_acronyms_and_placeholders_on_a_known_name():
@@ -298,27 +302,6 @@ def test_names_in_a_rest_line_block_are_bound():
             """
             return features
     ''') == [("DF102", "feat_value")]
-
-def test_df302_not_when_it_returns_an_object_that_raises_later():
-    source = '''
-        class NotCallableError(TypeError):
-            """Not callable."""
-
-        class _IsCallable:
-            def __call__(self, value):
-                if not callable(value):
-                    raise NotCallableError(value)
-
-        def {name}():
-            """A validator.
-
-            Raises:
-                NotCallableError: When the value is not callable.
-            """
-            return {value}
-    '''
-    assert codes(source.format(name="is_callable", value="_IsCallable()")) == []
-    assert codes(source.format(name="is_callable", value="callable")) == [("DF302", "NotCallableError")]
 
 # --- DF201 parameter-type-mismatch -------------------------------------------------------
 
@@ -490,3 +473,27 @@ def test_half_typed_docstrings_never_crash():
                       "`unclosed", "``", ":func:`", "Return", "Returns a"]:
         body = textwrap.indent(docstring, "    ")
         codes(f'def f(x) -> int:\n    """{body}\n    """\n')
+
+
+# --- DF302 exception-never-raised ---------------------------------------------------------
+
+def test_df302_not_when_it_returns_an_object_that_raises_later():
+    source = '''
+        class NotCallableError(TypeError):
+            """Not callable."""
+
+        class _IsCallable:
+            def __call__(self, value):
+                if not callable(value):
+                    raise NotCallableError(value)
+
+        def is_callable():
+            """A validator.
+
+            Raises:
+                NotCallableError: When the value is not callable.
+            """
+            return {value}
+    '''
+    assert codes(source.format(value="_IsCallable()")) == []
+    assert codes(source.format(value="callable")) == [("DF302", "NotCallableError")]

@@ -37,6 +37,7 @@ _C_API = re.compile(r"_?_?Py[A-Z_]")
 _ILLUSTRATION = re.compile(r"\b(?:for (?:example|instance)|e\.g\.|such as)[^.;:()]{0,12}$",
                            re.IGNORECASE)
 _PARENTHESES = re.compile(r"\([^()]*\)")
+# What precedes a cross-reference: "See `comparison`", ".. seealso:: `comparison`".
 _SEE = re.compile(r"\bsee(?: also|also::)?\s*$", re.IGNORECASE)
 # A TSDoc link in generated docstrings, whose label is in backticks: {@link A.b `b`}.
 _TSDOC_LINK = re.compile(r"\{@link[^}]*\}")
@@ -129,7 +130,8 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             covered.append((match.start(), match.end()))
             start = segment.start + match.start("body") + offset
             cross_reference = default_role and _SEE.search(text, 0, match.start()) is not None
-            yield segment, start, name, is_call, _written_as(match, name, docstring.style, cross_reference)
+            how = _written_as(match, name, docstring.style, cross_reference)
+            yield segment, start, name, is_call, how
         for match in _BARE_CALL.finditer(text):
             if _within(match.start(), covered):
                 continue
@@ -204,8 +206,10 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     """A finding for ``name`` unless it resolves; ``how``: "code", "plain" or "maths"."""
     parts = name.split(".")
     head = parts[0]
-    if _HISTORY.search(segment.text) or parts[-1] in _FILE_SUFFIXES or _MENTIONS_C.search(segment.text):
-        return  # a history note, a file name, or a sentence about C code
+    if _HISTORY.search(segment.text) or _MENTIONS_C.search(segment.text):
+        return  # a history note, or a sentence about C code (names there are C's)
+    if parts[-1] in _FILE_SUFFIXES:
+        return  # a file name
     if head in ctx.example_names or head in ctx.result_names or head in _FOREIGN_LITERALS:
         return  # a name the docstring binds itself, or JSON's `null`
     if head in ("self", "cls", "this") and len(parts) > 1:
@@ -217,11 +221,12 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     if _stands_for_known(head, ctx.known_names):
         return
     closest = _closest(head, _parameters(ctx) if how == "maths" else _suggestions(ctx))
+    # camelCase is Java's own style of names, not a sign of a name from elsewhere.
     foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
     if closest is None and _incidental(segment, start, head, parts, how, foreign_case):
         return
-    if foreign_case and closest and closest.lower() == head.lower():
-        return  # `textEdit`, the JSON field of a `TextEdit`
+    if closest and ctx.docstring.style != "javadoc" and _in_another_case(head, closest):
+        return  # no typo: `textEdit` of a `TextEdit`, `BackendInterface` of `backend_interface`
     if code == "DF103":
         message = f"`{name}()` is called nowhere in the code and defined nowhere in the project"
     else:
@@ -249,6 +254,15 @@ def _stands_for_known(head: str, known: frozenset[str]) -> bool:
     return placeholder is not None and placeholder.group("stem") in known  # ``TypeA``, ``TypeB``
 
 
+def _in_another_case(name: str, known: str) -> bool:
+    """The same words in another naming convention: `textEdit` and `TextEdit`,
+    `BackendInterface` and `backend_interface`. A difference inside one convention
+    (`PropBank`, `Propbank`) or of underscores alone (`getall`, `get_all`) is a typo."""
+    name, known = name.lstrip("_"), known.lstrip("_")
+    return (name.replace("_", "").lower() == known.replace("_", "").lower()
+            and name[:1].isupper() != known[:1].isupper())
+
+
 def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: str,
                 foreign_case) -> bool:
     """Whether a name with no near miss most likely names something outside the code."""
@@ -263,7 +277,7 @@ def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: 
 def _in_enumeration(segment: Segment, at: int) -> bool:
     """Whether the name at ``at`` of the sentence is in a parenthesised list of code spans,
     which gives instances of what precedes it: "a handler (``ignore``, ``backslashreplace``)"."""
-    return any(m.start() < at < m.end() and "," in m.group() and len(_CODE.findall(m.group())) > 1
+    return any(m.start() < at < m.end() and "`," in m.group() and len(_CODE.findall(m.group())) > 1
                for m in _PARENTHESES.finditer(segment.text))
 
 
