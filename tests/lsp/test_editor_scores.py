@@ -93,3 +93,28 @@ async def test_score_command_without_a_model_says_what_is_missing(start, workspa
         command="docfact.score", arguments=[uri]))
     await wait_until(lambda: any("scores need a model" in m.message for m in client.messages),
                      what="a message about the missing model")
+
+
+async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_server):
+    model_server.delay_s = 3.0  # a slow model: the user gives up
+    client = await start(options=_options(model_server))
+    path = workspace / "shop" / "scored.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="docfact.score", arguments=[uri]))
+
+    def scoring_token():
+        return next((t for t in client.progress_reports if str(t).startswith("docfact-editorscorer")), None)
+
+    await wait_until(lambda: scoring_token() is not None and client.progress_reports[scoring_token()]
+                     and model_server.requests, what="scoring under way")
+    token = scoring_token()
+    assert client.progress_reports[token][0].cancellable is True
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    await wait_until(lambda: isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd),
+                     what="the progress to end")
+    assert "SONAR (correctness, abstraction, conciseness, fluency): not computed" in await _hover(
+        client, uri, "Return the larger")
+    assert "DF304" not in _codes(client, uri)

@@ -278,3 +278,22 @@ def test_the_walls_hold_where_the_hook_is_blind(jail, world):
                                  read_paths=(str(world.outside),))
     assert outcome.state == "crashed"  # a read-only folder: the FIFO cannot be made
     world.assert_untouched(before, outcome)
+
+
+@pytest.mark.parametrize("jail", JAILS)
+def test_stop_all_ends_every_run_and_removes_its_folder(jail):
+    """What a process about to exit calls, so no sandboxed program outlives it."""
+    outcomes = []
+    runner = threading.Thread(target=lambda: outcomes.append(sandbox.run_python(
+        "import time\ntime.sleep(60)", jail=jail, limits=sandbox.Limits(wall_s=60, cpu_s=60))))
+    runner.start()
+    deadline = time.monotonic() + 20
+    while not sandbox._RUNNING and time.monotonic() < deadline:
+        time.sleep(0.05)
+    [(process, work)] = list(sandbox._RUNNING.items())
+    started = time.monotonic()
+    sandbox.stop_all()
+    runner.join(timeout=10)
+    assert not runner.is_alive() and time.monotonic() - started < 10
+    assert process.poll() is not None and not os.path.exists(work)
+    assert outcomes and outcomes[0].state != "ok"

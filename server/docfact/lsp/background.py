@@ -32,6 +32,12 @@ class BackgroundPass:
         if task is not None and not task.done():
             task.cancel()
 
+    def cancel_progress(self, token) -> None:
+        """The user cancelled the run shown by the progress ``token`` (its Cancel button)."""
+        for uri, mine in list(self._tokens.items()):
+            if mine == token:
+                self.cancel(uri)
+
     async def run(self, uri: str, *args) -> None:
         """Run the pass for the document's current version; a newer run cancels this one."""
         token = await self._begin_progress(uri)
@@ -78,5 +84,5 @@ class BackgroundPass:
         except Exception:
             return None
         self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-            title=self.title, message=Path(self.server.path_of(uri)).name, cancellable=False))
+            title=self.title, message=Path(self.server.path_of(uri)).name, cancellable=True))
         return token

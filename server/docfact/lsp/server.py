@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
+import sys
 import threading
 from pathlib import Path
 
@@ -340,6 +342,12 @@ def rewrite_command(ls: DocfactServer, *arguments) -> None:
         ls.start_background(ls.rewriter.run(uri, symbol, *sentence[:2]))
 
 
+@server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
+def on_progress_cancel(ls: DocfactServer, params: types.WorkDoneProgressCancelParams) -> None:
+    for background in (ls.judge, ls.scorer, ls.rewriter):
+        background.cancel_progress(params.token)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 async def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
@@ -441,6 +449,17 @@ async def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
 @server.feature(types.SHUTDOWN)
 def on_shutdown(ls: DocfactServer, *args) -> None:
     ls.state.close()
+
+
+@server.feature(types.EXIT)
+def on_exit(ls: DocfactServer, *args) -> None:
+    """Leave now, as the protocol asks: work still running in threads (a model call, a model
+    being loaded, a sandbox run) must not hold the process; sandboxed programs end with it."""
+    sandbox = sys.modules.get("docfact.sonar.sandbox")
+    if sandbox is not None:
+        sandbox.stop_all()
+    logging.shutdown()
+    os._exit(0 if ls.protocol._shutdown else 1)
 
 
 def serve(tcp: tuple[str, int] | None = None) -> int:

@@ -120,6 +120,25 @@ def _bubblewrap_works() -> bool:
     return outcome.state == "ok" and outcome.stdout.strip() == "ready"
 
 
+# Runs under way (their process and work folder), so that a process about to exit can end
+# them all: a sandboxed program must not outlive the editor, nor leave its folder behind.
+_RUNNING: dict[subprocess.Popen, str] = {}
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_all() -> None:
+    """Kill every run under way and remove its folder (the caller is about to exit)."""
+    with _RUNNING_LOCK:
+        running = list(_RUNNING.items())
+    for process, work in running:
+        _kill_group(process)
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+        _remove_tree(work)
+
+
 def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
                cancel: threading.Event | None = None, jail: str | None = None,
                read_paths: tuple[str, ...] = ()) -> Outcome:
@@ -145,12 +164,16 @@ def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
         finally:
             os.close(report_write)
             os.close(status_write)
+        with _RUNNING_LOCK:
+            _RUNNING[process] = work
         try:
             streams, truncated, ended = _collect(
                 process, {report_read: "report", status_read: "status"}, limits, cancel, started)
         finally:
             os.close(report_read)
             os.close(status_read)
+            with _RUNNING_LOCK:
+                _RUNNING.pop(process, None)
         _reap(process)
         return _outcome(jail, limits, streams, truncated, ended, time.monotonic() - started)
     finally:
