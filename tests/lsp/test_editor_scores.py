@@ -108,8 +108,8 @@ async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_
     def scoring_token():
         return next((t for t in client.progress_reports if str(t).startswith("docfact-editorscorer")), None)
 
-    await wait_until(lambda: scoring_token() is not None and client.progress_reports[scoring_token()]
-                     and model_server.requests, what="scoring under way")
+    await wait_until(lambda: bool(scoring_token() is not None and client.progress_reports[scoring_token()]
+                                  and model_server.requests), what="scoring under way")
     token = scoring_token()
     assert client.progress_reports[token][0].cancellable is True
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
