@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 from lsprotocol import types
@@ -16,7 +17,7 @@ from lsprotocol import types
 log = logging.getLogger("docfact")
 
 
-class BackgroundPass:
+class BackgroundPass(ABC):
     """Subclasses name the pass (``title``) and do its work in ``work(uri, *args)``."""
 
     title = "docfact"
@@ -61,8 +62,9 @@ class BackgroundPass:
                 self.server.work_done_progress.end(token, types.WorkDoneProgressEnd())
             self.finished()
 
+    @abstractmethod
     async def work(self, uri: str, *args) -> None:
-        raise NotImplementedError
+        """The pass's work for the document ``uri``."""
 
     def finished(self) -> None:
         """Called after every run, whatever its outcome."""
