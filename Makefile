@@ -28,6 +28,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/mutation_recall.py
 	$(BIN)/python bench/judge_cost.py
 	$(BIN)/python bench/lsp_latency.py
+	$(BIN)/python bench/sandbox_speed.py
+	$(BIN)/python bench/sonar_speed.py
+	$(BIN)/python bench/ssc_speed.py
+	$(BIN)/python bench/java_mutation.py
 
 clean:
 	rm -rf $(VENV)
