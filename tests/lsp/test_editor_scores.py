@@ -49,6 +49,19 @@ async def _hover(client, uri, text):
     return hover.contents.value
 
 
+async def _opened(client, workspace) -> str:
+    path = workspace / "shop" / "scored.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    return uri
+
+
+async def _score(client, uri) -> None:
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="docfact.score", arguments=[uri]))
+
+
 def _codes(client, uri):
     latest = client.published_for(uri)
     return [d.code for d in latest[-1].diagnostics] if latest else []
@@ -56,14 +69,10 @@ def _codes(client, uri):
 
 async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start, workspace, model_server):
     client = await start(options=_options(model_server))
-    path = workspace / "shop" / "scored.py"
-    path.write_text(SOURCE)
-    uri = client.open(path)
-    await client.diagnostics_for(uri, version=1)
+    uri = await _opened(client, workspace)
     before = await _hover(client, uri, "Return the larger")
     assert "SONAR (correctness, abstraction, conciseness, fluency): not computed" in before
-    await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="docfact.score", arguments=[uri]))
+    await _score(client, uri)
     await wait_until(lambda: "DF304" in _codes(client, uri), what="DF304 after scoring", timeout=240)
     warning = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF304")
     assert warning.range.start.line == 1 and "for the input" in warning.message
@@ -85,12 +94,8 @@ async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start,
 
 async def test_score_command_without_a_model_says_what_is_missing(start, workspace):
     client = await start()
-    path = workspace / "shop" / "scored.py"
-    path.write_text(SOURCE)
-    uri = client.open(path)
-    await client.diagnostics_for(uri, version=1)
-    await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="docfact.score", arguments=[uri]))
+    uri = await _opened(client, workspace)
+    await _score(client, uri)
     await wait_until(lambda: any("scores need a model" in m.message for m in client.messages),
                      what="a message about the missing model")
 
@@ -98,12 +103,8 @@ async def test_score_command_without_a_model_says_what_is_missing(start, workspa
 async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_server):
     model_server.delay_s = 3.0  # a slow model: the user gives up
     client = await start(options=_options(model_server))
-    path = workspace / "shop" / "scored.py"
-    path.write_text(SOURCE)
-    uri = client.open(path)
-    await client.diagnostics_for(uri, version=1)
-    await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="docfact.score", arguments=[uri]))
+    uri = await _opened(client, workspace)
+    await _score(client, uri)
 
     def scoring_token():
         return next((t for t in client.progress_reports if str(t).startswith("docfact-editorscorer")), None)
