@@ -3,7 +3,7 @@
 import sysconfig
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from docfact.source.python import ModuleParser, parse_module
@@ -49,6 +49,9 @@ EDITS = st.lists(st.tuples(st.integers(0, len(SAMPLE)), st.integers(0, 6),
 
 
 @given(EDITS)
+# Found by CI: tree-sitter's error recovery, reusing nodes of a broken tree, kept an
+# error that a fresh parse of the same text does not have.
+@example([(0, 0, "    "), (0, 5, '"""'), (170, 3, ""), (180, 1, "    "), (181, 0, '"""')])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_every_version_equals_a_fresh_parse(edits):
     parser, text = ModuleParser(), SAMPLE

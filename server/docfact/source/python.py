@@ -78,15 +78,19 @@ class ModuleParser:
             return module
 
     def _reparse(self, data: bytes) -> tree_sitter.Tree:
+        """The tree of ``data``, reusing the last one. Error recovery depends on which old
+        nodes are reused, so a tree with errors on either side is parsed afresh: the
+        module must not depend on the order of the edits that led to it."""
         old, tree = self._data, self._tree
-        if tree is None:
+        if tree is None or tree.root_node.has_error:
             return _parser().parse(data)
         start = _common_prefix(old, data)
         suffix = _common_prefix(old[start:][::-1], data[start:][::-1])
         tree.edit(start_byte=start, old_end_byte=len(old) - suffix, new_end_byte=len(data) - suffix,
                   start_point=_point(old, start), old_end_point=_point(old, len(old) - suffix),
                   new_end_point=_point(data, len(data) - suffix))
-        return _parser().parse(data, tree)
+        reparsed = _parser().parse(data, tree)
+        return _parser().parse(data) if reparsed.root_node.has_error else reparsed
 
 
 @dataclass(frozen=True)
