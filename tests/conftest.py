@@ -1,6 +1,11 @@
 import os
 
 import pytest
+from hypothesis import settings
+
+# Shared CI machines are slow in bursts: a property's time is not what it tests.
+settings.register_profile("docfact", deadline=None, print_blob=True)
+settings.load_profile("docfact")
 
 
 @pytest.fixture(autouse=True)
