@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from .checks.context import CheckContext  # importing checks registers every rule
+from .checks.lookups import Answers, Lookups
 from .checks.registry import RULES, enabled_codes, ignored_for_path, is_suppressed
 from .config import Settings
 from .graph.build import ProjectGraph
@@ -53,13 +54,14 @@ class FileAnalysis:
 
 class UnitMemo:
     """A document's previous analysis. An edited document is reparsed incrementally, and
-    re-checks only the units whose text (or module context) changed; the others keep their
-    results, moved to where the unit now starts."""
+    re-checks only the units whose text changed or whose checks would now get another
+    answer from the code around them (checks.lookups); the others keep their results,
+    moved to where the unit now starts."""
 
     def __init__(self) -> None:
         self.parser = python.ModuleParser()
-        self._entries: dict[tuple, tuple[int, int, UnitReport]] = {}
-        self._fresh: dict[tuple, tuple[int, int, UnitReport]] = {}
+        self._entries: dict[tuple, tuple[int, int, UnitReport, Answers]] = {}
+        self._fresh: dict[tuple, tuple[int, int, UnitReport, Answers]] = {}
 
     def start(self) -> None:
         """Begin an analysis: what the last one kept becomes what this one may reuse (so
@@ -68,17 +70,23 @@ class UnitMemo:
             self._entries = self._fresh
         self._fresh = {}
 
-    def reuse(self, key: tuple, unit: Unit, lines: LineIndex, path: str) -> UnitReport | None:
+    def reuse(self, key: tuple, unit: Unit, module: Module, lines: LineIndex,
+              path: str) -> UnitReport | None:
         found = self._entries.get(key)
         if found is None:
             return None
-        start, line, report = found
+        start, line, report, answers = found
+        answers = answers.still_hold(module, unit)
+        if answers is None:
+            return None
         moved = _moved(report, unit, unit.span.start - start, lines.line(unit.span.start) - line, path)
-        self.keep(key, unit, lines, moved)
+        self.keep(key, unit, lines, moved, answers)
         return moved
 
-    def keep(self, key: tuple, unit: Unit, lines: LineIndex, report: UnitReport) -> None:
-        self._fresh[key] = (unit.span.start, lines.line(unit.span.start), report)
+    def keep(self, key: tuple, unit: Unit, lines: LineIndex, report: UnitReport,
+             answers: Answers | None) -> None:
+        if answers is not None:
+            self._fresh[key] = (unit.span.start, lines.line(unit.span.start), report, answers)
 
 
 def analyze(text: str, path: str, module_name: str, settings: Settings,
@@ -104,17 +112,15 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
     codes = codes_for(settings, relative_path or path)
     severities = dict(settings.severity)
     init_signatures = _init_signatures(units)
-    context_key = (module.defined_names, module.imported_names, codes, tuple(severities.items()),
-                   settings.docstring_style, path, module_name)
+    context_key = (codes, tuple(severities.items()), settings.docstring_style, path, module_name)
     if memo is not None:
         memo.start()
     reports = []
     for unit in units:
         if unit.docstring is None or not unit.docstring.value.strip():
             continue
-        key = (context_key, unit.qualname, lines.text[unit.span.start:unit.span.end],
-               unit.attributes)
-        reused = memo.reuse(key, unit, lines, path) if memo is not None else None
+        key = (context_key, unit.qualname, lines.text[unit.span.start:unit.span.end])
+        reused = memo.reuse(key, unit, module, lines, path) if memo is not None else None
         if reused is not None:
             reports.append(reused)
             continue
@@ -126,8 +132,9 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
             docstring=docstring,
             segments=tuple(split_segments(docstring)),
         )
+        lookups = Lookups(module, unit)
         context = CheckContext(
-            unit=unit, docstring=docstring, segments=report.segments, module=module,
+            unit=unit, docstring=docstring, segments=report.segments, lookups=lookups,
             symbol=report.symbol, path=path, lines=lines,
             init_signature=init_signatures.get(unit.qualname),
         )
@@ -140,7 +147,7 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
                 report.findings.append(finding)
         reports.append(report)
         if memo is not None:
-            memo.keep(key, unit, lines, report)
+            memo.keep(key, unit, lines, report, lookups.answers())
     return reports
 
 

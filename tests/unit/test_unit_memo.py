@@ -2,6 +2,9 @@
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from docfact.config import Settings
 from docfact.engine import UnitMemo, analyze
 
@@ -9,8 +12,8 @@ EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "inventory" / "sto
 
 
 def findings(analysis):
-    return sorted((f.code, f.span, f.sentence_span, f.message, f.fix,
-                   tuple(e.line for e in f.evidence)) for f in analysis.findings)
+    return sorted(((f.code, f.span, f.sentence_span, f.message, f.fix,
+                    tuple(e.line for e in f.evidence)) for f in analysis.findings), key=repr)
 
 
 def test_edits_above_and_inside_units_give_the_results_of_a_fresh_analysis():
@@ -34,3 +37,79 @@ def test_edits_above_and_inside_units_give_the_results_of_a_fresh_analysis():
             text_of = report.docstring.text
             assert text_of == report.unit.docstring
     assert any(f.code == "DF102" and "qtty" in f.message for f in reused.findings)
+
+
+CLASS_FILE = '''"""Shapes."""
+
+
+class Grid:
+    """A grid of cells."""
+
+    def resize(self, rows):
+        """Resize to ``rows`` rows, keeping `margin` cells free."""
+        self.rows = rows
+
+    def fill(self, value):
+        """Fill every cell with ``value``."""
+        return [value] * self.rows
+
+
+def area(grid):
+    """The area of ``grid``, a `Grid`."""
+    return grid.rows
+'''
+
+
+def checked_units(monkeypatch) -> list[str]:
+    """The first words of the docstrings the engine checks (rather than reuses)."""
+    import docfact.engine as engine
+
+    checked, parse = [], engine.parse_docstring
+    monkeypatch.setattr(engine, "parse_docstring",
+                        lambda text, style: checked.append(text.value.split(" ")[0]) or parse(text, style))
+    return checked
+
+
+def unresolved(analysis) -> set[str]:
+    return {f.message.split("`")[1] for f in analysis.findings if f.code in ("DF101", "DF102")}
+
+
+def test_a_new_name_rechecks_only_the_units_that_asked_about_it(monkeypatch):
+    memo, text = UnitMemo(), CLASS_FILE
+    assert unresolved(analyze(text, "grid.py", "grid", Settings(), memo=memo)) == {"margin"}
+    checked = checked_units(monkeypatch)
+
+    text = text.replace("return [value]", "unrelated = 1\n        return [value]")
+    analyze(text, "grid.py", "grid", Settings(), memo=memo)
+    # The module, the class and `fill` changed text; `resize` has a finding whose
+    # suggestions come from every name. `area` asked only about `Grid`: reused.
+    assert sorted(checked) == ["A", "Fill", "Resize", "Shapes."]
+
+    checked.clear()
+    text = text.replace("unrelated = 1", "margin = 1")
+    assert unresolved(analyze(text, "grid.py", "grid", Settings(), memo=memo)) == set()
+    assert "Resize" in checked and "The" not in checked
+
+    checked.clear()
+    text = text.replace("class Grid:", "class Board:")
+    # The answer `area` was given about `Grid` changed: it is checked again.
+    assert unresolved(analyze(text, "grid.py", "grid", Settings(), memo=memo)) == {"Grid"}
+    assert "The" in checked
+
+
+EDIT_TEXTS = ["", "x", "\n", "    ", "margin", "helper = 1\n", "units", "def spacing(a):\n    ",
+              "import helper\n", '"""', "qtty", ")"]
+
+
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 8), st.sampled_from(EDIT_TEXTS)),
+                min_size=1, max_size=6),
+       st.sampled_from([EXAMPLE, CLASS_FILE]))
+@settings(max_examples=120)
+def test_every_version_gets_the_findings_of_a_fresh_analysis(edits, text):
+    memo = UnitMemo()
+    analyze(text, "f.py", "f", Settings(), memo=memo)
+    for at, removed, inserted in edits:
+        at = min(at, len(text))
+        text = text[:at] + inserted + text[at + removed:]
+        reused = analyze(text, "f.py", "f", Settings(), memo=memo)
+        assert findings(reused) == findings(analyze(text, "f.py", "f", Settings()))

@@ -9,9 +9,10 @@ import sys
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Module, Segment, Signature, Unit
+from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Segment, Signature, Unit
 from ..source import jdk
 from ..source.lines import LineIndex
+from .lookups import Lookups, NameScope
 from .registry import RULES
 
 _INLINE_CODE = re.compile(r"``?([^`]+)``?")
@@ -38,7 +39,7 @@ class CheckContext:
     unit: Unit
     docstring: Docstring
     segments: tuple[Segment, ...]
-    module: Module
+    lookups: Lookups  # the code around the unit, recording what the checks ask of it
     symbol: str  # dotted name: module.Class.method
     path: str
     lines: LineIndex
@@ -49,14 +50,26 @@ class CheckContext:
     def signature(self) -> Signature | None:
         return self.unit.signature or self.init_signature
 
+    @property
+    def module(self):
+        """The module around the unit (a view of it that records what is asked)."""
+        return self.lookups.module
+
+    @property
+    def class_names(self):
+        """The names used in the unit's class (for a method) or in the class itself."""
+        return self.lookups.class_names
+
+    @property
+    def nested_units(self) -> list[Unit]:
+        return self.lookups.units_within(self.unit)
+
     @cached_property
-    def known_names(self) -> frozenset[str]:
+    def known_names(self) -> NameScope:
         """Names that resolve in this unit without looking at other files."""
         parameters = {p.name for p in self.signature.parameters} if self.signature else set()
-        return (
-            self.unit.local_names | self.unit.attributes | self.module.defined_names
-            | self.module.imported_names | parameters | self.universal_names
-        )
+        own = self.unit.local_names | parameters | self.universal_names
+        return NameScope(own, (self.class_names, self.module.defined_names, self.module.imported_names))
 
     @property
     def universal_names(self) -> frozenset[str]:

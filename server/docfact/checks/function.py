@@ -29,8 +29,7 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
         return  # the object it returns raises on its behalf (a validator's ``__call__``)
     raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
     entries = [e for e in ctx.docstring.entries if e.kind == "raises" and e.name is not None]
-    prefix = unit.qualname + "."
-    if not entries or any(u.qualname.startswith(prefix) for u in ctx.module.units):
+    if not entries or ctx.nested_units:
         return  # nested functions raise on its behalf (a returned validator, a generator)
     for entry in entries:
         documented = entry.name.text.lstrip("~!.")

@@ -214,7 +214,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
         return  # a name the docstring binds itself, or JSON's `null`
     if head in ("self", "cls", "this") and len(parts) > 1:
         head = parts[1]
-        if head in ctx.unit.attributes or head in ctx.module.defined_names:
+        if head in ctx.class_names or head in ctx.module.defined_names:
             return
     elif head in ctx.known_names:
         return
