@@ -124,8 +124,9 @@ class Field:
 class DocEntry:
     """One entry of a docstring section."""
 
-    kind: str  # "param" | "returns" | "yields" | "raises" | "attribute" | "other"
-    name: Field | None  # parameter/attribute name (no leading stars) or exception name
+    kind: str  # "param" | "returns" | "yields" | "raises" | "attribute" | "see" | "other"
+    # parameter/attribute name (no leading stars), exception name, or a Javadoc @see target
+    name: Field | None
     type: Field | None
     description: Field | None
     section: str = ""  # the section heading or field tag as written ("Args", ":param")

@@ -170,6 +170,53 @@ def test_df105_resolved_or_unknowable_targets():
     """) == []
 
 
+def test_df105_see_value_and_linkplain_targets():
+    found = check("""
+        package shop;
+        class Shop {
+            static final int LIMIT = 10;
+            /**
+             * Sells at most {@value #LIMT} items, as {@linkplain #sel(int) selling} does.
+             *
+             * @param count how many
+             * @see #sell(int) selling one
+             * @see Shop#restok
+             * @see Basket#clear()
+             * @see #LIMIT
+             */
+            void sellAll(int count) { sell(count); }
+            void sell(int count) {}
+            void restock() {}
+        }
+    """)
+    assert [(c, t) for c, t, _ in found] == [
+        ("DF105", "LIMT"), ("DF105", "sel"), ("DF105", "restok"), ("DF105", "Basket")]
+    see = found[2][2]
+    assert see.fix.replacement == "restock" and see.sentence == "Shop#restok"
+
+
+def test_df105_see_titles_links_and_external_types_are_silent():
+    assert codes("""
+        package shop;
+        import org.acme.Ledger;
+        class Shop {
+            /**
+             * Sells, with the value {@value} of nothing in particular.
+             *
+             * @see "The Shopkeeper's Handbook"
+             * @see <a href="https://example.com/shop">the shop</a>
+             * @see Ledger#post(int)
+             * @see java.util.List#sizes()
+             * @see Basket
+             */
+            void sell() {}
+        }
+    """, """
+        package shop;
+        class Basket {}
+    """) == []
+
+
 # --- DF207 returns-documented-for-void ---------------------------------------------------
 
 def test_df207_void_method_and_constructor():

@@ -67,11 +67,24 @@ def test_entries():
         ("returns", None, "the element", "@return"),
         ("raises", "IndexOutOfBoundsException", "if {@code index} is too large", "@throws"),
         ("raises", "java.io.IOException", "never, in fact", "@exception"),
-        ("other", "#set(int, Object)", None, "@see"),
+        ("see", "#set(int, Object)", None, "@see"),
         ("other", "1.2", None, "@since"),
     ]
     type_parameter = doc.entries[1].name
     assert DOC[type_parameter.start - 1:type_parameter.end + 1] == "<T>"
+
+
+def test_see_targets_but_not_titles_or_html_links():
+    doc = parse('Text.\n\n@see Cart#add(Item, int) adding one\n@see "The Java Language Specification"\n'
+                '@see <a href="https://example.com">a page</a>\n@see')
+    assert exact(doc)
+    shown = [(e.kind, e.name.text if e.name else None, e.description) for e in doc.entries]
+    assert shown == [
+        ("see", "Cart#add(Item, int)", None),
+        ("other", '"The Java Language Specification"', None),
+        ("other", '<a href="https://example.com">a page</a>', None),
+        ("other", None, None),
+    ]
 
 
 def test_inline_tags():

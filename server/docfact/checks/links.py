@@ -1,4 +1,5 @@
-"""C1 (name) for Javadoc: ``{@link Target}`` and ``{@link #member}`` that point nowhere.
+"""C1 (name) for Javadoc: references that point nowhere: the targets of ``{@link}``,
+``{@linkplain}``, ``{@value}`` and ``@see`` (``Target``, ``#member``, ``Target#member``).
 
 Only what the file itself can settle is judged, plus types the project settles: a
 member of a class with supertypes (it may inherit the member from outside the project),
@@ -11,12 +12,12 @@ import difflib
 import re
 from typing import Iterator
 
-from ..model import Finding, InlineTag, Unit
+from ..model import DocEntry, Docstring, Field, Finding, Unit
 from ..source import jdk
 from .context import CheckContext
 from .registry import rule
 
-_LINK_TAGS = frozenset({"link", "linkplain"})
+_INLINE_REFERENCES = frozenset({"link", "linkplain", "value"})
 _TARGET = re.compile(r"(?P<type>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)?"
                      r"(?:#(?P<member>[A-Za-z_$<][\w$<>]*))?(?:\(.*\))?", re.DOTALL)
 # Members every enum and record has without declaring them.
@@ -25,29 +26,39 @@ _IMPLICIT_MEMBERS = frozenset({"values", "valueOf", "name", "ordinal", "compareT
 
 
 @rule("DF105", "unresolved-link", "name",
-      "A {@link} whose target class or member does not exist.")
+      "A {@link}, {@linkplain}, {@value} or @see whose target class or member does not exist.")
 def unresolved_link(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.docstring.style != "javadoc":
         return
     classes = {u.qualname: u for u in ctx.module.units if u.kind == "class"}
-    for tag in ctx.docstring.inline:
-        if tag.tag in _LINK_TAGS and tag.body is not None:
-            yield from _check_link(ctx, tag, classes)
+    for target, at, entry in _references(ctx.docstring):
+        yield from _check_target(ctx, target, at, entry, classes)
 
 
-def _check_link(ctx: CheckContext, tag: InlineTag, classes: dict[str, Unit]) -> Iterator[Finding]:
-    match = _TARGET.fullmatch(tag.body.text)
+def _references(docstring: Docstring) -> Iterator[tuple[Field, int, DocEntry | None]]:
+    """(target, where the reference starts, its @see entry or None) of every reference."""
+    for tag in docstring.inline:
+        if tag.tag in _INLINE_REFERENCES and tag.body is not None:
+            yield tag.body, tag.whole.start, None
+    for entry in docstring.entries:
+        if entry.kind == "see":
+            yield entry.name, entry.name.start, entry
+
+
+def _check_target(ctx: CheckContext, target: Field, at: int, entry: DocEntry | None,
+                  classes: dict[str, Unit]) -> Iterator[Finding]:
+    match = _TARGET.fullmatch(target.text)
     if match is None or not (match.group("type") or match.group("member")):
         return
     type_name, member = match.group("type"), match.group("member")
-    start = tag.body.start
+    start = target.start
     if type_name:
         head = type_name.split(".")[0]
         if head not in ctx.known_names:
             if head[:1].islower():
                 return  # a package-qualified name: its scope is unknown here
             types = {n for n in ctx.known_names - ctx.universal_names if n[:1].isupper()}
-            yield _finding(ctx, tag, start, head, _closest(head, types),
+            yield _finding(ctx, at, entry, start, head, _closest(head, types),
                            f"`{head}` is not a class the file imports or declares",
                            condition=("defined", head))
             return
@@ -60,15 +71,17 @@ def _check_link(ctx: CheckContext, tag: InlineTag, classes: dict[str, Unit]) -> 
     if member in declared | jdk.OBJECT_MEMBERS | _IMPLICIT_MEMBERS:
         return
     member_start = start + match.start("member")
-    yield _finding(ctx, tag, member_start, member, _closest(member, declared - jdk.KEYWORDS),
+    yield _finding(ctx, at, entry, member_start, member, _closest(member, declared - jdk.KEYWORDS),
                    f"`{member}` is not a member of `{owner.name}`")
 
 
-def _finding(ctx, tag, start, name, closest, message, condition=None) -> Finding:
+def _finding(ctx, at, entry, start, name, closest, message, condition=None) -> Finding:
+    """A finding on value[start:] (``name``), in the sentence that holds ``at``, or, for
+    a @see, in its entry."""
     if closest:
         message += f"; did you mean `{closest}`?"
-    segment = next((s for s in ctx.segments if s.start <= tag.whole.start < s.end), None)
-    return ctx.finding("DF105", message, start, start + len(name), segment=segment,
+    segment = next((s for s in ctx.segments if s.start <= at < s.end), None) if entry is None else None
+    return ctx.finding("DF105", message, start, start + len(name), segment=segment, entry=entry,
                        fix=(f"Replace with `{closest}`", closest) if closest else None,
                        condition=condition)
 

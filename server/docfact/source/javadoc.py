@@ -4,7 +4,8 @@ The main description is prose: its first sentence is the summary; paragraphs end
 blank lines and at block-level HTML tags (``<p>``, ``<li>``, ...), and ``<pre>`` blocks
 and ``{@snippet ...}`` examples are code, not prose. Block tags start a line: ``@param name``, ``@param <T>``,
 ``@return``, ``@throws X`` / ``@exception X`` become entries; ``@deprecated``,
-``@apiNote``, ``@implSpec`` and ``@implNote`` are prose; the others (``@see``,
+``@apiNote``, ``@implSpec`` and ``@implNote`` are prose; ``@see Class#member`` is a
+"see" entry named by its target; the others (``@see "a book"``, ``@see <a href>``,
 ``@since``, ...) are kept as "other" entries with no description, since they are
 references, not sentences. Inline tags (``{@code ...}``, ``{@link ...}``, and HTML
 ``<code>...</code>``) are listed in ``Docstring.inline`` with their spans; an opening
@@ -66,6 +67,10 @@ def _entry(value: str, tag: str, start: int, end: int) -> DocEntry:
     lowered = tag.lower()
     if lowered in ("return", "returns"):
         return DocEntry("returns", None, None, _trimmed(value, start, end), section)
+    if lowered == "see":
+        target = _first_word(value, start, end, parenthesised=True)
+        if target is not None and target.text[0] not in "\"<":  # not a title, nor an HTML link
+            return DocEntry("see", target, None, None, section)
     if lowered == "param" or lowered in _THROWS_TAGS:
         name = _first_word(value, start, end)
         if name is None:
