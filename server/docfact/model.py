@@ -65,7 +65,7 @@ class DocstringText:
 class Unit:
     """A documentable definition: module, class, function or method."""
 
-    kind: str  # "module" | "class" | "function" | "method"
+    kind: str  # "module" | "class" | "function" | "method" | "field" (Java, documented)
     name: str
     qualname: str  # module-relative, e.g. "Class.method"
     span: Span  # the whole definition, decorators included

@@ -217,6 +217,42 @@ def test_df105_see_titles_links_and_external_types_are_silent():
     """) == []
 
 
+def test_field_comments_are_checked_for_names_and_links():
+    found = check("""
+        package shop;
+        class Shop {
+            private int stock;
+            /** At most {@code stok} items; see {@link #restok()} and {@link #stock}. */
+            static final int LIMIT = 10;
+            void restock() {}
+            enum Size {
+                /** Bigger than {@link #MEDUM}. */
+                LARGE,
+                MEDIUM
+            }
+        }
+    """)
+    assert [(c, t) for c, t, _ in found] == [
+        ("DF102", "stok"), ("DF105", "restok"), ("DF105", "MEDUM")]
+    assert found[0][2].symbol == "shop.Shop.LIMIT" and found[0][2].fix.replacement == "stock"
+
+
+def test_method_rules_never_fire_on_fields():
+    assert codes("""
+        class Shop {
+            /**
+             * Returns a list of the counts, {@code true} when open, unlike {@link #nothing}.
+             *
+             * @param count how many
+             * @return {@code true} if there are any
+             * @throws IllegalStateException if closed
+             * @throws java.io.IOException if reading fails
+             */
+            int counts = 0;
+        }
+    """, select=("ALL",)) == [("DF105", "nothing")]  # the comment is checked, as a field's
+
+
 # --- DF207 returns-documented-for-void ---------------------------------------------------
 
 def test_df207_void_method_and_constructor():

@@ -104,6 +104,27 @@ def test_records_have_components_as_parameters_and_fields():
     assert {"Box.count", "Box.limit", "Box.Point.x", "Box.Color.RED"} <= set(names)
 
 
+def test_documented_fields_and_enum_constants_are_units():
+    source = """class Shop {
+    /** The most, as {@code MAX}. */
+    @Deprecated static final int LIMIT = MAX + 1, OTHER = 2;
+    int plain;
+    enum Color { /** Red. */ RED, GREEN, /** Blue. */ BLUE { int shade() { return 1; } } }
+    interface Sized { /** None. */ int NONE = 0; }
+}"""
+    module = parse_module(source)
+    fields = {u.qualname: u for u in module.units if u.kind == "field"}
+    assert {q: u.docstring.value for q, u in fields.items()} == {
+        "Shop.LIMIT": "The most, as {@code MAX}.", "Shop.Color.RED": "Red.",
+        "Shop.Color.BLUE": "Blue.", "Shop.Sized.NONE": "None."}
+    limit = fields["Shop.LIMIT"]
+    assert limit.signature is None and limit.decorators == ("Deprecated",)
+    assert source[limit.name_span.start:limit.name_span.end] == "LIMIT"
+    assert "MAX" in limit.local_names and "plain" in limit.attributes
+    assert {"Shop.OTHER", "Shop.plain", "Shop.Color.GREEN"} <= {n for n, _ in module.variables}
+    assert "most" not in module.defined_names  # the comment is not code
+
+
 def test_body_facts():
     found = units(SHOP)
     mapped = found["Box.map"]

@@ -89,7 +89,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF102", "unresolved-name", "name",
       "A name written as code in the prose that is defined nowhere.")
 def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
+    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _renamable(ctx)):
         if not is_call:
             yield from _unresolved(ctx, "DF102", segment, start, name, how)
 
@@ -97,20 +97,20 @@ def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
 @rule("DF103", "unknown-callable", "name",
       "A called name, such as `f()`, that exists nowhere in the project or its imports.")
 def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _parameters(ctx)):
+    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _renamable(ctx)):
         if is_call:
             yield from _unresolved(ctx, "DF103", segment, start, name, how)
 
 
 def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
-                     parameters: frozenset[str] = frozenset()):
+                     renamable: frozenset[str] = frozenset()):
     """(segment, value start, dotted name, is a call, how it is written) of each reference.
 
     In NumPy-style docstrings single backticks mostly hold maths (`s_i`, `K_4`) or
     placeholders: only ``literals`` and roles count as code there. In Javadoc, code is
     ``{@code ...}`` (or ``<code>``); link targets are left to the link rule."""
     if docstring.style == "javadoc":
-        yield from _javadoc_references(segments, docstring, parameters)
+        yield from _javadoc_references(segments, docstring, renamable)
         return
     # Where code is written in double backticks, single ones are reST's default role,
     # which "See `comparison`" uses for a cross-reference to a page.
@@ -155,11 +155,11 @@ def _written_as(match: re.Match, name: str, style: str, cross_reference: bool) -
 
 
 def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
-                        parameters: frozenset[str]):
+                        renamable: frozenset[str]):
     """Javadoc writes every term as {@code ...}: keywords, bytecodes, Unicode property
     names, placeholders. A name in code is taken as the code's in a @param, @return or
-    @throws description; in the prose only when it is a near miss of a parameter (a
-    parameter renamed without its comment). Plain-text calls are not looked at."""
+    @throws description; in the prose only when it is a near miss of a ``renamable``
+    name (one renamed without its comment). Plain-text calls are not looked at."""
     for segment in segments:
         in_entry = segment.role in ("param", "returns", "raises")
         for tag in docstring.inline:
@@ -169,7 +169,7 @@ def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
             if reference is None:
                 continue
             offset, name, is_call = reference
-            if in_entry or _closest(name.split(".")[0], parameters):
+            if in_entry or _closest(name.split(".")[0], renamable):
                 yield segment, tag.body.start + offset, name, is_call, "code"
 
 
@@ -191,6 +191,16 @@ def _reference_in(body: str) -> tuple[int, str, bool] | None:
 
 def _parameters(ctx: CheckContext) -> frozenset[str]:
     return frozenset(p.name for p in ctx.signature.parameters) if ctx.signature else frozenset()
+
+
+def _renamable(ctx: CheckContext) -> frozenset[str]:
+    """What a Javadoc comment's prose names that may have been renamed under it: the
+    parameters, or in a field's comment the fields of its class."""
+    if ctx.unit.kind != "field":
+        return _parameters(ctx)
+    owner = ctx.unit.qualname.rpartition(".")[0] + "."
+    return frozenset(name[len(owner):] for name, _ in ctx.module.variables
+                     if name.startswith(owner) and "." not in name[len(owner):])
 
 
 def _suggestions(ctx: CheckContext) -> frozenset[str]:

@@ -28,7 +28,7 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
     variable_names = frozenset(name.rsplit(".", 1)[-1] for name, _ in module.variables)
     units = [_unit_facts(unit, module_name, documented_parameters.get(unit.qualname),
                          variable_names, documented_raises.get(unit.qualname))
-             for unit in module.units if unit.kind != "module"]
+             for unit in module.units if unit.kind not in ("module", "field")]  # fields: variables
     if module.package is not None:  # Java
         units = _overloads_merged(units)
     return {

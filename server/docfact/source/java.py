@@ -3,7 +3,8 @@
 The same Module/Unit model as the Python side, with these readings of Java:
 
 * classes, interfaces, enums, records and annotation types are units of kind "class";
-  methods, constructors (named like their class) and annotation elements are "method".
+  methods, constructors (named like their class) and annotation elements are "method";
+  a field or enum constant with a Javadoc comment is a "field" (it has no Signature).
 * A class's Signature holds its type parameters (kind "type_parameter", documented as
   ``@param <T>``) and, for a record, its components (documented as ``@param x``).
 * A method's Signature: type parameters first, then the formal parameters with their
@@ -180,14 +181,11 @@ class _Extractor:
             elif child.type in _METHODS and owner is not None:
                 self._method(child, prefix, owner)
             elif child.type in ("field_declaration", "constant_declaration"):
-                for declarator in child.children_by_field_name("declarator"):
-                    name = declarator.child_by_field_name("name")
-                    if name is not None:
-                        self.variables.append((prefix + self._text(name), name.start_point[0]))
+                names = [d.child_by_field_name("name") for d in child.children_by_field_name("declarator")]
+                self._field(child, prefix, [n for n in names if n is not None])
             elif child.type == "enum_constant":
                 name = child.child_by_field_name("name")
-                if name is not None:
-                    self.variables.append((prefix + self._text(name), name.start_point[0]))
+                self._field(child, prefix, [name] if name is not None else [])
             elif child.type in _BODIES:
                 self._members(child, prefix, owner)
             elif child.type == "ERROR":
@@ -213,6 +211,17 @@ class _Extractor:
         ))
         if body is not None:
             self._members(body, qualname + ".", owner=name)
+
+    def _field(self, node: tree_sitter.Node, prefix: str, names: list[tree_sitter.Node]) -> None:
+        """Each name declared is a variable; with a Javadoc comment, the declaration is a
+        unit too, named by its first variable (``int a, b;`` shares one comment)."""
+        self.variables += [(prefix + self._text(name), name.start_point[0]) for name in names]
+        if not names:
+            return
+        name = self._text(names[0])
+        unit = self._unit(node, "field", name, prefix + name, names[0])
+        if unit.docstring is not None:
+            self.units.append(unit)
 
     def _method(self, node: tree_sitter.Node, prefix: str, owner: str) -> None:
         name_node = node.child_by_field_name("name")
