@@ -407,3 +407,29 @@ def test_star_imports_and_library_reexports_resolve(tmp_path):
     # os.path is the platform's path module (posixpath here), read statically.
     join = evidence["os.path.join"]
     assert Path(join.path).name in ("posixpath.py", "ntpath.py") and "(from " in join.text
+
+
+def test_java_wildcard_imports_resolve_within_the_project(tmp_path):
+    model = tmp_path / "src" / "com" / "acme" / "model"
+    shop = tmp_path / "src" / "com" / "acme" / "shop"
+    model.mkdir(parents=True)
+    shop.mkdir(parents=True)
+    (model / "Order.java").write_text(textwrap.dedent('''\
+        package com.acme.model;
+        public class Order {
+            /** Makes one. @return the order */
+            public static Order create() { return new Order(); }
+        }
+        '''))
+    (shop / "Shop.java").write_text(textwrap.dedent('''\
+        package com.acme.shop;
+        import java.util.*;
+        import com.acme.model.*;
+        class Shop {
+            /** Orders one. */
+            void order() { Order.create(); }
+        }
+        '''))
+    graph = graph_of_tree(tmp_path)
+    evidence = {e.symbol: e for e in graph.evidence("com.acme.shop.Shop.order")}
+    assert evidence["com.acme.model.Order.create"].text.startswith("# calls: com.acme.model.Order.create")

@@ -253,6 +253,44 @@ def test_method_rules_never_fire_on_fields():
     """, select=("ALL",)) == [("DF105", "nothing")]  # the comment is checked, as a field's
 
 
+def test_wildcard_imports_of_jdk_and_project_packages_resolve():
+    found = codes("""
+        package com.acme.shop;
+        import java.util.*;
+        import java.util.concurrent.*;
+        import com.acme.model.*;
+        class Shop {
+            /**
+             * Like a {@link BitSet}, a {@link Flow} and an {@link Order}, not a {@link Lst}
+             * nor an {@link Ordr}.
+             *
+             * @param seen a {@code BitSet} of {@code Order}s, not an {@code Ordr}
+             */
+            void sell(int seen) {}
+        }
+    """, """
+        package com.acme.model;
+        public class Order {}
+    """)
+    assert found == [("DF102", "Ordr"), ("DF105", "Lst"), ("DF105", "Ordr")]
+
+
+def test_wildcard_imports_from_outside_the_project_and_jdk_leave_names_unknown():
+    assert codes("""
+        package com.acme.shop;
+        import org.acme.ledger.*;
+        import static org.acme.Money.*;
+        class Shop {
+            /**
+             * Posts to a {@link Ledger}; see {@link Journal#post(int)}.
+             *
+             * @param amount in {@code Cents}
+             */
+            void sell(int amount) {}
+        }
+    """) == []
+
+
 # --- DF207 returns-documented-for-void ---------------------------------------------------
 
 def test_df207_void_method_and_constructor():

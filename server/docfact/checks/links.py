@@ -60,7 +60,7 @@ def _check_target(ctx: CheckContext, target: Field, at: int, entry: DocEntry | N
             types = {n for n in ctx.known_names - ctx.universal_names if n[:1].isupper()}
             yield _finding(ctx, at, entry, start, head, _closest(head, types),
                            f"`{head}` is not a class the file imports or declares",
-                           condition=("defined", head))
+                           condition=("visible", head))
             return
         owner = _local_class(classes, ctx.unit, type_name)
     else:

@@ -247,7 +247,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     yield ctx.finding(
         code, message, head_start, head_start + len(head), segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
-        condition=("defined", head),
+        condition=("visible" if ctx.docstring.style == "javadoc" else "defined", head),
     )
 
 

@@ -400,6 +400,8 @@ class ProjectGraph:
         kind, value = condition
         if kind == "defined":
             return self.defines(value)
+        if kind == "visible":  # Java
+            return self.defines(value) or self._imports_unlisted(symbol)
         if kind == "raised":
             # Only exceptions the project defines can be judged; others are unknown.
             return not self.is_project_exception(value) or self.may_raise(symbol, value)
@@ -407,6 +409,14 @@ class ProjectGraph:
             known = jdk.is_checked(value) is not None or self.is_project_exception(value)
             return not known or self.may_throw(symbol, value)
         return False
+
+    def _imports_unlisted(self, symbol: str) -> bool:
+        """Whether the file of ``symbol`` imports with a wildcard names docfact cannot list:
+        those of a package or class neither in the project nor in the JDK's API."""
+        facts = self._files.get(self._path_of(symbol))
+        wildcards = [target for local, target in facts["imports"] if local == "*"] if facts else []
+        return any(self.kind(target) is None and jdk.package_types(target) is None
+                   for target in wildcards)
 
 
 def definition_excerpt(path: str, line: int) -> str:

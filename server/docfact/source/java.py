@@ -19,6 +19,9 @@ The same Module/Unit model as the Python side, with these readings of Java:
   ``this(...)`` is ``this.Foo`` and ``super(...)`` the superclass's ``Base.Base``.
 * Annotations are the unit's ``decorators`` (without the ``@``).
 * ``Module.package`` is the declared package, which is the module name of every symbol.
+* ``Module.imports``: (simple name, target) of single-type and static imports, ("*",
+  package or class) of wildcard imports; ``imported_names`` holds the public types a
+  wildcard import of a JDK package brings.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import tree_sitter
 import tree_sitter_java
 
 from ..model import DocstringText, Module, Parameter, Signature, Span, Unit
+from . import jdk
 from .literal import clean
 from .syntax import byte_to_char_map, statements_by_scope
 
@@ -154,7 +158,7 @@ class _Extractor:
         return Module(
             units=tuple(units),
             defined_names=names,
-            imported_names=frozenset(local for local, _ in imports),
+            imported_names=_imported_names(imports),
             imports=tuple(sorted(set(imports))),
             variables=tuple(self.variables),
             has_errors=root.has_error,
@@ -162,14 +166,14 @@ class _Extractor:
         )
 
     def _import(self, node: tree_sitter.Node) -> list[tuple[str, str]]:
-        """(simple name, dotted target) of a single-type or static import; a wildcard
-        import names nothing that can be resolved without the classpath."""
-        if any(c.type == "asterisk" for c in node.named_children):
-            return []
+        """(simple name, dotted target) of a single-type or static import; ("*", package
+        or class) of a wildcard import."""
         target = next((c for c in node.named_children if c.type in ("identifier", "scoped_identifier")), None)
         if target is None:
             return []
         dotted = self._text(target)
+        if any(c.type == "asterisk" for c in node.named_children):
+            return [("*", dotted)]
         return [(dotted.rpartition(".")[2], dotted)]
 
     # --- declarations --------------------------------------------------------------
@@ -441,6 +445,16 @@ class _Extractor:
     def _text(self, node: tree_sitter.Node) -> str:
         span = self._span(node)
         return self.text[span.start : span.end]
+
+
+def _imported_names(imports: list[tuple[str, str]]) -> frozenset[str]:
+    """The names the imports bind: a wildcard import of a JDK package binds its public
+    types; one of any other package or class binds names only the project can tell."""
+    names = {local for local, _ in imports if local != "*"}
+    for local, target in imports:
+        if local == "*":
+            names |= jdk.package_types(target) or frozenset()
+    return frozenset(names)
 
 
 def _descendants(node: tree_sitter.Node, types: tuple[str, ...]):

@@ -1,9 +1,13 @@
 """What every Java file may name without declaring it: the language's keywords and
 literals, java.lang, the members every object has, the common types of java.util,
 java.io and friends, and the JDK's exception hierarchy (to tell checked exceptions,
-which a method can only throw when its throws clause says so, from unchecked ones)."""
+which a method can only throw when its throws clause says so, from unchecked ones).
+Also the public types of each package of the Java SE API (``jdk_api.txt``, made by
+``tools/jdk_api.py``), which a wildcard import brings into a file."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 KEYWORDS = frozenset("""
     abstract assert boolean break byte case catch char class const continue default do double
@@ -13,14 +17,22 @@ KEYWORDS = frozenset("""
     yield sealed permits non-sealed true false null
 """.split())
 
-JAVA_LANG = frozenset("""
-    Object String StringBuilder StringBuffer CharSequence Character Boolean Byte Short Integer
-    Long Float Double Number Math StrictMath System Runtime Thread ThreadLocal Runnable Class
-    ClassLoader Enum Record Iterable Comparable Cloneable AutoCloseable Appendable Readable
-    Void Process ProcessBuilder Module Package StackTraceElement StackWalker Override
-    Deprecated SuppressWarnings SafeVarargs FunctionalInterface InheritableThreadLocal
-    ThreadGroup SecurityManager
-""".split())
+
+def _api() -> dict[str, frozenset[str]]:
+    lines = Path(__file__).with_name("jdk_api.txt").read_text(encoding="utf-8").splitlines()
+    return {words[0]: frozenset(words[1:])
+            for words in (line.split() for line in lines if not line.startswith("#"))}
+
+
+_API = _api()  # a millisecond to read: java.lang is needed at once anyway
+
+
+def package_types(package: str) -> frozenset[str] | None:
+    """The public types of a package of the Java SE API; None for any other package."""
+    return _API.get(package)
+
+
+JAVA_LANG = _API["java.lang"]  # what every file imports
 
 OBJECT_MEMBERS = frozenset(
     "equals hashCode toString getClass clone finalize notify notifyAll wait length".split())
