@@ -44,21 +44,27 @@ class Signature:
 
 @dataclass(frozen=True, slots=True)
 class DocstringText:
-    """A docstring's value, cleaned like ``inspect.cleandoc``, with the file offset of
-    every character of the value."""
+    """A docstring's value, cleaned like ``inspect.cleandoc``, with where in the file
+    every character of the value is."""
 
     value: str
+    # From the start of the literal, so that a docstring moved by an edit above it moves
+    # its literal only.
     offsets: tuple[int, ...]
     literal: Span
+
+    def file_offset(self, index: int) -> int:
+        """Where value[index] is in the file."""
+        return self.literal.start + self.offsets[index]
 
     def span_of(self, start: int, end: int) -> Span:
         """File span covering value[start:end] (an empty range maps to a point)."""
         if not self.offsets:
             return self.literal
         if end <= start:
-            point = self.offsets[min(start, len(self.offsets) - 1)]
+            point = self.file_offset(min(start, len(self.offsets) - 1))
             return Span(point, point)
-        return Span(self.offsets[start], self.offsets[end - 1] + 1)
+        return Span(self.file_offset(start), self.file_offset(end - 1) + 1)
 
 
 @dataclass(frozen=True, slots=True)

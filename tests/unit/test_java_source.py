@@ -13,7 +13,8 @@ def units(source):
 def assert_offsets_exact(source, docstring):
     """Every character of the value is the file character at its offset (line breaks
     map to the break, whatever it is)."""
-    for char, offset in zip(docstring.value, docstring.offsets):
+    for index, char in enumerate(docstring.value):
+        offset = docstring.file_offset(index)
         if char == "\n":
             assert source[offset] in "\r\n"
         else:
@@ -124,6 +125,16 @@ def test_documented_fields_and_enum_constants_are_units():
     assert "MAX" in limit.local_names and "plain" in limit.attributes
     assert {"Shop.OTHER", "Shop.plain", "Shop.Color.GREEN"} <= {n for n, _ in module.variables}
     assert "most" not in module.defined_names  # the comment is not code
+
+
+def test_package_info_documents_the_module():
+    source = "/* License. */\n/**\n * The shop.\n */\n@Deprecated\npackage com.example.shop;\n"
+    module = parse_module(source)
+    [unit] = module.units
+    assert unit.kind == "module" and unit.docstring.value == "The shop."
+    assert source[unit.name_span.start:unit.name_span.end] == "com.example.shop"
+    assert "shop" not in parse_module("/** The shop. */\npackage a;\n").defined_names
+    assert parse_module("/** Header. */\npackage a;\nclass A {}\n").units[0].docstring is None
 
 
 def test_body_facts():

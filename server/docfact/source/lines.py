@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -13,7 +14,10 @@ class LineIndex:
 
     def __init__(self, text: str):
         self.text = text
-        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+        if "\r" in text:
+            self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+        else:  # the usual text, indexed on every keystroke: splitting is several times faster
+            self.starts = [0, *accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
 
     def position(self, offset: int) -> tuple[int, int]:
         line = self.line(offset)

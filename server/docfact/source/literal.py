@@ -134,7 +134,7 @@ def clean(value: str, offsets: list[int], literal: Span) -> DocstringText:
             out_offsets.append(offsets[newline_at] if newline_at < len(offsets) else literal.end)
         chars.append(value[start:stop])
         out_offsets.extend(offsets[start:stop])
-    return DocstringText("".join(chars), tuple(out_offsets), literal)
+    return DocstringText("".join(chars), tuple(o - literal.start for o in out_offsets), literal)
 
 
 def _split_lines(value: str) -> list[tuple[int, int]]:

@@ -541,12 +541,12 @@ def _moved_unit(unit: Unit, delta: int, lines: int) -> Unit:
     if signature is not None:
         signature = replace(
             signature,
-            parameters=tuple(replace(p, span=_moved_span(p.span, delta)) for p in signature.parameters),
+            parameters=tuple(Parameter(p.name, p.kind, p.annotation, p.default, _moved_span(p.span, delta))
+                             for p in signature.parameters),
             returns_span=signature.returns_span and _moved_span(signature.returns_span, delta))
     docstring = unit.docstring
     if docstring is not None:
-        docstring = DocstringText(docstring.value, tuple(o + delta for o in docstring.offsets),
-                                  _moved_span(docstring.literal, delta))
+        docstring = replace(docstring, literal=_moved_span(docstring.literal, delta))
     return replace(unit, span=_moved_span(unit.span, delta), name_span=_moved_span(unit.name_span, delta),
                    def_line=unit.def_line + lines, docstring=docstring, signature=signature,
                    attribute_writes=tuple((name, at + lines) for name, at in unit.attribute_writes))
