@@ -291,6 +291,44 @@ def test_wildcard_imports_from_outside_the_project_and_jdk_leave_names_unknown()
     """) == []
 
 
+def test_package_documentation_in_package_info():
+    package_info = """
+        /**
+         * The shop: a {@link Cart} of {@link Itm}s; see {@link org.acme.Ledger}.
+         *
+         * @see Cart#add(int)
+         * @see Crt
+         */
+        @Deprecated
+        package shop;
+    """
+    cart = """
+        package shop;
+        class Cart { void add(int count) {} }
+    """
+    found = check(package_info, cart)
+    assert [(c, t) for c, t, _ in found] == [("DF105", "Itm"), ("DF105", "Crt")]
+    assert found[0][2].symbol == "shop"
+    assert codes(package_info.replace("package shop;", "package shop;  // docfact: ignore"), cart) == []
+    # Its wildcard imports count, whichever file of the package the graph read last.
+    settings = Settings()
+    info = analyze(textwrap.dedent("""
+        /** The shop's {@link Ledger}. */
+        package shop;
+        import org.acme.*;
+    """), "package-info.java", "", settings)
+    project = ProjectGraph()
+    project.set_file(facts_of(info))
+    project.set_file(facts_of(analyze(textwrap.dedent(cart), "Cart.java", "", settings)))
+    assert [f.code for f in info.findings] == ["DF105"] and resolve(info.findings, project) == []
+    # Elsewhere a comment before the package declaration is the file's header.
+    assert codes("""
+        /** Copyright {@link Nobody}. */
+        package shop;
+        class Cart {}
+    """) == []
+
+
 # --- DF207 returns-documented-for-void ---------------------------------------------------
 
 def test_df207_void_method_and_constructor():

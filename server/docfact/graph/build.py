@@ -412,11 +412,13 @@ class ProjectGraph:
 
     def _imports_unlisted(self, symbol: str) -> bool:
         """Whether the file of ``symbol`` imports with a wildcard names docfact cannot list:
-        those of a package or class neither in the project nor in the JDK's API."""
-        facts = self._files.get(self._path_of(symbol))
-        wildcards = [target for local, target in facts["imports"] if local == "*"] if facts else []
+        those of a package or class neither in the project nor in the JDK's API. A
+        package (documented in package-info.java) has many files: any of them counts."""
+        unit = self._units.get(symbol)
+        files = ([self._files[unit["path"]]] if unit is not None
+                 else [facts for facts in self._files.values() if facts["module"] == symbol])
         return any(self.kind(target) is None and jdk.package_types(target) is None
-                   for target in wildcards)
+                   for facts in files for local, target in facts["imports"] if local == "*")
 
 
 def definition_excerpt(path: str, line: int) -> str:

@@ -18,7 +18,9 @@ The same Module/Unit model as the Python side, with these readings of Java:
   other receiver; ``new Foo(...)`` is a call of Foo's constructor, ``Foo.Foo``;
   ``this(...)`` is ``this.Foo`` and ``super(...)`` the superclass's ``Base.Base``.
 * Annotations are the unit's ``decorators`` (without the ``@``).
-* ``Module.package`` is the declared package, which is the module name of every symbol.
+* ``Module.package`` is the declared package, which is the module name of every symbol;
+  the module unit of a file that declares nothing else (package-info.java) is
+  documented by the comment before its package declaration.
 * ``Module.imports``: (simple name, target) of single-type and static imports, ("*",
   package or class) of wildcard imports; ``imported_names`` holds the public types a
   wildcard import of a JDK package brings.
@@ -141,18 +143,26 @@ class _Extractor:
 
     def module(self) -> Module:
         root = self.tree.root_node
-        package, imports = "", []
+        package, imports, declaration, name = "", [], None, None
         for child in root.named_children:
             if child.type == "package_declaration":
+                declaration = child
                 name = next((c for c in child.named_children if c.type in ("identifier", "scoped_identifier")), None)
                 package = self._text(name) if name is not None else ""
             elif child.type == "import_declaration":
                 imports += self._import(child)
         self._members(root, prefix="")
+        # The package's own comment is that of a file declaring nothing else
+        # (package-info.java): elsewhere a comment before `package` is a file header.
+        documented = name is not None and not self.units
+        docstring = self._javadoc(declaration) if documented else None
         self.masked = self._masked_text()
         names = frozenset(_IDENTIFIER.findall(self.masked))
         module_unit = Unit(kind="module", name="", qualname="", span=Span(0, len(self.text)),
-                           name_span=Span(0, 0), def_line=0, docstring=None, local_names=names)
+                           name_span=Span(0, 0), def_line=0, docstring=docstring, local_names=names)
+        if docstring is not None:  # placed like a declaration's: suppressed on the package line
+            module_unit = replace(module_unit, name_span=self._span(name), def_line=name.start_point[0],
+                                  suppressed=self._suppressions(name))
         class_names: dict[str, frozenset[str]] = {}
         units = [module_unit] + [self._with_names(unit, class_names) for unit in self.units]
         return Module(
