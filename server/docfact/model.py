@@ -52,6 +52,7 @@ class DocstringText:
     # its literal only.
     offsets: tuple[int, ...]
     literal: Span
+    markdown: bool = False  # Java: a /// comment (JEP 467), whose markup is Markdown
 
     def file_offset(self, index: int) -> int:
         """Where value[index] is in the file."""

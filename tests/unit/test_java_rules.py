@@ -329,6 +329,23 @@ def test_package_documentation_in_package_info():
     """) == []
 
 
+def test_markdown_comments_are_checked():
+    assert codes("""
+        package shop;
+        class Shop {
+            /// Sells `quantiti` items of a [Lst#size()], like [the cart][Crt] and [#sel(int)].
+            /// See [Optional], [Shop#sell(int)], [the site][site] and `invokedynamic`.
+            ///
+            /// [site]: https://example.com
+            ///
+            /// @param quantity how many, at most `limit`
+            /// @return nothing
+            void sell(int quantity) {}
+        }
+    """) == [("DF102", "quantiti"), ("DF102", "limit"), ("DF105", "Lst"), ("DF105", "Crt"),
+             ("DF105", "sel"), ("DF207", "@return nothing")]
+
+
 # --- DF207 returns-documented-for-void ---------------------------------------------------
 
 def test_df207_void_method_and_constructor():

@@ -137,6 +137,19 @@ def test_package_info_documents_the_module():
     assert parse_module("/** Header. */\npackage a;\nclass A {}\n").units[0].docstring is None
 
 
+def test_markdown_comments_are_runs_of_triple_slash_lines():
+    source = ("class A {\r\n    /// Old.\r\n\r\n    /// Sums `a`.\r\n    ///\r\n    ///   @param a the first\r\n"
+              "    // a note\r\n    @Override\r\n    int f(int a) { return a; }\r\n"
+              "    ////////////\r\n    void g() {}\r\n}\r\n")
+    found = units(source)
+    docstring = found["A.f"].docstring
+    assert docstring.markdown and docstring.value == "Sums `a`.\n\n@param a the first"
+    assert_offsets_exact(source, docstring)
+    assert source[found["A.f"].span.start:].startswith("/// Sums")  # the comment before the blank line is not it
+    assert found["A.g"].docstring is None  # a line of slashes is no comment
+    assert not units("class A { /** Doc. */ void f() {} }")["A.f"].docstring.markdown
+
+
 def test_body_facts():
     found = units(SHOP)
     mapped = found["Box.map"]

@@ -5,8 +5,9 @@ from docfact.source.javadoc import parse_javadoc
 from docfact.source.segment import segments
 
 
-def parse(value):
-    return parse_javadoc(DocstringText(value, tuple(range(len(value))), Span(0, len(value))))
+def parse(value, markdown=False):
+    return parse_javadoc(DocstringText(value, tuple(range(len(value))), Span(0, len(value)),
+                                       markdown=markdown))
 
 
 def exact(doc):
@@ -128,3 +129,28 @@ def test_segments_roles():
     assert found[0].role == "summary" and found[0].text == "Returns the element at a position."
     assert {s.role for s in found} >= {"summary", "prose", "param", "returns", "raises"}
     assert not any(s.role == "other" for s in found)  # @see and @since are references
+
+
+MARKDOWN = """Returns the [element][List#get(int)] at `index`, as [Cart#add] does; see
+[Optional], a[i], [a page](https://example.com), [Map.Entry] and [the site][site].
+
+```java
+/// @param notATag [Ghost#boo]
+```
+
+[site]: https://example.com
+
+@param index the position, not `indx`
+@see Cart#remove"""
+
+
+def test_markdown_code_and_references():
+    doc = parse(MARKDOWN, markdown=True)
+    assert exact(doc)
+    shown = [(t.tag, t.body.text) for t in doc.inline]
+    assert shown == [("link", "List#get(int)"), ("code", "index"), ("link", "Cart#add"),
+                     ("link", "Map.Entry"), ("code", "indx")]
+    assert [c.text.split("\n")[0] for c in doc.code_blocks] == ["```java"]
+    assert [(e.kind, e.name.text) for e in doc.entries] == [("param", "index"), ("see", "Cart#remove")]
+    # The same text as a /** */ comment: backquotes and brackets are plain characters.
+    assert [t.tag for t in parse(MARKDOWN).inline] == []

@@ -44,6 +44,7 @@ _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _SUPPRESSION = re.compile(r"//\s*docfact:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_MARKDOWN_LINE = re.compile(r"///(?!/)")  # a line of slashes is a separator
 _TYPES = frozenset({
     "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
     "annotation_type_declaration",
@@ -117,6 +118,26 @@ def javadoc_text(text: str, start: int, end: int) -> DocstringText:
         offsets.extend(range(line_start, kept_end))
         line_start = line_end
     return clean("".join(chars), offsets, Span(start, end))
+
+
+def markdown_comment_text(text: str, lines: list[Span]) -> DocstringText:
+    """The value of a Markdown documentation comment (JEP 467), the ``///`` line comments
+    at ``lines``: each line without its slashes and trailing blanks, then the common
+    margin, as ``inspect.cleandoc`` would (as for ``/** */``). Every character keeps its
+    offset in ``text``."""
+    chars: list[str] = []
+    offsets: list[int] = []
+    for number, line in enumerate(lines):
+        if number:
+            chars.append("\n")
+            offsets.append(lines[number - 1].end)
+        start, end = line.start + 3, line.end
+        while end > start and text[end - 1] in " \t\f\r":
+            end -= 1
+        chars.append(text[start:end])
+        offsets.extend(range(start, end))
+    value = clean("".join(chars), offsets, Span(lines[0].start, lines[-1].end))
+    return replace(value, markdown=True)
 
 
 def _line_ends(text: str, start: int, end: int):
@@ -277,17 +298,33 @@ class _Extractor:
         )
 
     def _javadoc(self, node: tree_sitter.Node) -> DocstringText | None:
-        """The ``/** */`` comment before the declaration (other comments may come between)."""
+        """The documentation comment nearest before the declaration (other comments may
+        come between): a ``/** */`` comment, or a run of ``///`` lines (Markdown)."""
         sibling = node.prev_sibling
         while sibling is not None and sibling.type in ("line_comment", "block_comment"):
-            if sibling.type == "block_comment":
-                text = self._text(sibling)
-                if text.startswith("/**") and text != "/**/":
-                    span = self._span(sibling)
-                    self.comment_spans.append(span)
-                    return javadoc_text(self.text, span.start, span.end)
+            text = self._text(sibling)
+            if sibling.type == "block_comment" and text.startswith("/**") and text != "/**/":
+                span = self._span(sibling)
+                self.comment_spans.append(span)
+                return javadoc_text(self.text, span.start, span.end)
+            if sibling.type == "line_comment" and _MARKDOWN_LINE.match(text):
+                lines = [self._span(line) for line in self._markdown_run(sibling)]
+                self.comment_spans.append(Span(lines[0].start, lines[-1].end))
+                return markdown_comment_text(self.text, lines)
             sibling = sibling.prev_sibling
         return None
+
+    def _markdown_run(self, last: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """The ``///`` lines on consecutive lines that end with ``last``, in order (a line
+        without ``///`` ends a Markdown comment)."""
+        run = [last]
+        previous = last.prev_sibling
+        while (previous is not None and previous.type == "line_comment"
+               and previous.end_point[0] == run[-1].start_point[0] - 1
+               and _MARKDOWN_LINE.match(self._text(previous))):
+            run.append(previous)
+            previous = previous.prev_sibling
+        return run[::-1]
 
     def _annotations(self, node: tree_sitter.Node) -> list[str]:
         modifiers = next((c for c in node.children if c.type == "modifiers"), None)

@@ -11,6 +11,12 @@ references, not sentences. Inline tags (``{@code ...}``, ``{@link ...}``, and HT
 ``<code>...</code>``) are listed in ``Docstring.inline`` with their spans; an opening
 ``{@return ...}`` is also the Returns entry. Inline HTML and entities (``&lt;``) stay
 in the value: every Field is an exact slice of it, so offsets stay exact.
+
+A Markdown comment (``///`` lines, JEP 467) has the same tags, and Markdown's own code
+and links besides: fenced blocks are code, a backquoted span is a "code" inline tag, and
+a reference link to a program element (``[the list][List]``, or ``[List#add(Object)]``
+alone) is a "link" inline tag whose body is the element, unless the comment defines the
+label as an ordinary link (``[label]: https://...``).
 """
 
 from __future__ import annotations
@@ -30,6 +36,15 @@ _BLOCK_HTML = re.compile(
     r"\b[^>]*>|\n[ \t]*\n",
     re.IGNORECASE,
 )
+# Markdown comments' code blocks and code spans.
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?(?:\n[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+# [text][reference]; or [reference] alone, that no "(url)", "[...]" or ":" follows, when
+# it names a member or a dotted name ([List#add], [Map.Entry]): a bracketed word alone
+# may just be prose ("[Optional]").
+_REFERENCE = re.compile(r"(?<!\\)\[[^\[\]\n]*\]\[([^\[\]\s]+)\]"
+                        r"|(?<!\\)\[([^\[\]\s]*[#.][^\[\]\s]*)\](?![\[(:])")
+_DEFINITION = re.compile(r"^[ \t]*\[([^\]\n]+)\]:", re.MULTILINE)
 _PROSE_TAGS = frozenset({"deprecated", "apinote", "implspec", "implnote"})
 _THROWS_TAGS = frozenset({"throws", "exception"})
 
@@ -40,10 +55,15 @@ def parse_javadoc(text: DocstringText) -> Docstring:
     inline = _inline_tags(value)
     code = [Field(m.group(), m.start(), m.end()) for m in _PRE.finditer(value)]
     code += [t.whole for t in inline if t.tag == "snippet"]
+    if text.markdown:
+        code += [Field(m.group(), m.start(), m.end()) for m in _FENCE.finditer(value)]
+        inline += _markdown_inline(value, [(f.start, f.end) for f in code]
+                                   + [(t.whole.start, t.whole.end) for t in inline])
+        inline.sort(key=lambda t: t.whole.start)
     code.sort(key=lambda field: field.start)
     protected = [(t.whole.start, t.whole.end) for t in inline] + [(c.start, c.end) for c in code]
     tags = [m for m in _BLOCK_TAG.finditer(value)
-            if not any(a <= m.start(1) - 1 < b for a, b in protected)]
+            if not _inside(m.start(1) - 1, protected)]
     description_end = tags[0].start() if tags else len(value)
     prose = _paragraphs(value, 0, description_end, code)
     summary = None
@@ -144,6 +164,27 @@ def _inline_tags(value: str) -> list[InlineTag]:
                                    _trimmed(value, match.start(2), match.end(2))))
     found.sort(key=lambda t: t.whole.start)
     return found
+
+
+def _markdown_inline(value: str, taken: list[tuple[int, int]]) -> list[InlineTag]:
+    """Markdown's code spans, and its links to program elements, outside ``taken``."""
+    found = []
+    for match in _CODE_SPAN.finditer(value):
+        if not _inside(match.start(), taken):
+            found.append(InlineTag("code", Field(match.group(), match.start(), match.end()),
+                                   _trimmed(value, match.start(2), match.end(2))))
+    taken = taken + [(t.whole.start, t.whole.end) for t in found]
+    defined = set(_DEFINITION.findall(value))
+    for match in _REFERENCE.finditer(value):
+        group = 1 if match.group(1) is not None else 2
+        if match.group(group) not in defined and not _inside(match.start(), taken):
+            target = Field(match.group(group), match.start(group), match.end(group))
+            found.append(InlineTag("link", Field(match.group(), match.start(), match.end()), target))
+    return found
+
+
+def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= position < end for start, end in spans)
 
 
 def _closing_brace(value: str, start: int) -> int:
