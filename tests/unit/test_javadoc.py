@@ -152,5 +152,7 @@ def test_markdown_code_and_references():
                      ("link", "Map.Entry"), ("code", "indx")]
     assert [c.text.split("\n")[0] for c in doc.code_blocks] == ["```java"]
     assert [(e.kind, e.name.text) for e in doc.entries] == [("param", "index"), ("see", "Cart#remove")]
+    lone = parse("A lone ` here.\n\nThen `code` and [Cart#add].", markdown=True)
+    assert [(t.tag, t.body.text) for t in lone.inline] == [("code", "code"), ("link", "Cart#add")]
     # The same text as a /** */ comment: backquotes and brackets are plain characters.
     assert [t.tag for t in parse(MARKDOWN).inline] == []

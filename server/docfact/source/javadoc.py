@@ -38,7 +38,8 @@ _BLOCK_HTML = re.compile(
 )
 # Markdown comments' code blocks and code spans.
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?(?:\n[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+# A code span ends in its paragraph: a lone backquote does not swallow what follows.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", re.DOTALL)
 # [text][reference]; or [reference] alone, that no "(url)", "[...]" or ":" follows, when
 # it names a member or a dotted name ([List#add], [Map.Entry]): a bracketed word alone
 # may just be prose ("[Optional]").
