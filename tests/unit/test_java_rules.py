@@ -84,6 +84,28 @@ def test_df101_fix_inside_angle_brackets():
     assert [(c, t) for c, t, _ in found] == [("DF101", "Rx")]
 
 
+def test_df101_and_df501_self_and_cls_are_ordinary_java_names():
+    assert codes("""
+        class Shop {
+            /**
+             * Annotates.
+             *
+             * @param cls the class
+             * @param self this shop
+             */
+            void annotate(Class<?> cl) {}
+
+            /**
+             * Loads.
+             *
+             * @param name the name
+             */
+            void load(String name, Class<?> cls) {}
+        }
+    """, select=("DF5",)) == [("DF101", "cls"), ("DF101", "self"), ("DF501", "Annotates."),
+                              ("DF501", "Loads.")]
+
+
 # --- DF102 unresolved-name ({@code}) ---------------------------------------------------
 
 def test_df102_code_name_that_is_nowhere():

@@ -10,7 +10,7 @@ from ..model import Docstring, Finding, Segment
 from .context import CheckContext
 from .registry import rule
 
-IGNORED_PARAMETERS = frozenset({"self", "cls"})
+_SELF_AND_CLS = frozenset({"self", "cls"})
 # Roles whose target is a Python object; :mod:, :ref:, :pep: and friends are not checked.
 _OBJECT_ROLES = frozenset({"func", "meth", "class", "attr", "data", "exc", "obj", "const"})
 _CODE = re.compile(
@@ -67,15 +67,16 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         # A class documenting its constructor: dataclass-like fields count as parameters.
         accepted |= ctx.unit.attributes
     documented = {e.name.text for e in ctx.docstring.entries if e.kind == "param" and e.name}
-    undocumented = [p for p in parameters if p not in documented and p not in IGNORED_PARAMETERS]
+    ignored = ignored_parameters(ctx)
+    undocumented = [p for p in parameters if p not in documented and p not in ignored]
     for entry in ctx.docstring.entries:
         if entry.kind != "param" or entry.name is None:
             continue
         name = entry.name.text
-        if name in accepted or name in IGNORED_PARAMETERS or not _NAME.fullmatch(name):
+        if name in accepted or name in ignored or not _NAME.fullmatch(name):
             continue
         closest = _closest(name, undocumented) or _closest(name, parameters)
-        shown = ", ".join(f"`{p}`" for p in parameters if p not in IGNORED_PARAMETERS) or "none"
+        shown = ", ".join(f"`{p}`" for p in parameters if p not in ignored) or "none"
         message = f"`{name}` is not a parameter of `{ctx.unit.name}` (its parameters: {shown})"
         if closest:
             message += f"; did you mean `{closest}`?"
@@ -84,6 +85,12 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             "DF101", message, entry.name.start, entry.name.end, entry=entry,
             fix=(f"Rename to `{closest}`", closest) if closest else None, evidence=evidence,
         )
+
+
+def ignored_parameters(ctx: CheckContext) -> frozenset[str]:
+    """Parameters no docstring documents: Python's ``self`` and ``cls`` (in Java, ``cls``
+    is a name like any other)."""
+    return frozenset() if ctx.docstring.style == "javadoc" else _SELF_AND_CLS
 
 
 @rule("DF102", "unresolved-name", "name",

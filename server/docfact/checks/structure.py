@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..model import Finding
 from .context import CheckContext
-from .names import IGNORED_PARAMETERS
+from .names import ignored_parameters
 from .registry import rule
 
 
@@ -20,7 +20,7 @@ def undocumented_parameter(ctx: CheckContext) -> Iterator[Finding]:
     if not documented or signature is None:
         return
     for parameter in signature.parameters:
-        if parameter.name in documented or parameter.name in IGNORED_PARAMETERS:
+        if parameter.name in documented or parameter.name in ignored_parameters(ctx):
             continue
         summary = ctx.docstring.summary
         start, end = (summary.start, summary.end) if summary else (0, 0)
