@@ -44,7 +44,9 @@ if True:
 '''
 
 EDITS = st.lists(st.tuples(st.integers(0, len(SAMPLE)), st.integers(0, 6),
-                           st.sampled_from(["", "x", "\n", "    ", '"""', "def f(a):\n    ", "é", "🎉", ")"])),
+                           st.sampled_from(["", "x", "\n", "    ", '"""', "def f(a):\n    ", "é", "🎉", ")",
+                                            "(", "\\", "'''", "\n        ", "@dec\n    ", "  # c", "\t",
+                                            "\n    def g(self):\n        ", "return 1"])),
                  min_size=1, max_size=6)
 
 
@@ -70,3 +72,25 @@ def test_a_large_file_edited_in_the_middle_keeps_matching():
     for inserted in ("word ", "x\n", "def f(self):\n        pass\n    "):
         text = text[:middle] + inserted + text[middle:]
         assert parser.parse(text) == parse_module(text)
+
+
+def test_typing_in_a_function_parses_that_function_alone(monkeypatch):
+    """Keystrokes inside one function (here a method of a class) parse that function on
+    its own, not the file; a keystroke that may change the statements around it (a line
+    at the method's indentation) parses the file again."""
+    from docfact.source import reparse
+
+    parser, text = ModuleParser(), SAMPLE
+    parser.parse(text)
+    whole_file_parses = []
+    real = reparse._parser()
+    monkeypatch.setattr(reparse, "_parser", lambda: whole_file_parses.append(1) or real)
+    at = text.index("        return self.size * z") + len("        return self.size * z")
+    for typed in ("\n        total = z", " + 1", "\n        return total"):
+        text = text[:at] + typed + text[at:]
+        at += len(typed)
+        assert parser.parse(text) == parse_module(text)
+    assert len(whole_file_parses) == 3  # parse_module's alone, for the comparisons
+    text = text[:at] + "\n    size = 2" + text[at:]  # a new statement of the class
+    assert parser.parse(text) == parse_module(text)
+    assert len(whole_file_parses) == 5

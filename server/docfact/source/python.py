@@ -12,6 +12,7 @@ import tree_sitter_python
 
 from ..model import DocstringText, Module, Parameter, Signature, Span, Unit
 from .literal import clean, decode_literal
+from .reparse import Reparser
 from .syntax import byte_to_char_map, statements_by_scope
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
@@ -24,11 +25,6 @@ _COMPOUND = frozenset({
     "try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement",
     "match_statement", "case_clause",
 })
-
-
-@lru_cache(maxsize=1)
-def _parser() -> tree_sitter.Parser:
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
 
 
 _STATEMENTS = ("return", "yield", "raise", "call")
@@ -58,39 +54,23 @@ def parse_module(text: str) -> Module:
 
 class ModuleParser:
     """Parses successive versions of one document (an editor buffer): the tree is
-    reparsed incrementally from the last one, and the statements (top-level, and in the
-    bodies of top-level classes) whose text did not change keep their units, moved to
-    where the statement now is."""
+    updated from the last one (``reparse.Reparser``), and the statements (top-level, and
+    in the bodies of top-level classes) whose text did not change keep their units, moved
+    to where the statement now is."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # two versions' analyses may overlap in threads
-        self._data = b""
-        self._tree: tree_sitter.Tree | None = None
+        self._reparser = Reparser()
         self._pieces: dict[tuple, _Piece] = {}
 
     def parse(self, text: str) -> Module:
         data = text.encode("utf-8", "surrogatepass")
         with self._lock:
-            tree = self._reparse(data)
-            extractor = _Extractor(text, data, tree, self._pieces)
+            tree, alone = self._reparser.parse(data)
+            extractor = _Extractor(text, data, tree, self._pieces, alone)
             module = extractor.module()
-            self._data, self._tree, self._pieces = data, tree, extractor.fresh
+            self._pieces = extractor.fresh
             return module
-
-    def _reparse(self, data: bytes) -> tree_sitter.Tree:
-        """The tree of ``data``, reusing the last one. Error recovery depends on which old
-        nodes are reused, so a tree with errors on either side is parsed afresh: the
-        module must not depend on the order of the edits that led to it."""
-        old, tree = self._data, self._tree
-        if tree is None or tree.root_node.has_error:
-            return _parser().parse(data)
-        start = _common_prefix(old, data)
-        suffix = _common_prefix(old[start:][::-1], data[start:][::-1])
-        tree.edit(start_byte=start, old_end_byte=len(old) - suffix, new_end_byte=len(data) - suffix,
-                  start_point=_point(old, start), old_end_point=_point(old, len(old) - suffix),
-                  new_end_point=_point(data, len(data) - suffix))
-        reparsed = _parser().parse(data, tree)
-        return _parser().parse(data) if reparsed.root_node.has_error else reparsed
 
 
 @dataclass(frozen=True)
@@ -116,12 +96,14 @@ class _Piece:
 
 class _Extractor:
     def __init__(self, text: str, data: bytes, tree: tree_sitter.Tree,
-                 known: dict[tuple, _Piece] | None = None):
+                 known: dict[tuple, _Piece] | None = None,
+                 alone: dict[int, tree_sitter.Node] | None = None):
         self.text = text
         self.data = data
         self.tree = tree
         self.char_at = byte_to_char_map(text, data)
         self.known = known or {}  # the previous version's pieces, by context and text
+        self.alone = alone or {}  # definitions parsed on their own, in place of the tree's
         self.fresh: dict[tuple, _Piece] = {}
 
     def module(self) -> Module:
@@ -155,6 +137,7 @@ class _Extractor:
         docstring = _docstring_statement(container)
         pieces = []
         for node in container.children:
+            node = self.alone.get(node.start_byte, node)
             is_docstring = docstring is not None and node.id == docstring.id
             key = (prefix, in_class, is_docstring, self.data[node.start_byte:node.end_byte])
             piece = self.known.get(key)
@@ -163,7 +146,8 @@ class _Extractor:
                 piece = self._piece(node, prefix, in_class, is_docstring)
             elif piece.start != start or piece.line != line:
                 piece = piece.moved(start, line)
-            self.fresh[key] = piece
+            if not node.has_error:  # what error recovery made of a text is no rule for it
+                self.fresh[key] = piece
             pieces.append(piece)
         return pieces
 
@@ -556,18 +540,3 @@ def _moved_span(span: Span, delta: int) -> Span:
     return Span(span.start + delta, span.end + delta)
 
 
-def _common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the longest common prefix (a binary search of C-speed comparisons)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[low:middle] == b[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _point(data: bytes, offset: int) -> tuple[int, int]:
-    """tree-sitter's (row, byte column) of ``offset``."""
-    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
