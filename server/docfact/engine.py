@@ -136,7 +136,7 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
         context = CheckContext(
             unit=unit, docstring=docstring, segments=report.segments, lookups=lookups,
             symbol=report.symbol, path=path, lines=lines,
-            init_signature=init_signatures.get(unit.qualname),
+            init_signature=init_signatures.get(unit.span),
         )
         for code in sorted(codes):
             if RULES[code].check is None or is_suppressed(code, unit.suppressed):
@@ -207,13 +207,19 @@ def codes_for(settings: Settings, relative_path: str) -> frozenset[str]:
     return enabled_codes(settings.select, ignored)
 
 
-def _init_signatures(units: tuple[Unit, ...]) -> dict[str, Signature]:
-    """Class qualname -> the signature its docstring documents (__init__, else __new__)."""
-    found: dict[str, Signature] = {}
+def _init_signatures(units: tuple[Unit, ...]) -> dict[Span, Signature]:
+    """Class span -> the signature its docstring documents: that of its own __init__, else
+    of its __new__ (so a class defined twice, in an if and its else, has each its own,
+    and the class's text alone decides it)."""
+    classes = [u for u in units if u.kind == "class"]
+    found: dict[Span, Signature] = {}
     for name in ("__new__", "__init__"):  # __init__ wins when both exist
         for unit in units:
             owner, _, method = unit.qualname.rpartition(".")
-            if method == name and unit.kind == "method" and unit.signature is not None:
-                found[owner] = unit.signature
+            if method != name or unit.kind != "method" or unit.signature is None:
+                continue
+            for cls in classes:
+                if cls.qualname == owner and cls.span.start <= unit.span.start <= cls.span.end:
+                    found[cls.span] = unit.signature
     return found
 

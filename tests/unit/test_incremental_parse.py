@@ -3,6 +3,7 @@
 import sysconfig
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -94,3 +95,22 @@ def test_typing_in_a_function_parses_that_function_alone(monkeypatch):
     text = text[:at] + "\n    size = 2" + text[at:]  # a new statement of the class
     assert parser.parse(text) == parse_module(text)
     assert len(whole_file_parses) == 5
+
+
+@pytest.mark.parametrize("before, after", [
+    # The next code line, after a comment, joins the function once its body is indented
+    # like that line (the scanner gives a comment the indentation of the code after it).
+    ("def f(): pass\n# c\n    y = 2\n", "def f():\n    pass\n# c\n    y = 2\n"),
+    ("def f():\n        x = 1\n# comment\n    y = 2\n", "def f():\n    x = 1\n# comment\n    y = 2\n"),
+    # A form feed sets the scanner's column back to 0; a tab counts 8 columns.
+    ("def f():\n        x = 1\n\f    y = 2\n", "def f():\n    x = 1\n\f    y = 2\n"),
+    ("class C:\n    def f(self):\n            x = 1\n \ty = 2\n",
+     "class C:\n    def f(self):\n        x = 1\n \ty = 2\n"),
+    # A comment at the margin between a decorator and its def.
+    ("class B:\n    @property\n    def p(self):\n        return 1\n",
+     "class B:\n    @p\n# c\n    def p(self):\n        return 1\n"),
+])
+def test_edits_that_change_what_follows_a_function_reparse_the_file(before, after):
+    parser = ModuleParser()
+    parser.parse(before)
+    assert parser.parse(after) == parse_module(after)

@@ -113,3 +113,54 @@ def test_every_version_gets_the_findings_of_a_fresh_analysis(edits, text):
         text = text[:at] + inserted + text[at + removed:]
         reused = analyze(text, "f.py", "f", Settings(), memo=memo)
         assert findings(reused) == findings(analyze(text, "f.py", "f", Settings()))
+
+
+def fresh_and_reused(versions: list[str]) -> None:
+    """Each version's findings, reused from the one before, equal a fresh analysis's."""
+    memo, every_rule = UnitMemo(), Settings(select=("ALL",))
+    for text in versions:
+        reused = analyze(text, "m.py", "m", every_rule, memo=memo)
+        assert findings(reused) == findings(analyze(text, "m.py", "m", every_rule))
+
+
+TWICE = '''import sys
+
+
+class Err(Exception):
+    """An error."""
+
+
+if sys.version_info >= (3, 8):
+    def load(x):
+        """Load x.
+
+        Raises:
+            Err: when it fails.
+        """
+        return x
+
+    class C:
+        """A C.
+
+        Args:
+            a: the a.
+        """
+else:
+    def load(x):
+        def inner():
+            raise Err()
+        return inner()
+
+    class C:
+        def __init__(self, b):
+            pass
+'''
+
+
+def test_a_name_defined_twice_lends_nothing_to_its_twin():
+    # The first `load` raises nothing whatever the second nests; the first `C` has no
+    # constructor whatever the second's takes. Editing the twin must not leave stale
+    # findings on the documented one.
+    fresh_and_reused([TWICE, TWICE.replace("        def inner():\n            raise Err()\n        return inner()\n",
+                                           "        return x\n")])
+    fresh_and_reused([TWICE, TWICE.replace("self, b", "self, a")])

@@ -18,8 +18,8 @@ _DEFINED, _IMPORTED, _CLASS = "defined_names", "imported_names", "class_names"
 
 
 def _sources(module: Module, unit: Unit) -> dict[str, frozenset[str]]:
-    # A method's `attributes` are the names used anywhere in its class; a class's or a
-    # function's come from its own text.
+    # A method's (or a Java field's) `attributes` are the names used anywhere in its
+    # class; a class's or a function's come from its own text.
     return {_DEFINED: module.defined_names, _IMPORTED: module.imported_names, _CLASS: unit.attributes}
 
 
@@ -41,9 +41,12 @@ class Lookups:
         return answer
 
     def units_within(self, unit: Unit) -> list[Unit]:
-        """The units nested in ``unit``: its own text decides them, so nothing is recorded."""
-        prefix = unit.qualname + "."
-        return [u for u in self._module.units if u.qualname.startswith(prefix)]
+        """The units nested in ``unit``: its own text decides them, so nothing is recorded
+        (by place, not name alone: a function defined twice, in an if and its else, has
+        each its own)."""
+        prefix, span = unit.qualname + ".", unit.span
+        return [u for u in self._module.units
+                if u.qualname.startswith(prefix) and span.start <= u.span.start <= span.end]
 
     def every(self, source: str) -> frozenset[str]:
         self.asked = None

@@ -16,6 +16,7 @@ depend on the edits that led to a text.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import tree_sitter
 import tree_sitter_python
@@ -52,33 +53,33 @@ class Reparser:
         start = _common_prefix(old, data)
         suffix = _common_prefix(old[start:][::-1], data[start:][::-1])
         start, old_end, new_end = _leftmost(old, data, start, len(old) - suffix, len(data) - suffix)
-        edited = _edited_function(tree.root_node, start, old_end)
-        if edited is not None:  # read before the edit changes the tree under the node
-            edited = (edited.start_byte, edited.start_point, edited.end_byte + new_end - old_end, edited.type)
+        statement = _edited_function(tree.root_node, start, old_end)
+        # Read before the edit changes the tree under the node.
+        function = None if statement is None else _Function.of(statement, new_end - old_end)
         tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
                   start_point=_point(old, start), old_end_point=_point(old, old_end),
                   new_end_point=_point(data, new_end))
-        if edited is not None and self._stale_at in (None, edited[0]):
-            alone = self._parsed_alone(data, *edited)
+        if function is not None and self._stale_at in (None, function.start):
+            alone = self._parsed_alone(data, function)
             if alone is not None:
-                self._stale_at = edited[0]
-                return tree, {edited[0]: alone}
+                self._stale_at = function.start
+                return tree, {function.start: alone}
         self._stale_at = None
         reparsed = _parser().parse(data, tree)
         return (_parser().parse(data) if reparsed.root_node.has_error else reparsed), {}
 
-    def _parsed_alone(self, data: bytes, start: int, start_point, end: int,
-                      kind: str) -> tree_sitter.Node | None:
-        """The function in data[start:end] parsed without the rest of the file, if it
-        still parses as it would in the file: one whole definition of the same kind with
-        a statement in its body, no errors, every line after the first indented deeper
-        than the first (else the edit may have changed the statements around it: a line
-        at its indentation, an open bracket)."""
-        column = start_point[1]
-        if not (_indented_under(data[start:end], column) and _ends_at(data, end, column)):
+    def _parsed_alone(self, data: bytes, function: _Function) -> tree_sitter.Node | None:
+        """The function parsed without the rest of the file, if it still parses as it
+        would in the file: one whole definition of the same kind with a statement in its
+        body, no errors, every line after its ``def`` line indented deeper (else the edit
+        may have changed the statements around it: a line at its indentation, an open
+        bracket)."""
+        if not (_decorators_aligned(data[function.start:function.def_start], function.column)
+                and _indented_under(data[function.def_start:function.end], function.column)
+                and _ends_at(data, function.end, function.column)):
             return None
-        self._alone_parser.included_ranges = [
-            tree_sitter.Range(tuple(start_point), _point(data, end), start, end)]
+        self._alone_parser.included_ranges = [tree_sitter.Range(
+            function.start_point, _point(data, function.end), function.start, function.end)]
         root = self._alone_parser.parse(data).root_node
         if root.has_error or root.child_count != 1:
             return None
@@ -86,7 +87,27 @@ class Reparser:
         body = _definition_of(node).child_by_field_name("body")
         if body is None or not any(c.type != "comment" for c in body.named_children):
             return None  # no statement: the next lines may be its body in the whole file
-        return node if (node.type, node.start_byte, node.end_byte) == (kind, start, end) else None
+        same = (node.type, node.start_byte, node.end_byte) == (function.kind, function.start, function.end)
+        return node if same else None
+
+
+class _Function(NamedTuple):
+    """Where an edited function is in the new text."""
+
+    start: int  # its first byte (a decorator's, if it has any)
+    start_point: tuple[int, int]
+    end: int
+    kind: str  # "function_definition" or "decorated_definition"
+    def_start: int  # the first byte of its ``def`` (or ``async``) line
+    column: int  # of that line
+
+    @classmethod
+    def of(cls, statement: tree_sitter.Node, growth: int) -> _Function:
+        """The function at ``statement`` (of the old tree), after an edit inside it that
+        made it ``growth`` bytes longer."""
+        definition = _definition_of(statement)
+        return cls(statement.start_byte, tuple(statement.start_point), statement.end_byte + growth,
+                   statement.type, definition.start_byte, definition.start_point[1])
 
 
 def _leftmost(old: bytes, new: bytes, start: int, old_end: int, new_end: int) -> tuple[int, int, int]:
@@ -124,14 +145,36 @@ def _indented_under(text: bytes, column: int) -> bool:
                for line in text.split(b"\n")[1:])
 
 
+def _decorators_aligned(text: bytes, column: int) -> bool:
+    """Whether the lines of a function's decorators, up to its ``def``, are each a
+    decorator at ``column`` (a comment or a bracket's line between them is indented by
+    the scanner's own rules)."""
+    lines = text.replace(b"\r\n", b"\n").split(b"\n")
+    margin = b" " * column
+    return (all(line.startswith(margin + b"@") for line in lines[1:-1])
+            and (len(lines) == 1 or lines[-1] == margin))
+
+
 def _ends_at(data: bytes, end: int, column: int) -> bool:
-    """Whether a definition indented by ``column`` ends at ``end`` whatever its text: its
-    line ends there, and the next line that is not blank is indented no deeper than it."""
+    """Whether a function whose ``def`` is at ``column`` ends at ``end`` whatever its text:
+    its line ends there, and the lines after it up to the first that holds code are blank
+    or indented no deeper (comments too: the scanner gives a comment the indentation of
+    the code after it). Indentation other than spaces, which the scanner measures by its
+    own rules (a tab to 8 columns, a form feed back to 0), is refused."""
     if end < len(data) and data[end:end + 1] not in (b"\n", b"\r"):
         return False
-    for line in data[end:].splitlines()[1:]:
-        if line.strip():
-            return len(line) - len(line.lstrip(b" ")) <= column and not line.startswith(b"\t")
+    position = data.find(b"\n", end) + 1
+    while 0 < position < len(data):
+        line_end = data.find(b"\n", position)
+        line = data[position:line_end if line_end != -1 else len(data)].removesuffix(b"\r")
+        position = line_end + 1
+        code = line.lstrip(b" ")
+        if not code.strip():
+            continue  # a blank line has no indentation
+        if code[:1] in (b"\t", b"\f") or b"\r" in line or len(line) - len(code) > column:
+            return False
+        if not code.startswith(b"#"):
+            return True
     return True
 
 
