@@ -56,10 +56,20 @@ def main() -> int:
     with zipfile.ZipFile(sys.argv[1]) as archive:
         types = public_types(archive, exported_packages(archive))
     lines = [f"{package} {' '.join(sorted(names))}" for package, names in sorted(types.items())]
-    TARGET.write_text(f"# Made by tools/jdk_api.py from {Path(sys.argv[1]).resolve()}\n"
+    TARGET.write_text(f"# Made by tools/jdk_api.py from the src.zip of {_jdk_version(Path(sys.argv[1]))}\n"
                       + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"{TARGET}: {len(lines)} packages, {sum(map(len, types.values()))} types")
     return 0
+
+
+def _jdk_version(src_zip: Path) -> str:
+    """"JDK 25.0.3+9-LTS", from the ``release`` file of the JDK that holds ``src_zip``."""
+    release = src_zip.resolve().parents[1] / "release"
+    if release.is_file():
+        found = re.search(r'^JAVA_RUNTIME_VERSION="([^"]+)"', release.read_text(), re.MULTILINE)
+        if found:
+            return f"JDK {found.group(1)}"
+    return "a JDK"
 
 
 if __name__ == "__main__":

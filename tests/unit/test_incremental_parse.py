@@ -91,7 +91,7 @@ def test_typing_in_a_function_parses_that_function_alone(monkeypatch):
         text = text[:at] + typed + text[at:]
         at += len(typed)
         assert parser.parse(text) == parse_module(text)
-    assert len(whole_file_parses) == 3  # parse_module's alone, for the comparisons
+    assert len(whole_file_parses) == 3  # the comparisons' parse_module calls only
     text = text[:at] + "\n    size = 2" + text[at:]  # a new statement of the class
     assert parser.parse(text) == parse_module(text)
     assert len(whole_file_parses) == 5

@@ -368,6 +368,22 @@ def test_markdown_comments_are_checked():
              ("DF105", "sel"), ("DF207", "@return nothing")]
 
 
+def test_markdown_code_keeps_tags_as_text_and_labels_ignore_case():
+    assert codes("""
+        package shop;
+        class Shop {
+            /// Writes links as `{@link Nope}`, and [the guide][Guide.md].
+            ///
+            /// ```
+            /// {@link AlsoNope}
+            /// ```
+            ///
+            /// [guide.md]: https://example.com/guide
+            void sell(int quantity) {}
+        }
+    """) == []
+
+
 # --- DF207 returns-documented-for-void ---------------------------------------------------
 
 def test_df207_void_method_and_constructor():

@@ -164,3 +164,17 @@ def test_a_name_defined_twice_lends_nothing_to_its_twin():
     fresh_and_reused([TWICE, TWICE.replace("        def inner():\n            raise Err()\n        return inner()\n",
                                            "        return x\n")])
     fresh_and_reused([TWICE, TWICE.replace("self, b", "self, a")])
+
+
+def test_an_edit_in_one_java_method_rechecks_that_method(monkeypatch):
+    import docfact.engine as engine
+
+    source = "package p;\nclass A {\n    /** Adds {@code x}.\n     * @param x the x */\n    void add(int x) {}\n" \
+             "    /** Removes one. */\n    void remove() {}\n}\n"
+    memo = UnitMemo()
+    analyze(source, "A.java", "p", Settings(), memo=memo)
+    checked, parse = [], engine.parse_javadoc
+    monkeypatch.setattr(engine, "parse_javadoc", lambda text: checked.append(text.value) or parse(text))
+    analyze(source.replace("void remove() {}", "void remove() { int y = 1; }"), "A.java", "p", Settings(),
+            memo=memo)
+    assert checked == ["Removes one."]

@@ -30,8 +30,11 @@ _IMPLICIT_MEMBERS = frozenset({"values", "valueOf", "name", "ordinal", "compareT
 def unresolved_link(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.docstring.style != "javadoc":
         return
+    references = list(_references(ctx.docstring))
+    if not references:
+        return  # and the module's units go unread: the unit's findings stay reusable
     classes = {u.qualname: u for u in ctx.module.units if u.kind == "class"}
-    for target, at, entry in _references(ctx.docstring):
+    for target, at, entry in references:
         yield from _check_target(ctx, target, at, entry, classes)
 
 

@@ -412,7 +412,8 @@ class ProjectGraph:
 
     def _imports_unlisted(self, symbol: str) -> bool:
         """Whether the file of ``symbol`` imports with a wildcard names docfact cannot list:
-        those of a package or class neither in the project nor in the JDK's API. A
+        those of a package or class neither in the project nor among the JDK's packages
+        (a JDK class's members, ``import static java.lang.Math.*``, count as unlisted). A
         package (documented in package-info.java) has many files: any of them counts."""
         unit = self._units.get(symbol)
         files = ([self._files[unit["path"]]] if unit is not None

@@ -450,7 +450,7 @@ class _Extractor:
         return written if _DOTTED.fullmatch(written) else ""
 
     def _with_names(self, unit: Unit, class_names: dict[str, frozenset[str]]) -> Unit:
-        """Names used in the unit's own text, and in its class for methods."""
+        """Names used in the unit's own text, and in its class for methods and fields."""
         local = frozenset(_IDENTIFIER.findall(self.masked, unit.span.start, unit.span.end))
         if unit.kind == "class":
             class_names[unit.qualname] = local

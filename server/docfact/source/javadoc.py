@@ -57,9 +57,14 @@ def parse_javadoc(text: DocstringText) -> Docstring:
     code = [Field(m.group(), m.start(), m.end()) for m in _PRE.finditer(value)]
     code += [t.whole for t in inline if t.tag == "snippet"]
     if text.markdown:
-        code += [Field(m.group(), m.start(), m.end()) for m in _FENCE.finditer(value)]
-        inline += _markdown_inline(value, [(f.start, f.end) for f in code]
-                                   + [(t.whole.start, t.whole.end) for t in inline])
+        fences = [Field(m.group(), m.start(), m.end()) for m in _FENCE.finditer(value)]
+        code += fences
+        markdown = _markdown_inline(value, [(f.start, f.end) for f in code]
+                                    + [(t.whole.start, t.whole.end) for t in inline])
+        # In Markdown, a tag written in code is code: `{@link Nope}` links nothing.
+        literal = [(f.start, f.end) for f in fences] + [
+            (t.whole.start, t.whole.end) for t in markdown if t.tag == "code"]
+        inline = [t for t in inline if not _inside(t.whole.start, literal)] + markdown
         inline.sort(key=lambda t: t.whole.start)
     code.sort(key=lambda field: field.start)
     protected = [(t.whole.start, t.whole.end) for t in inline] + [(c.start, c.end) for c in code]
@@ -175,10 +180,10 @@ def _markdown_inline(value: str, taken: list[tuple[int, int]]) -> list[InlineTag
             found.append(InlineTag("code", Field(match.group(), match.start(), match.end()),
                                    _trimmed(value, match.start(2), match.end(2))))
     taken = taken + [(t.whole.start, t.whole.end) for t in found]
-    defined = set(_DEFINITION.findall(value))
+    defined = {label.casefold() for label in _DEFINITION.findall(value)}  # labels ignore case
     for match in _REFERENCE.finditer(value):
         group = 1 if match.group(1) is not None else 2
-        if match.group(group) not in defined and not _inside(match.start(), taken):
+        if match.group(group).casefold() not in defined and not _inside(match.start(), taken):
             target = Field(match.group(group), match.start(group), match.end(group))
             found.append(InlineTag("link", Field(match.group(), match.start(), match.end()), target))
     return found

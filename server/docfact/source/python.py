@@ -525,7 +525,7 @@ def _moved_unit(unit: Unit, delta: int, lines: int) -> Unit:
     if signature is not None:
         signature = replace(
             signature,
-            parameters=tuple(Parameter(p.name, p.kind, p.annotation, p.default, _moved_span(p.span, delta))
+            parameters=tuple(replace(p, span=_moved_span(p.span, delta))
                              for p in signature.parameters),
             returns_span=signature.returns_span and _moved_span(signature.returns_span, delta))
     docstring = unit.docstring
