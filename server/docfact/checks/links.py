@@ -8,13 +8,13 @@ a package-qualified target, or a member of a class in another file is never repo
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Iterator
 
 from ..model import DocEntry, Docstring, Field, Finding, Unit
 from ..source import jdk
 from .context import CheckContext
+from .names import closest_name
 from .registry import rule
 
 _INLINE_REFERENCES = frozenset({"link", "linkplain", "value"})
@@ -61,7 +61,7 @@ def _check_target(ctx: CheckContext, target: Field, at: int, entry: DocEntry | N
             if head[:1].islower():
                 return  # a package-qualified name: its scope is unknown here
             types = {n for n in ctx.known_names - ctx.universal_names if n[:1].isupper()}
-            yield _finding(ctx, at, entry, start, head, _closest(head, types),
+            yield _finding(ctx, at, entry, start, head, closest_name(head, types),
                            f"`{head}` is not a class the file imports or declares",
                            condition=("visible", head))
             return
@@ -74,7 +74,7 @@ def _check_target(ctx: CheckContext, target: Field, at: int, entry: DocEntry | N
     if member in declared | jdk.OBJECT_MEMBERS | _IMPLICIT_MEMBERS:
         return
     member_start = start + match.start("member")
-    yield _finding(ctx, at, entry, member_start, member, _closest(member, declared - jdk.KEYWORDS),
+    yield _finding(ctx, at, entry, member_start, member, closest_name(member, declared - jdk.KEYWORDS),
                    f"`{member}` is not a member of `{owner.name}`")
 
 
@@ -126,8 +126,3 @@ def _may_inherit(classes: dict[str, Unit], owner: Unit) -> bool:
             return True
         qualname = qualname.rpartition(".")[0]
     return False
-
-
-def _closest(name: str, candidates) -> str | None:
-    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.8)
-    return matches[0] if matches else None

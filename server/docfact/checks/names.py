@@ -75,7 +75,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         name = entry.name.text
         if name in accepted or name in ignored or not _NAME.fullmatch(name):
             continue
-        closest = _closest(name, undocumented) or _closest(name, parameters)
+        closest = closest_name(name, undocumented) or closest_name(name, parameters)
         shown = ", ".join(f"`{p}`" for p in parameters if p not in ignored) or "none"
         message = f"`{name}` is not a parameter of `{ctx.unit.name}` (its parameters: {shown})"
         if closest:
@@ -176,7 +176,7 @@ def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
             if reference is None:
                 continue
             offset, name, is_call = reference
-            if in_entry or _closest(name.split(".")[0], renamable):
+            if in_entry or closest_name(name.split(".")[0], renamable):
                 yield segment, tag.body.start + offset, name, is_call, "code"
 
 
@@ -237,7 +237,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
         return
     if _stands_for_known(head, ctx.known_names):
         return
-    closest = _closest(head, _parameters(ctx) if how == "maths" else _suggestions(ctx))
+    closest = closest_name(head, _parameters(ctx) if how == "maths" else _suggestions(ctx))
     # camelCase is Java's own style of names, not a sign of a name from elsewhere.
     foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
     if closest is None and _incidental(segment, start, head, parts, how, foreign_case):
@@ -298,7 +298,8 @@ def _in_enumeration(segment: Segment, at: int) -> bool:
                for m in _PARENTHESES.finditer(segment.text))
 
 
-def _closest(name: str, candidates) -> str | None:
+def closest_name(name: str, candidates) -> str | None:
+    """The candidate ``name`` most likely misspells, if any is close."""
     matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.8)
     return matches[0] if matches else None
 
