@@ -19,9 +19,13 @@ from .graph.facts import file_facts
 from .model import Docstring, Finding, Module, Segment, Signature, Span, Unit
 from .source import java, python
 from .source.docstring import parse_docstring
+from .source.files import SkippedFile
 from .source.javadoc import parse_javadoc
 from .source.lines import LineIndex
 from .source.segment import segments as split_segments
+
+
+EMPTY_MODULE = Module(units=(), defined_names=frozenset(), imported_names=frozenset())
 
 
 @dataclass
@@ -41,6 +45,7 @@ class FileAnalysis:
     lines: LineIndex
     module: Module
     units: list[UnitReport]
+    skipped: str = ""  # why the file was not analysed (then it has no units)
 
     @property
     def findings(self) -> list[Finding]:
@@ -93,12 +98,15 @@ def analyze(text: str, path: str, module_name: str, settings: Settings,
             relative_path: str | None = None, memo: UnitMemo | None = None) -> FileAnalysis:
     """Parse ``text`` (Java when ``path`` ends with .java, else Python) and run every
     enabled rule on each documented unit. A Java file's module name is its package."""
+    lines = LineIndex(text)
     if path.endswith(".java"):
         module = java.parse_module(text)
         module_name = module.package
     else:
-        module = memo.parser.parse(text) if memo is not None else python.parse_module(text)
-    lines = LineIndex(text)
+        try:
+            module = memo.parser.parse(text) if memo is not None else python.parse_module(text)
+        except SkippedFile as reason:
+            return FileAnalysis(path, module_name, text, lines, EMPTY_MODULE, [], str(reason))
     reports = check_units(module.units, module, module_name, path, lines, settings,
                           relative_path, memo)
     return FileAnalysis(path, module_name, text, lines, module, reports)

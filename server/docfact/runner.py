@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -201,20 +202,55 @@ def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int
             if report:
                 report.advance()
     else:
-        outcomes = []
-        # forkserver: the language server calls this from a process with threads.
-        context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-        # Workers only allocate and return: the cyclic collector would just re-scan.
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                 initializer=gc.disable) as pool:
-            chunk = max(1, min(32, len(jobs) // (workers * 8)))
-            for outcome in pool.map(check_job, jobs, [settings] * len(jobs), chunksize=chunk):
-                outcomes.append(outcome)
-                if report:
-                    report.advance()
+        outcomes = in_workers(check_job, jobs, settings, workers, report)
     if report:
         report.finish()
     return outcomes
+
+
+def in_workers(check, jobs: list[FileJob], settings: Settings, workers: int,
+               report=None) -> list[dict]:
+    """``check(job, settings)`` of every job, in worker processes, in order."""
+    outcomes = []
+    try:
+        with _pool(workers) as pool:
+            chunk = max(1, min(32, len(jobs) // (workers * 8)))
+            for outcome in pool.map(check, jobs, [settings] * len(jobs), chunksize=chunk):
+                outcomes.append(outcome)
+                if report:
+                    report.advance()
+    except BrokenProcessPool:
+        outcomes += _one_by_one(check, jobs[len(outcomes):], settings, report)
+    return outcomes
+
+
+def _one_by_one(check, jobs: list[FileJob], settings: Settings, report) -> list[dict]:
+    """After a worker died (a crash in native code): every file not yet done, alone in
+    a worker, so that a file that kills its worker costs only itself."""
+    outcomes = []
+    pool = _pool(1)
+    try:
+        for job in jobs:
+            try:
+                outcome = pool.submit(check, job, settings).result()
+            except BrokenProcessPool:
+                pool.shutdown()
+                pool = _pool(1)
+                outcome = {"skipped": "the process analysing it crashed; please report it",
+                           "cacheable": False}
+            outcomes.append(outcome)
+            if report:
+                report.advance()
+    finally:
+        pool.shutdown()
+    return outcomes
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    # forkserver: the language server calls this from a process with threads.
+    context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+    # Workers only allocate and return: the cyclic collector would just re-scan.
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=gc.disable)
 
 
 def check_job(job: FileJob, settings: Settings) -> dict:
@@ -230,6 +266,8 @@ def check_job(job: FileJob, settings: Settings) -> dict:
     except Exception as error:  # a bug in docfact must cost one file, not the whole run
         return {"skipped": f"docfact failed on this file ({type(error).__name__}: {error}); "
                            "please report it", "cacheable": False}
+    if analysis.skipped:
+        return {"skipped": analysis.skipped}
     return {
         "units": len(analysis.units),
         "facts": facts_of(analysis, is_package=job.display.endswith("__init__.py")),

@@ -10,7 +10,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from lsp_harness import STATS_SERVER_COMMAND, USES, capabilities, codes, make_client
+from lsp_harness import STATS_SERVER_COMMAND, USES, capabilities, codes, make_client, wait_until
 
 async def test_indexing_progress_begins_and_ends(start, workspace):
     client = await start()  # waits for the end of the progress
@@ -113,6 +113,27 @@ async def test_notifications_for_unknown_documents_are_harmless(start, workspace
         types.FileEvent(uri=ghost, type=types.FileChangeType.Deleted)]))
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
+
+
+async def test_a_document_that_crashes_the_parser_costs_only_itself(start, workspace):
+    """tree-sitter-python dies of a segmentation fault on a string under ~511 levels of
+    indentation: the server refuses the text before parsing, says so once, and recovers
+    when the document is edited back."""
+    deep = workspace / "shop" / "deep.py"
+    crash = "".join(" " * i + "if x:\n" for i in range(511)) + " " * 511 + '"doc"\n'
+    deep.write_text(crash)  # indexing reads it from disk too
+    client = await start()
+    uri = client.open(deep)
+    assert await client.diagnostics_for(uri, version=1) == []
+    [shown] = await wait_until(lambda: [m for m in client.messages if "deep.py" in m.message])
+    assert "levels of indentation crash the Python parser" in shown.message
+    orders = client.open(workspace / "shop" / "orders.py")
+    assert codes(await client.diagnostics_for(orders, version=1)) == ["DF101", "DF102", "DF202"]
+    client.replace_all(uri, (workspace / "shop" / "orders.py").read_text())
+    assert codes(await client.diagnostics_for(uri)) == ["DF101", "DF102", "DF202"]
+    client.replace_all(uri, crash)
+    assert await client.diagnostics_for(uri) == []
+    assert len([m for m in client.messages if "deep.py" in m.message]) == 1
 
 
 # --- flat memory -------------------------------------------------------------------------

@@ -126,8 +126,7 @@ def _parsed(path: Path) -> tuple[dict[str, Unit], tuple[tuple[str, str], ...]]:
     try:
         if path.stat().st_size > _MAX_BYTES:
             return {}, ()
-        text = decode_source(path.read_bytes())
+        module = parse_module(decode_source(path.read_bytes()))
     except (OSError, SkippedFile):
         return {}, ()
-    module = parse_module(text)
     return {unit.qualname: unit for unit in module.units if unit.qualname}, module.imports

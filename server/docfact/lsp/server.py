@@ -42,6 +42,7 @@ class DocfactServer(LanguageServer):
         self.rewriter = EditorRewriter(self)
         self._runs: set[asyncio.Future] = set()  # background passes, held: the loop keeps tasks weakly
         self.settled: set[str] = set()  # open documents analysed since they were opened
+        self.skipped_shown: set[str] = set()  # documents told they cannot be analysed
 
     # --- analysis --------------------------------------------------------------------
 
@@ -58,6 +59,8 @@ class DocfactServer(LanguageServer):
             return  # a newer edit is already scheduled; never publish stale results
         if not self.pull_diagnostics:
             self.publish(uri, state)
+        if state.analysis.skipped:
+            self.show_skipped(uri, state.analysis.skipped)
         if uri not in self.settled:
             self.settled.add(uri)
             settle_memory()
@@ -127,6 +130,14 @@ class DocfactServer(LanguageServer):
         futures = self.protocol._request_futures
         for key in [k for k, f in futures.items() if f.done()]:
             futures.pop(key, None)
+
+    def show_skipped(self, uri: str, reason: str) -> None:
+        """Say once per document why it has no diagnostics."""
+        log.warning("%s: %s", uri, reason)
+        if uri not in self.skipped_shown:
+            self.skipped_shown.add(uri)
+            self.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Warning, message=f"docfact: {Path(self.path_of(uri)).name} is not analysed: {reason}"))
 
     def show_config_error(self, error: ConfigError) -> None:
         message = str(error)

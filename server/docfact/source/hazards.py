@@ -1,0 +1,90 @@
+"""Texts that crash the Python parser, found before the parser sees them.
+
+tree-sitter-python's scanner keeps its stack of indentation levels in a fixed 1 KiB
+buffer between tokens; with about 500 levels and a string open it writes past the buffer
+and the process dies of a segmentation fault, taking the CLI's worker or the language
+server with it. CPython itself refuses more than 100 levels ("too many levels of
+indentation"), so no working Python file comes near.
+
+Counting levels needs only the leading whitespace of each line; counting every line
+(continuation lines and the insides of strings too) can only overcount. A text that
+looks deeper than CPython allows is parsed once in a child process, and only a text that
+kills the child is refused: the check costs nothing on ordinary files and refuses no file
+the parser survives.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from functools import lru_cache
+
+from .files import SkippedFile
+
+CPYTHON_MAX_INDENT = 100  # CPython's MAXINDENT: deeper files are not Python
+_CHILD_TIMEOUT_S = 30.0
+# The parser the editor and the CLI use, in a process of its own.
+_PARSE_IN_CHILD = (
+    "import sys, tree_sitter, tree_sitter_python\n"
+    "tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))"
+    ".parse(sys.stdin.buffer.read())\n"
+)
+
+
+def check_python_text(data: bytes) -> None:
+    """Raise ``SkippedFile`` with a one-line reason if parsing ``data`` would crash."""
+    depth = indentation_depth(data)
+    if depth <= CPYTHON_MAX_INDENT:
+        return
+    reason = _crash_in_child(data, depth)
+    if reason:
+        raise SkippedFile(reason)
+
+
+def indentation_depth(data: bytes) -> int:
+    """The deepest stack of indentation levels the lines of ``data`` build (an upper
+    bound of the real one: every line counts, as if none continued another)."""
+    levels = [0]
+    deepest = 1
+    for line in data.splitlines():
+        stripped = line.lstrip(b" \t\f")
+        if not stripped or stripped[:1] == b"#":
+            continue
+        width = _width(line[:len(line) - len(stripped)])
+        while width < levels[-1]:
+            levels.pop()
+        if width > levels[-1]:
+            levels.append(width)
+            deepest = max(deepest, len(levels))
+    return deepest - 1
+
+
+def _width(indent: bytes) -> int:
+    """Columns of leading whitespace, tabs to the next multiple of 8 as Python counts."""
+    if b"\t" not in indent and b"\f" not in indent:
+        return len(indent)
+    column = 0
+    for byte in indent:
+        if byte == 0x09:
+            column = (column // 8 + 1) * 8
+        elif byte == 0x0C:
+            column = 0
+        else:
+            column += 1
+    return column
+
+
+@lru_cache(maxsize=32)
+def _crash_in_child(data: bytes, depth: int) -> str:
+    """Why parsing killed a child process ("" if it did not: an editor asks again for
+    every version of a document, so the answer is kept)."""
+    try:
+        child = subprocess.run([sys.executable, "-c", _PARSE_IN_CHILD], input=data,
+                               capture_output=True, timeout=_CHILD_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return (f"{depth} levels of indentation, and the parser did not "
+                f"finish in {_CHILD_TIMEOUT_S:g} s")
+    if child.returncode >= 0:
+        return ""  # it ended by itself: the parser did not crash
+    return (f"{depth} levels of indentation crash the Python parser "
+            f"(CPython allows {CPYTHON_MAX_INDENT})")

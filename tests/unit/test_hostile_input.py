@@ -1,0 +1,95 @@
+"""Hostile input for the CLI: a text that crashes the parser, a worker that dies.
+
+Each must cost only its own file: one line on stderr naming it, the other files checked."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from docfact.config import Settings
+from docfact.engine import analyze
+from docfact.runner import FileJob, check_job, in_workers
+from docfact.source.hazards import indentation_depth
+
+BAD = '''\
+def restock(item, amount):
+    """Add stock.
+
+    Args:
+        ammount: How many.
+    """
+'''
+
+
+def parser_crash(levels: int = 511) -> str:
+    """What kills tree-sitter-python 0.25: a string opened under ~511 indentation levels."""
+    return "".join(" " * i + "if x:\n" for i in range(levels)) + " " * levels + '"doc"\n'
+
+
+def run_check(folder: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "docfact", "check", str(folder), "--no-cache"],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_a_text_that_crashes_the_parser_is_skipped_with_a_reason(tmp_path):
+    (tmp_path / "deep.py").write_text(parser_crash())
+    (tmp_path / "stock.py").write_text(BAD)
+    result = run_check(tmp_path)
+    assert result.returncode == 1, result.stderr  # the other file's finding, no crash
+    assert "stock.py:5:9: DF101" in result.stdout
+    [line] = [line for line in result.stderr.splitlines() if "deep.py" in line]
+    assert "511 levels of indentation crash the Python parser" in line
+
+
+def test_the_crash_is_refused_in_worker_processes_too(tmp_path):
+    (tmp_path / "deep.py").write_text(parser_crash(600))
+    for number in range(20):  # enough files for worker processes
+        (tmp_path / f"stock{number}.py").write_text(BAD)
+    result = run_check(tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.count("DF101") == 20
+    assert "deep.py" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_deep_text_the_parser_survives_is_analysed():
+    """Over CPython's 100 levels only by counting lines inside a docstring: the check in
+    a child process finds no crash, and the file is analysed as usual."""
+    inside = "".join("    " + " " * i + "step\n" for i in range(150))
+    text = BAD.replace("Add stock.\n", "Add stock.\n\n" + inside)
+    assert indentation_depth(text.encode()) > 100
+    analysis = analyze(text, "deep.py", "deep", Settings())
+    assert not analysis.skipped
+    assert [f.code for f in analysis.findings] == ["DF101"]
+
+
+def test_an_edited_document_recovers_after_a_crashing_version():
+    """The editor's path: a version that would crash is skipped, the next one parses."""
+    from docfact.engine import UnitMemo
+
+    memo = UnitMemo()
+    assert [f.code for f in analyze(BAD, "s.py", "s", Settings(), memo=memo).findings] == ["DF101"]
+    crashing = analyze(BAD + parser_crash(), "s.py", "s", Settings(), memo=memo)
+    assert crashing.skipped and crashing.findings == []
+    assert [f.code for f in analyze(BAD, "s.py", "s", Settings(), memo=memo).findings] == ["DF101"]
+
+
+def abort_on_doomed(job: FileJob, settings: Settings) -> dict:
+    """A check that dies like native code crashing, for the file named doomed.py."""
+    if job.display == "doomed.py":
+        os.abort()
+    return check_job(job, settings)
+
+
+def test_a_worker_that_dies_costs_only_its_file():
+    jobs = [FileJob(name, name, name[:-3], BAD.encode())
+            for name in [f"a{i}.py" for i in range(12)] + ["doomed.py"] + [f"b{i}.py" for i in range(12)]]
+    outcomes = in_workers(abort_on_doomed, jobs, Settings(), workers=2)
+    assert len(outcomes) == len(jobs)
+    for job, outcome in zip(jobs, outcomes):
+        if job.display == "doomed.py":
+            assert "crashed" in outcome["skipped"] and outcome["cacheable"] is False
+        else:
+            assert [d["code"] for d in outcome["diagnostics"]] == ["DF101"], job.display
