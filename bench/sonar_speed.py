@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"jail: {sandbox.jail_name()}; cases: {args.cases}; median of {args.repeat} runs")
+    print(f"sandbox: {sandbox.unavailable() or 'bubblewrap'}; cases: {args.cases}; median of {args.repeat} runs")
     wall, inside, _ = measure("def f():\n    return 1\n", ["def f():\n    return 1\n"], 1, args.repeat)
     print(f"{'start-up (1 case)':<22} {wall:6.2f} s wall   {inside:6.2f} s sandbox")
     print(f"{'function':<12} {'candidates':>10} {'cases':>6} {'wall s':>8} {'sandbox s':>10}")

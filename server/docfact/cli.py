@@ -171,12 +171,23 @@ def _settings(arguments) -> tuple[Settings, Path | None]:
     return settings, root
 
 
+def _warn_without_sandbox() -> None:
+    """SONAR runs code only in the sandbox: say at once when there is none."""
+    from .sonar.sandbox import unavailable
+
+    if unavailable():
+        print(f"docfact: warning: {unavailable()}: SONAR Correctness and Conciseness are "
+              "not measured", file=sys.stderr)
+
+
 def _run(arguments):
     """The run behind `check` and `report`: settings, cache, and every file checked."""
     from .cache import Cache
     from .runner import check_paths
 
     settings, root = _settings(arguments)
+    if settings.sonar.enabled and settings.llm.model:
+        _warn_without_sandbox()
     cache = None if arguments.no_cache else Cache(settings.cache_dir and Path(settings.cache_dir))
     # A short-lived process that loads millions of small objects (every file's cached
     # facts): the cyclic garbage collector would only re-scan them, again and again.
@@ -234,6 +245,7 @@ def _score(arguments) -> int:
     settings, root = _settings(arguments)
     if not settings.llm.model:
         raise ConfigError("score needs a model: set model in [tool.docfact.llm] or pass --llm-model")
+    _warn_without_sandbox()
     cache = None if arguments.no_cache else Cache(settings.cache_dir and Path(settings.cache_dir))
     # The judge's evidence comes from the project the file belongs to.
     outcomes = file_outcomes([root or path.parent], settings, root, cache)

@@ -92,3 +92,24 @@ def test_score_prints_one_functions_card(tmp_path, server):
                              capture_output=True, text=True, env=env, timeout=600)
     assert missing.returncode == 2 and "has no documented function nowhere" in missing.stderr
     assert "plus_0" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_without_a_sandbox_nothing_runs_and_the_cli_says_what_to_install(tmp_path, server):
+    """No bwrap on PATH: no generated code runs anywhere, Correctness is not measured, and
+    stderr names what to install (no silent fallback to a weaker jail)."""
+    (tmp_path / "arith.py").write_text(SOURCE)
+    bin_dir = tmp_path / "bin"  # PATH with a python but no bwrap
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys.executable)
+    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+           "HF_HUB_OFFLINE": "1", "PATH": str(bin_dir)}
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "score", "--llm-model", "openai/test-model",
+         "--llm-api-base", server.base_url, "--llm-api-key-env", KEY_ENV, "--format", "json",
+         f"{tmp_path / 'arith.py'}::larger"], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    [warning] = [line for line in done.stderr.splitlines() if "no sandbox" in line]
+    assert "install bubblewrap" in warning and "Traceback" not in done.stderr
+    sonar = json.loads(done.stdout)["sonar"]
+    assert sonar["correctness"] is None and "no sandbox" in sonar["how"]["correctness"]
+    assert not any("FuncSim" in how for how in sonar["how"].values())  # nothing was run

@@ -31,7 +31,7 @@ def sonar(correctness: Measure, example=None) -> SonarResult:
 
 def test_low_correctness_is_a_warning_on_the_summary_with_where_they_disagree():
     example = Counterexample("(0, 1)", "returned 0", "returned 1")
-    scores = FunctionScores("m.larger", sonar=sonar(Measure(0.1, "FuncSim over 200 cases (bubblewrap)"), example))
+    scores = FunctionScores("m.larger", sonar=sonar(Measure(0.1, "FuncSim over 200 cases"), example))
     [finding] = score_findings(report(), scores)
     assert (finding.code, finding.criterion, finding.severity) == ("DF304", "function", "warning")
     assert finding.sentence == "Return the larger of a and b."

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..cache import Cache
 from ..scoring import score_units, scorable
+from ..sonar.sandbox import unavailable
 from .background import BackgroundPass
 
 
@@ -42,6 +43,8 @@ class EditorScorer(BackgroundPass):
         ssc = manual or (settings.ssc.enabled and settings.ssc.run == trigger)
         client = server.judge.client(settings.llm)
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
+        if sonar and unavailable():
+            server.warn_once(f"{unavailable()}: SONAR Correctness and Conciseness are not measured")
         try:
             scores = {}
             if sonar:

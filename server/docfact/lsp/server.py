@@ -42,7 +42,7 @@ class DocfactServer(LanguageServer):
         self.rewriter = EditorRewriter(self)
         self._runs: set[asyncio.Future] = set()  # background passes, held: the loop keeps tasks weakly
         self.settled: set[str] = set()  # open documents analysed since they were opened
-        self.skipped_shown: set[str] = set()  # documents told they cannot be analysed
+        self.warnings_shown: set[str] = set()
 
     # --- analysis --------------------------------------------------------------------
 
@@ -132,12 +132,16 @@ class DocfactServer(LanguageServer):
             futures.pop(key, None)
 
     def show_skipped(self, uri: str, reason: str) -> None:
-        """Say once per document why it has no diagnostics."""
+        """Say why a document has no diagnostics (once; the log says it every time)."""
         log.warning("%s: %s", uri, reason)
-        if uri not in self.skipped_shown:
-            self.skipped_shown.add(uri)
+        self.warn_once(f"{Path(self.path_of(uri)).name} is not analysed: {reason}")
+
+    def warn_once(self, message: str) -> None:
+        """A warning the user sees once per session (a toast at every edit would nag)."""
+        if message not in self.warnings_shown:
+            self.warnings_shown.add(message)
             self.window_show_message(types.ShowMessageParams(
-                type=types.MessageType.Warning, message=f"docfact: {Path(self.path_of(uri)).name} is not analysed: {reason}"))
+                type=types.MessageType.Warning, message=f"docfact: {message}"))
 
     def show_config_error(self, error: ConfigError) -> None:
         message = str(error)

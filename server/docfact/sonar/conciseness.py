@@ -111,7 +111,7 @@ async def _similarities(reference: str, candidates: list[str], function: str, co
         run = await afuncsim(reference, candidates, function, cases=cases, time_limit_s=time_limit_s)
         if run.error is None or run.results:
             values = [r.value for r in run.results]
-            return values, f"FuncSim over {run.cases} cases ({run.jail})", False, run.complete
+            return values, f"FuncSim over {run.cases} cases", False, run.complete
         if not run.complete:
             return None, run.error, False, False
         reason = run.error

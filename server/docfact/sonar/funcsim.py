@@ -59,7 +59,6 @@ class Similarity:
 class FuncSimRun:
     results: tuple[Similarity, ...]  # one per candidate; empty when ``error`` is set
     cases: int  # inputs tried
-    jail: str
     seconds: float  # sandbox time, start-up included
     error: str | None = None  # the run failed: timeout, crash, the original would not load
     complete: bool = True  # False when the failure may not recur (time, memory, a crash)
@@ -81,7 +80,7 @@ def funcsim(original: str, candidates: Sequence[str], function: str, *, cases: i
     candidate program, on up to ``cases`` inputs within ``time_limit_s`` seconds."""
     node = function_node(original, function)
     if node is None:
-        return FuncSimRun((), 0, sandbox.jail_name(), 0.0, f"the original has no function {function}")
+        return FuncSimRun((), 0, 0.0, f"the original has no function {function}")
     request = {
         "function": function,
         "original": original,
@@ -99,7 +98,7 @@ def funcsim(original: str, candidates: Sequence[str], function: str, *, cases: i
                 all(solo.results or solo.error.startswith(BLOCKED) for solo in solos):
             results = tuple(solo.results[0] if solo.results else Similarity(0, 0, 0, problem=solo.error)
                             for solo in solos)
-            return FuncSimRun(results, max(solo.cases for solo in solos), run.jail,
+            return FuncSimRun(results, max(solo.cases for solo in solos),
                               run.seconds + sum(solo.seconds for solo in solos))
     return run
 
@@ -111,16 +110,18 @@ def _run(request: dict, time_limit_s: float, cancel: threading.Event | None) -> 
 
 
 def _read(outcome, count: int) -> FuncSimRun:
-    jail, seconds = outcome.jail, outcome.seconds
+    seconds = outcome.seconds
+    if outcome.state == "unavailable":  # may be installed before the next run: not final
+        return FuncSimRun((), 0, seconds, outcome.detail, complete=False)
     if outcome.state == "blocked":  # deterministic: the code asked for something refused
-        return FuncSimRun((), 0, jail, seconds, f"{BLOCKED} ({_short_detail(outcome.detail)})")
+        return FuncSimRun((), 0, seconds, f"{BLOCKED} ({_short_detail(outcome.detail)})")
     if outcome.state != "ok":
         reason = {"timeout": "the tests ran out of time", "out_of_memory": "the tests ran out of memory",
                   "crashed": "the tests crashed"}
         message = reason.get(outcome.state, outcome.state)
         lines = outcome.stderr.strip().splitlines()
         detail = outcome.detail or (lines[-1] if lines else "")
-        return FuncSimRun((), 0, jail, seconds, f"{message} ({detail})" if detail else message,
+        return FuncSimRun((), 0, seconds, f"{message} ({detail})" if detail else message,
                           complete=False)
     line = next((line for line in reversed(outcome.stdout.splitlines()) if line.startswith(MARKER)), "")
     try:
@@ -129,13 +130,13 @@ def _read(outcome, count: int) -> FuncSimRun:
                                    Counterexample(**r["counterexample"]) if r["counterexample"] else None)
                         for r in summary["results"])
     except (ValueError, KeyError, TypeError) as error:
-        return FuncSimRun((), 0, jail, seconds, f"the tests gave no summary ({error})", complete=False)
+        return FuncSimRun((), 0, seconds, f"the tests gave no summary ({error})", complete=False)
     if summary.get("error") and not results:
-        return FuncSimRun((), summary["cases"], jail, seconds, summary["error"])
+        return FuncSimRun((), summary["cases"], seconds, summary["error"])
     if len(results) != count:
-        return FuncSimRun((), 0, jail, seconds, "the tests gave a summary for the wrong candidates",
+        return FuncSimRun((), 0, seconds, "the tests gave a summary for the wrong candidates",
                           complete=False)
-    return FuncSimRun(results, summary["cases"], jail, seconds, summary.get("error"))
+    return FuncSimRun(results, summary["cases"], seconds, summary.get("error"))
 
 
 def _short_detail(detail: str) -> str:

@@ -7,7 +7,8 @@ of docfact.
 
 Usage: python -s -B jail_child.py CONFIG_JSON
 CONFIG_JSON: {"work": dir, "report_fd": int, "status_fd": int, "program": file,
-              "readable": [dirs], "hidden": [dirs], "rlimits": {"RLIMIT_CPU": [soft, hard], ...}}
+              "readable": [dirs], "hidden": [dirs], "rlimits": {"RLIMIT_CPU": [soft, hard], ...},
+              "drop_to": uid and gid to become first (when started as root), or null}
 
 The guard is written so that the program cannot loosen it even if it reaches the guard
 object (through frames or the garbage collector): its whole state lives in the default
@@ -79,6 +80,7 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                      _issub=issubclass, _str=str, _bytes=bytes, _int=int, _tuple=tuple,
                      _join=str.join, _decode=bytes.decode, _getcwd=os.getcwd,
                      _getpid=os.getpid, _stat=os.stat, _isdir=stat.S_ISDIR, _oserror=OSError,
+                     _lstat=os.lstat, _readlink=os.readlink, _islink=stat.S_ISLNK,
                      _write=os.write, _exit=os._exit, _repr=repr, _len=len, _range=range,
                      _status=BLOCKED_EXIT):
             if event in _cheap or (event == "import" and args[0] not in _imports):
@@ -144,13 +146,41 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                     if relative_to_fd and not opening:
                         continue  # inside whichever folder it is: only those can be opened
                     path = _getcwd() + "/" + path
+                # Resolved as the kernel resolves it: a symbolic link is followed before a
+                # ".." after it applies (so /dev/fd/.. is /proc/<pid>, not /dev).
+                pending = path.split("/")
                 parts = []
-                for part in path.split("/"):
+                at = 0
+                hops = 0
+                while at < _len(pending):
+                    part = pending[at]
+                    at += 1
                     if part == "..":
                         if parts:
-                            parts.pop()
-                    elif part and part != ".":
-                        parts.append(part)
+                            del parts[-1]
+                        continue
+                    if not part or part == ".":
+                        continue
+                    parts.append(part)
+                    here = "/" + _join("/", parts)
+                    try:
+                        if not _islink(_lstat(here).st_mode):
+                            continue
+                        target = _readlink(here)
+                    except _oserror:
+                        continue  # nothing there (yet): the rest is only text
+                    hops += 1
+                    if hops > 40:
+                        why = "a path with too many symbolic links"
+                        break
+                    if target[:1] == "/":
+                        parts = []
+                    else:
+                        del parts[-1]
+                    pending = target.split("/") + pending[at:]
+                    at = 0
+                if why:
+                    break
                 path = "/" + _join("/", parts)
                 if path == _work or path[:_len(_work) + 1] == _work + "/":
                     continue
@@ -165,7 +195,7 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                     except _oserror:
                         pass  # nothing there to open
                 if parts[:1] == ["proc"] and _len(parts) > 1 and parts[1] not in _proc \
-                        and not (parts[1] in ("self", "thread-self") and _len(parts) == 3
+                        and not (parts[1] in ("self", _str(_getpid())) and _len(parts) == 3
                                  and parts[2] in _proc):
                     why = "outside the sandbox (/proc, beyond its own status)"
                     break
@@ -226,9 +256,29 @@ def watch(status_fd: int, report_fd: int) -> None:
     os._exit(0)
 
 
+def drop_privileges(uid: int) -> None:
+    """Become ``uid`` (and gid) for good: as root, bwrap leaves only the capabilities to
+    change ids, and changing from root to another uid clears every capability."""
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+    if os.getuid() != uid or os.geteuid() != uid or _capabilities() != 0:
+        raise SystemExit("docfact sandbox: could not drop privileges")
+
+
+def _capabilities() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("CapEff:"):
+                return int(line.split()[1], 16)
+    return -1
+
+
 def main() -> None:
     config = json.loads(sys.argv[1])
     sys.path[:] = [p for p in sys.path[1:] if p]  # not this folder, not the cwd
+    if config["drop_to"] is not None:
+        drop_privileges(config["drop_to"])
     watch(config["status_fd"], config["report_fd"])
     set_limits(config["rlimits"])
     neutralise()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Measure:
     value: float | None  # None: not measured (``how`` says why)
-    how: str  # e.g. "FuncSim over 200 cases (bubblewrap)", "not measurable: ..."
+    how: str  # e.g. "FuncSim over 200 cases", "not measurable: ..."
     approximate: bool = False  # a proxy was used (structural similarity instead of execution)
 
     def to_json(self) -> dict:

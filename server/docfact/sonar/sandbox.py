@@ -2,16 +2,18 @@
 
 ``run_python(program, stdin)`` runs ``program`` as ``__main__`` under docfact's own
 interpreter (so the venv's packages, hypothesis among them, import inside) and returns an
-``Outcome`` in exactly one of five states:
+``Outcome`` in exactly one of six states:
 
 - ``ok``: exit status 0;
 - ``timeout``: the wall clock (``Limits.wall_s``) or the CPU limit ran out, or the caller
-  set ``cancel`` (then ``detail`` says "cancelled by the caller"; there is no sixth state);
+  set ``cancel`` (then ``detail`` says "cancelled by the caller");
 - ``out_of_memory``: the program died of ``MemoryError`` under the address-space limit;
 - ``blocked``: the audit guard refused something (``detail`` says what); this holds even if
   the program caught the exception, because a refusal ends the run at once;
 - ``crashed``: any other non-zero exit or signal (``detail`` has the status or signal and the
-  last line of stderr).
+  last line of stderr);
+- ``unavailable``: there is no working jail here, and nothing ran (``detail`` says what to
+  install). Model-written code is untrusted input: without a jail it never runs.
 
 Layers, outermost first:
 
@@ -21,31 +23,33 @@ Layers, outermost first:
    nothing: PATH, LANG, PYTHONHASHSEED=0, PYTHONDONTWRITEBYTECODE=1, HOME, TMPDIR.
    (Python is started with ``-s -B`` rather than ``-I``: ``-I`` would also ignore
    PYTHONHASHSEED; since docfact writes the whole environment, ``-E`` has nothing to guard.)
-2. Where it works, bubblewrap (``jail == "bubblewrap"``): read-only root, new user, pid,
-   net, ipc and uts namespaces (no network at all; the parent and the editor are not even
-   visible), tmpfs over /tmp and the private folders (HOME, /root, /home), with the
-   interpreter's folders and the work folder bound back. When the pid namespace's first
-   process dies the kernel kills every process in it, so nothing can outlive a run.
-   Without a working bwrap (checked once by running a real program through it), the jail
-   is ``"audit-hook"``: everything below, without the namespaces.
+2. bubblewrap: new pid, net, ipc and uts namespaces (no network at all; the parent and the
+   editor are not even visible; when the namespace's first process dies the kernel kills
+   every process in it, so nothing outlives a run) and a minimal read-only filesystem
+   built from nothing: the system's programs and libraries (/usr and its links), the
+   loader's cache, the interpreter, its environment and what the caller adds, all
+   read-only, and the work folder; never /etc wholesale, never a home folder or /tmp.
+   The program runs as ``nobody`` outside as well as inside: as an ordinary user bwrap
+   maps the sandbox into a user namespace of the caller's uid; as root, a user namespace
+   would map the sandbox's uid to root outside (root's files readable, process limits
+   ignored), so bwrap makes none and the child drops to uid and gid 65534 itself, with the
+   only two capabilities bwrap leaves it for that.
 3. Inside, ``jail_child.py`` forks once, before any untrusted code: the parent half is a
    watcher that writes the child's exit code and CPU time to a pipe only it holds (so a
-   CPU-limit SIGKILL is told from any other, in both jails). The child half sets the
-   resource limits: CPU seconds, address space, file size, open files, processes
-   (RLIMIT_NPROC: counted inside bwrap's user namespace; in the audit-hook jail the user's
-   running tasks are added, since the kernel counts them all; the kernel ignores this limit
-   for root), no core files.
+   CPU-limit SIGKILL is told from any other). The child half sets the resource limits: CPU
+   seconds, address space, file size, open files, processes (RLIMIT_NPROC, counted per
+   user: the tasks the sandbox's user already runs are added), no core files.
 4. Then an audit hook (``jail_child.guard_class``), installed before the program is even
-   compiled, in both jails. It refuses writes outside the work folder, reads of the private
-   folders and of /proc beyond the process's own status, sockets, subprocesses, exec, fork,
-   spawn, signals to other processes, ctypes and cffi, hard and symbolic links, directory
-   descriptors outside the work folder, raising limits, the garbage collector's object walks,
-   and any change to the hook. The few functions that start processes, signal or make files
-   without an audit event (``_posixsubprocess.fork_exec``, ``pidfd_send_signal``,
-   ``mkfifo``, ...) are replaced beforehand. Audit hooks are a tripwire, not a wall: a
-   program can still make a fresh copy of a C module (``_imp.create_builtin``) or load native
-   code, and get past them; bubblewrap is the wall, which is why the jail used is reported
-   (the tests show both: ``test_the_walls_hold_where_the_hook_is_blind``).
+   compiled: a second wall, in case a program gets past the filesystem. It refuses writes
+   outside the work folder, reads of the private folders and of /proc beyond the process's
+   own status (paths resolved as the kernel resolves them, symbolic links and ``..``
+   included), sockets, subprocesses, exec, fork, spawn, signals to other processes, ctypes
+   and cffi, hard and symbolic links, directory descriptors outside the work folder,
+   raising limits, the garbage collector's object walks, and any change to the hook. The
+   few functions that start processes, signal or make files without an audit event
+   (``_posixsubprocess.fork_exec``, ``pidfd_send_signal``, ``mkfifo``, ...) are replaced
+   beforehand. Audit hooks alone are a tripwire, not a wall (a fresh copy of a C module,
+   loaded with ``_imp``, has no hook), which is why no run happens without bubblewrap.
 
 How a refusal reaches the parent: before the program runs, the parent opens a pipe and
 passes its write end to the child; the hook writes one line there ("event(args): why") and
@@ -74,7 +78,12 @@ from pathlib import Path
 
 BLOCKED_EXIT = 97  # jail_child.BLOCKED_EXIT (that module is never imported here)
 CHILD = Path(__file__).with_name("jail_child.py")
-JAILS = ("bubblewrap", "audit-hook")
+NOBODY = 65534  # the uid and gid the program runs as
+# What every program needs of the system, read-only: programs, libraries, the loader's cache.
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime")
+INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: "
+                "dnf install bubblewrap) to run generated code")
 REPORT_BYTES = 64 << 10
 AFTER_EXIT_S = 1.0  # how long the pipes may stay open once the child has exited
 POLL_S = 0.05  # how often the wall clock and the cancel flag are looked at
@@ -93,31 +102,25 @@ class Limits:
 
 @dataclass(frozen=True)
 class Outcome:
-    state: str  # "ok" | "timeout" | "out_of_memory" | "blocked" | "crashed"
+    state: str  # "ok" | "timeout" | "out_of_memory" | "blocked" | "crashed" | "unavailable"
     stdout: str  # cut at output_bytes
     stderr: str  # cut at output_bytes
     detail: str  # what was blocked, why it crashed or timed out; "" for ok
-    jail: str  # "bubblewrap" or "audit-hook"
     seconds: float  # wall time of the whole run, start-up and clean-up included
     truncated: bool = False  # stdout or stderr was longer than output_bytes
 
 
-def jail_name() -> str:
-    """The jail ``run_python`` uses here: bubblewrap when it works, else the audit hook.
-
-    ``DOCFACT_SANDBOX_JAIL=audit-hook`` forces the fallback (the tests use it)."""
-    if os.environ.get("DOCFACT_SANDBOX_JAIL") == "audit-hook":
-        return "audit-hook"
-    return "bubblewrap" if _bubblewrap_works() else "audit-hook"
-
-
 @functools.lru_cache(maxsize=1)
-def _bubblewrap_works() -> bool:
-    """Run one real program through bwrap, once per process."""
+def unavailable() -> str:
+    """Why no code can run here ("" when the jail works): checked once per process by
+    running one real program through bwrap."""
     if shutil.which("bwrap") is None:
-        return False
-    outcome = run_python("print('ready')", jail="bubblewrap", limits=Limits(wall_s=10.0))
-    return outcome.state == "ok" and outcome.stdout.strip() == "ready"
+        return f"no sandbox: bubblewrap (bwrap) is not installed; {INSTALL_HINT}"
+    outcome = _run("print('ready')", "", Limits(wall_s=10.0), None, ())
+    if outcome.state == "ok" and outcome.stdout.strip() == "ready":
+        return ""
+    why = outcome.detail or _last_line(outcome.stderr) or outcome.state
+    return f"no sandbox: bubblewrap cannot start one here ({why}); {INSTALL_HINT}"
 
 
 # Runs under way (their process and work folder), so that a process about to exit can end
@@ -140,27 +143,36 @@ def stop_all() -> None:
 
 
 def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
-               cancel: threading.Event | None = None, jail: str | None = None,
+               cancel: threading.Event | None = None,
                read_paths: tuple[str, ...] = ()) -> Outcome:
     """Run ``program`` as ``__main__`` in a sandbox and say how it ended.
 
-    ``jail`` forces one of ``JAILS`` (default: ``jail_name()``); ``read_paths`` are extra
-    folders the program may read even when they lie in a private folder such as HOME."""
-    jail = jail or jail_name()
-    if jail not in JAILS:
-        raise ValueError(f"unknown jail {jail!r}; expected one of {JAILS}")
+    ``read_paths`` are extra folders the program may read (even in a private folder such
+    as HOME)."""
+    why_not = unavailable()
+    if why_not:
+        return Outcome("unavailable", "", "", why_not, 0.0)
+    return _run(program, stdin, limits, cancel, read_paths)
+
+
+def _run(program: str, stdin: str, limits: Limits, cancel: threading.Event | None,
+         read_paths: tuple[str, ...]) -> Outcome:
     started = time.monotonic()
     work = os.path.realpath(tempfile.mkdtemp(prefix="docfact-sandbox-"))
     try:
         program_path = os.path.join(work, "__main__.py")
         Path(program_path).write_text(program, encoding="utf-8")
         Path(work, "stdin.txt").write_text(stdin, encoding="utf-8")
+        if _as_root():  # the program's, as nobody; root, with no capability left, may enter
+            for path in (work, program_path, os.path.join(work, "stdin.txt")):
+                os.chown(path, NOBODY, NOBODY)
+            os.chmod(work, 0o711)
         report_read, report_write = os.pipe()
         status_read, status_write = os.pipe()
         try:
-            config = _child_config(jail, work, program_path, limits, read_paths)
+            config = _child_config(work, program_path, limits, read_paths)
             config.update(report_fd=report_write, status_fd=status_write)
-            process = _start(jail, config, work, (report_write, status_write))
+            process = _start(config, work, (report_write, status_write))
         finally:
             os.close(report_write)
             os.close(status_write)
@@ -175,7 +187,7 @@ def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
             with _RUNNING_LOCK:
                 _RUNNING.pop(process, None)
         _reap(process)
-        return _outcome(jail, limits, streams, truncated, ended, time.monotonic() - started)
+        return _outcome(limits, streams, truncated, ended, time.monotonic() - started)
     finally:
         _remove_tree(work)
 
@@ -183,14 +195,18 @@ def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
 # --- starting the child --------------------------------------------------------------
 
 
-def _child_config(jail: str, work: str, program_path: str, limits: Limits,
+def _as_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _child_config(work: str, program_path: str, limits: Limits,
                   read_paths: tuple[str, ...]) -> dict:
-    nproc = limits.processes
-    if jail == "audit-hook" and os.geteuid() != 0:
-        nproc += _tasks_of(os.geteuid())
+    # As root the program's processes are nobody's outside too, and the kernel counts
+    # all of them, the other sandboxes' included, against its RLIMIT_NPROC.
+    nproc = limits.processes + (_tasks_of(NOBODY) if _as_root() else 0)
     cpu = max(1, int(limits.cpu_s + 0.999))
     return {
-        "work": work, "program": program_path,
+        "work": work, "program": program_path, "drop_to": NOBODY if _as_root() else None,
         "readable": sorted(_readable_roots(read_paths)), "hidden": sorted(_hidden_roots()),
         "rlimits": {
             "RLIMIT_CORE": [0, 0], "RLIMIT_CPU": [cpu, cpu + 1],
@@ -200,10 +216,9 @@ def _child_config(jail: str, work: str, program_path: str, limits: Limits,
     }
 
 
-def _start(jail: str, config: dict, work: str, fds: tuple[int, ...]) -> subprocess.Popen:
-    command = [sys.executable, "-s", "-B", str(CHILD), json.dumps(config)]
-    if jail == "bubblewrap":
-        command = _bwrap_prefix(work, config["readable"], config["hidden"]) + command
+def _start(config: dict, work: str, fds: tuple[int, ...]) -> subprocess.Popen:
+    command = _bwrap_prefix(work, config["readable"]) + [
+        sys.executable, "-s", "-B", str(CHILD), json.dumps(config)]
     with open(os.path.join(work, "stdin.txt"), "rb") as stdin:
         return subprocess.Popen(
             command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=work,
@@ -216,18 +231,50 @@ def _environment(work: str) -> dict[str, str]:
             "TMPDIR": work, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def _bwrap_prefix(work: str, readable: list[str], hidden: list[str]) -> list[str]:
-    args = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--unshare-user",
-            "--disable-userns", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
-            "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--dev", "/dev",
-            "--proc", "/proc"]
-    for root in hidden:  # outermost first (sorted), so a nested one is already hidden
-        if not any(_inside(root, other) for other in hidden if other != root):
-            args += ["--tmpfs", root]
-    for root in readable:
-        if any(_inside(root, private) for private in hidden):
-            args += ["--ro-bind", root, root]
-    return args + ["--bind", work, work, "--chdir", work, "--"]
+def _bwrap_prefix(work: str, readable: list[str]) -> list[str]:
+    args = [shutil.which("bwrap") or "bwrap", "--unshare-ipc", "--unshare-pid",
+            "--unshare-net", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent",
+            "--new-session", "--cap-drop", "ALL"]
+    if _as_root():  # jail_child drops to nobody with these two, and then has none
+        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        args += ["--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+    return args + _filesystem(work, readable) + ["--chdir", work, "--"]
+
+
+def _filesystem(work: str, readable: list[str]) -> list[str]:
+    """bwrap's mounts: a filesystem holding only the system, ``readable`` and ``work``."""
+    args, shown = [], []
+    for folder in SYSTEM_DIRS:
+        if os.path.islink(folder):  # merged /usr: /bin -> usr/bin
+            args += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+            shown.append(folder)
+    for name in SYSTEM_FILES:
+        args += ["--ro-bind-try", name, name]
+    args += ["--dev", "/dev", "--proc", "/proc"]
+    made: set[str] = set()
+    for root in sorted(readable):
+        if not any(_inside(root, done) for done in shown):  # else there through a folder above it
+            args += _parents(root, made) + ["--ro-bind", root, root]
+            shown.append(root)
+    if not any(_inside(work, done) for done in shown):
+        args += _parents(work, made)
+    return args + ["--bind", work, work]  # writable, even inside a read-only folder
+
+
+def _parents(path: str, made: set[str]) -> list[str]:
+    """Folders leading to ``path``, made world-traversable (bwrap would make them 0700,
+    which nobody cannot cross)."""
+    args = []
+    parts = path.strip("/").split("/")
+    for depth in range(1, len(parts)):
+        parent = "/" + "/".join(parts[:depth])
+        if parent not in made:
+            made.add(parent)
+            args += ["--perms", "0755", "--dir", parent]
+    return args
 
 
 def _hidden_roots() -> set[str]:
@@ -347,13 +394,12 @@ def _remove_tree(path: str) -> None:
 # --- the verdict ---------------------------------------------------------------------
 
 
-def _outcome(jail: str, limits: Limits, streams: dict, truncated: bool, ended: str,
+def _outcome(limits: Limits, streams: dict, truncated: bool, ended: str,
              seconds: float) -> Outcome:
     text = {name: bytes(data).decode("utf-8", "replace") for name, data in streams.items()}
     state, detail = _judge(limits, ended, text["status"].split(), text["report"].strip(),
                            text["stderr"])
-    return Outcome(state, text["stdout"], text["stderr"], detail, jail, round(seconds, 4),
-                   truncated)
+    return Outcome(state, text["stdout"], text["stderr"], detail, round(seconds, 4), truncated)
 
 
 def _judge(limits: Limits, ended: str, status: list[str], report: str,

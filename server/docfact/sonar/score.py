@@ -205,7 +205,7 @@ def _correctness(original: str, function: str, context: str, regeneration: Regen
         if similarity.value is None:
             return not_measured(f"no input of {run.cases} gave a comparable result"), None, True
         dropped = f", {similarity.discarded} discarded" if similarity.discarded else ""
-        how = f"FuncSim over {similarity.counted} cases{dropped} ({run.jail})"
+        how = f"FuncSim over {similarity.counted} cases{dropped}"
         return Measure(similarity.value, how), similarity.counterexample, True
     if run is not None and similarity is None:
         if not run.complete:
