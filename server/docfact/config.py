@@ -226,6 +226,13 @@ def _validate(name: str, value: Any, origin: str) -> Any:
             value = [value]
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where} must be a list of path patterns")
+        import pathspec  # only where there are patterns to check
+
+        for pattern in value:
+            try:
+                pathspec.PathSpec.from_lines("gitignore", [pattern])
+            except ValueError as error:
+                raise ConfigError(f"{where}: {pattern!r} is not a gitignore-style pattern ({error})") from None
         return tuple(value)
     if name == "per_file_ignores":
         if not isinstance(value, dict):
@@ -281,7 +288,10 @@ def _docfact_table(path: Path) -> dict | None:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
-    table = document.get("tool", {}).get("docfact")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not valid UTF-8 (byte {error.start}), as TOML must be") from None
+    tool = document.get("tool")
+    table = tool.get("docfact") if isinstance(tool, dict) else None  # `tool = "x"`: not ours
     return table if isinstance(table, dict) else None
 
 

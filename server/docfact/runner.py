@@ -19,7 +19,8 @@ from .checks.project_rules import project_findings
 from .engine import analyze, codes_for, facts_of
 from .graph.build import ProjectGraph
 from .model import Finding
-from .source.files import SkippedFile, decode_source, iter_python_files, module_name_for
+from .source.files import (SkippedFile, decode_source, iter_python_files, module_name_for,
+                           read_regular)
 from .source.lines import LineIndex
 
 _OUTCOME_FORMAT = 8  # bump when check_job's output changes shape: old cache entries then miss
@@ -161,21 +162,19 @@ def _discover(paths, settings, config_root, result) -> list[FileJob]:
         if not argument.exists():
             result.skipped.append((str(argument), "no such file or directory"))
             continue
-        for path in iter_python_files(argument, settings.exclude):
+        for path in iter_python_files(argument, settings.exclude, result.skipped):
             display = str(path)
             try:
                 status = path.stat()
                 if (status.st_dev, status.st_ino) in seen:
                     continue  # the same file, named twice or through a link
                 seen.add((status.st_dev, status.st_ino))
-                data = path.read_bytes() if status.st_size <= settings.max_file_bytes else None
+                data = read_regular(path, settings.max_file_bytes)
             except OSError as error:
                 result.skipped.append((display, f"cannot be read: {error.strerror or error}"))
                 continue
-            if data is None:
-                result.skipped.append(
-                    (display, f"over the {settings.max_file_bytes:,}-byte limit (max_file_bytes)")
-                )
+            except SkippedFile as reason:
+                result.skipped.append((display, str(reason)))
                 continue
             relative = relative_to_root(path.absolute(), config_root)
             jobs.append(FileJob(display, relative, module_name_for(path, packages), data))

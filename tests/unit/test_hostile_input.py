@@ -93,3 +93,60 @@ def test_a_worker_that_dies_costs_only_its_file():
             assert "crashed" in outcome["skipped"] and outcome["cacheable"] is False
         else:
             assert [d["code"] for d in outcome["diagnostics"]] == ["DF101"], job.display
+
+
+# --- special files and bad settings: one line on stderr, the other files still checked ---
+
+
+def test_special_files_are_skipped_not_read(tmp_path):
+    """A FIFO would block the read forever, /dev/zero never ends, /dev/urandom fills memory."""
+    os.mkfifo(tmp_path / "fifo.py")
+    (tmp_path / "zero.py").symlink_to("/dev/zero")
+    (tmp_path / "random.py").symlink_to("/dev/urandom")
+    (tmp_path / "stock.py").write_text(BAD)
+    result = run_check(tmp_path)
+    assert result.returncode == 1 and "stock.py:5:9: DF101" in result.stdout
+    for name in ("fifo.py", "zero.py", "random.py"):
+        assert f"skipped {tmp_path / name}: not a regular file" in result.stderr
+
+
+def test_a_coding_line_naming_no_text_encoding_skips_only_that_file(tmp_path):
+    (tmp_path / "rot.py").write_text("# -*- coding: rot13 -*-\ndef f():\n    '''Doc.'''\n")
+    (tmp_path / "stock.py").write_text(BAD)
+    result = run_check(tmp_path)
+    assert result.returncode == 1 and "DF101" in result.stdout
+    assert "rot.py: its coding line names rot13, which is not a text encoding" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_gitignore_line_that_is_no_pattern_is_ignored_as_git_does(tmp_path):
+    (tmp_path / ".gitignore").write_text("\\\nskipped.py\n")
+    (tmp_path / "skipped.py").write_text(BAD)
+    (tmp_path / "stock.py").write_text(BAD)
+    result = run_check(tmp_path)
+    assert result.returncode == 1 and result.stdout.count("DF101") == 1, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def pyproject_case(tmp_path, content: bytes) -> subprocess.CompletedProcess:
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    (tmp_path / "stock.py").write_text(BAD)
+    return run_check(tmp_path)
+
+
+def test_an_exclude_pattern_that_is_no_pattern_is_a_configuration_error(tmp_path):
+    result = pyproject_case(tmp_path, b'[tool.docfact]\nexclude = ["\\\\"]\n')
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert "pyproject.toml: exclude" in line and "not a gitignore-style pattern" in line
+
+
+def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path):
+    result = pyproject_case(tmp_path, b'[tool.docfact]\nselect = ["\xff"]\n')
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "pyproject.toml: not valid UTF-8" in result.stderr
+
+
+def test_a_tool_key_that_is_not_a_table_is_not_docfacts_business(tmp_path):
+    result = pyproject_case(tmp_path, b'tool = "x"\n')
+    assert result.returncode == 1 and "DF101" in result.stdout, result.stderr

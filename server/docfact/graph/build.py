@@ -12,14 +12,16 @@ resolved is left out: an unknown never produces a finding.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-
+from pathlib import Path
 
 from ..model import Evidence
 from ..source import jdk
+from ..source.files import SkippedFile, read_regular
 from .external import external_evidence
 
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
+_EXCERPT_MAX_BYTES = 16 << 20  # larger source files are not read for an excerpt
 _REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annotated with", "reads",
                "writes"}
 
@@ -425,10 +427,9 @@ class ProjectGraph:
 def definition_excerpt(path: str, line: int) -> str:
     """The first lines of the definition at ``line`` (1-based) of ``path``, docstring
     included (ReFEree shows definitions with their docstrings), read now from the file."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()[line - 1:]
-    except OSError:
+    try:  # the file may have changed since it was indexed: a FIFO now, or huge
+        lines = read_regular(Path(path), _EXCERPT_MAX_BYTES).decode("utf-8", "replace").splitlines()[line - 1:]
+    except SkippedFile:
         return ""
     if not lines:
         return ""

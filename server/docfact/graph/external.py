@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..checks.names import render_signature
 from ..model import Evidence, Unit
-from ..source.files import SkippedFile, decode_source
+from ..source.files import SkippedFile, decode_source, read_regular
 from ..source.python import parse_module
 
 _MAX_BYTES = 1_000_000
@@ -124,9 +124,7 @@ def _search_roots() -> tuple[Path, ...]:
 def _parsed(path: Path) -> tuple[dict[str, Unit], tuple[tuple[str, str], ...]]:
     """A library file's definitions by qualified name, and its imports."""
     try:
-        if path.stat().st_size > _MAX_BYTES:
-            return {}, ()
-        module = parse_module(decode_source(path.read_bytes()))
-    except (OSError, SkippedFile):
+        module = parse_module(decode_source(read_regular(path, _MAX_BYTES)))
+    except SkippedFile:
         return {}, ()
     return {unit.qualname: unit for unit in module.units if unit.qualname}, module.imports

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,22 +24,28 @@ class SkippedFile(Exception):
     """A file that is not checked; the message is the one-line reason."""
 
 
-@dataclass(frozen=True)
-class SourceFile:
-    path: Path  # as it should be shown: the argument joined with the relative path
-    text: str
-
-
-def read_source(path: Path, max_bytes: int) -> SourceFile:
-    """The file's text, decoded as Python would (PEP 263), or SkippedFile."""
+def read_regular(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file at ``path`` (links followed), or SkippedFile: a FIFO
+    would block the read forever, a device (a link to /dev/zero) would never end, and a
+    file may grow between the size check and the read."""
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise SkippedFile(f"{size:,} bytes is over the {max_bytes:,}-byte limit")
-        data = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; nothing else notices it.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise SkippedFile(f"cannot be read: {error.strerror or error}") from None
-    return SourceFile(path, decode_source(data))
+    with os.fdopen(descriptor, "rb") as handle:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise SkippedFile("not a regular file")
+        if status.st_size > max_bytes:
+            raise SkippedFile(f"over the {max_bytes:,}-byte limit (max_file_bytes)")
+        try:
+            data = handle.read(max_bytes + 1)
+        except OSError as error:
+            raise SkippedFile(f"cannot be read: {error.strerror or error}") from None
+    if len(data) > max_bytes:
+        raise SkippedFile(f"over the {max_bytes:,}-byte limit (max_file_bytes)")
+    return data
 
 
 def decode_source(data: bytes) -> str:
@@ -55,24 +62,33 @@ def decode_source(data: bytes) -> str:
         raise SkippedFile(
             f"not valid {encoding} (byte {error.start}); declare the encoding with a coding line"
         ) from None
+    except LookupError:  # a codec that is not a text encoding (rot13, base64)
+        raise SkippedFile(f"its coding line names {encoding}, which is not a text encoding") from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def iter_python_files(root: Path, exclude: tuple[str, ...] = ()) -> list[Path]:
+def iter_python_files(root: Path, exclude: tuple[str, ...] = (),
+                      unreadable: list[tuple[str, str]] | None = None) -> list[Path]:
     """Python and Java files under ``root``, honouring .gitignore files and ``exclude``
-    patterns."""
-    if root.is_file():
-        return [root]
+    patterns (checked when the settings are read). Folders that cannot be listed are added
+    to ``unreadable`` with the reason."""
+    if not root.is_dir():
+        return [root]  # a file, or something that is not one: the reader says which
     excluded = pathspec.PathSpec.from_lines("gitignore", [*DEFAULT_EXCLUDES, *exclude])
     found: list[Path] = []
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
-    for folder, dirs, files in os.walk(root):
+
+    def cannot_list(error: OSError) -> None:
+        if unreadable is not None:
+            unreadable.append((str(error.filename), f"cannot be read: {error.strerror or error}"))
+
+    for folder, dirs, files in os.walk(root, onerror=cannot_list):
         here = Path(folder)
         gitignore = here / ".gitignore"
         if gitignore.is_file():
             try:
                 lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                ignores.append((here, pathspec.PathSpec.from_lines("gitignore", lines)))
+                ignores.append((here, gitignore_spec(lines)))
             except OSError:
                 pass
         dirs[:] = sorted(
@@ -83,6 +99,19 @@ def iter_python_files(root: Path, exclude: tuple[str, ...] = ()) -> list[Path]:
             if name.endswith(SUFFIXES) and not _ignored(candidate, root, excluded, ignores):
                 found.append(candidate)
     return found
+
+
+def gitignore_spec(lines: list[str]) -> pathspec.PathSpec:
+    """The patterns of a .gitignore, less the lines that are no pattern (git ignores a
+    lone backslash too)."""
+    valid = []
+    for line in lines:
+        try:
+            pathspec.PathSpec.from_lines("gitignore", [line])
+        except ValueError:
+            continue
+        valid.append(line)
+    return pathspec.PathSpec.from_lines("gitignore", valid)
 
 
 def _ignored(path: Path, root: Path, excluded, ignores, is_dir: bool = False) -> bool:
