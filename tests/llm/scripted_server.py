@@ -11,11 +11,13 @@ between protocols.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
 import threading
 import time
+import urllib.parse
 from collections import Counter, deque
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,7 +35,7 @@ PAPER_TITLES = {
 # JSON inside prose or a fence, wrong sentence ids, the last sentence missing, an empty
 # answer, and a 401 whose message repeats the key it was given.
 FAULTS = ("429", "500", "hang", "truncated", "prose", "fenced", "wrong_ids", "missing", "empty",
-          "echo_key_401")
+          "echo_key_401", "echo_key_encoded_401")
 _SENTENCE_LINE = re.compile(r"^\[S(\d+)\] (.*)$", re.MULTILINE)
 
 # (sentence, criterion, sample index) -> 1 consistent / 0 inconsistent
@@ -211,6 +213,11 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "echo_key_401":  # some servers repeat the key they were given
             given = self.headers.get("Authorization", "")
             return self._send(401, {"error": {"message": f"invalid key {given}", "type": "auth"}})
+        if fault == "echo_key_encoded_401":  # ... or encode it first, or show a piece of it
+            key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+            shown = (f"invalid key {urllib.parse.quote(key, safe='')}; as base64 "
+                     f"{base64.b64encode(('user:' + key).encode()).decode()}; starts {key[:13]}...")
+            return self._send(401, {"error": {"message": shown, "type": "auth"}})
         if fault == "hang":
             server._release.wait(timeout=60)
             return

@@ -1,6 +1,7 @@
 """The litellm door, against a real HTTP server: retries, timeouts, the breaker, secrets."""
 
 import asyncio
+import base64
 import time
 
 import pytest
@@ -81,6 +82,32 @@ async def test_an_auth_error_is_not_retried_and_never_shows_the_key(server, llm_
     assert raised.value.__cause__ is None and raised.value.__context__ is None
     assert secret not in debug_log.text
     assert secret not in repr(client)
+
+
+async def test_the_key_is_redacted_in_any_encoding_the_server_echoes(server, llm_settings, secret, debug_log):
+    """URL-encoded, inside a base64 Authorization value, or a 13-character piece of it."""
+    server.inject("echo_key_encoded_401")
+    client = fast_client(llm_settings())
+    with pytest.raises(LlmError) as raised:
+        await client.complete(MESSAGES)
+    message = str(raised.value)
+    assert "invalid key [redacted]" in message and "starts [redacted]..." in message
+    assert secret not in message and secret[:12] not in message
+    encoded = base64.b64encode(f"user:{secret}".encode()).decode()
+    assert encoded[8:20] not in message  # no 12 characters of the key's base64 form
+    assert secret[:12] not in debug_log.text and encoded[8:20] not in debug_log.text
+
+
+@pytest.mark.parametrize("shown", [
+    "sk-very%2Fsecret%2B123%3D%3D", "sk-very%2fsecret%2b123%3d%3d", "sk-very/secret+123==",
+    "sk-very\\/secret+123==", "c2stdmVyeS9zZWNyZXQrMTIzPT0=", "sk-very/secr",
+])
+def test_redaction_covers_every_form_of_the_key(shown):
+    from docfact.llm.redact import redact
+
+    redacted = redact(f"401: {shown} was refused", "sk-very/secret+123==")
+    assert redacted.startswith("401: [redacted]") and redacted.endswith(" was refused")
+    assert not any(shown[i:i + 8] in redacted for i in range(len(shown) - 7))
 
 
 async def test_a_missing_key_variable_is_said_and_nothing_is_sent(server, llm_settings, monkeypatch):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import LlmSettings
+from .redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -225,9 +226,7 @@ class LlmClient:
 
 
 def _describe(error: Exception, secret: str | None) -> str:
-    message = f"{type(error).__name__}: {error}".strip()
-    if secret:
-        message = message.replace(secret, "[redacted]")
+    message = redact(f"{type(error).__name__}: {error}".strip(), secret)
     message = " ".join(message.split())
     return message if len(message) <= 300 else message[:297] + "..."
 
