@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .baseline import BaselineError
 from .config import STYLES, ConfigError, Settings, load_settings
 from .model import SEVERITIES
 
@@ -38,6 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     check.add_argument("--fail-on", choices=(*SEVERITIES, "never"),
                        help="exit 1 when a finding is at or above this severity (default: warning)")
+    adopt = check.add_argument_group("report only some findings (for CI and pre-commit)")
+    adopt.add_argument("--baseline", type=Path, metavar="FILE",
+                       help="report only findings not in FILE; when FILE does not exist, write "
+                            "the current findings to it (delete it to refresh)")
+    adopt.add_argument("--diff", metavar="REF",
+                       help="report only findings in code changed since the git revision REF: "
+                            "docstrings edited, or functions edited while their docstring was not")
 
     report = commands.add_parser("report", help="check files or folders and write an HTML report")
     _add_run_options(report)
@@ -133,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"docfact: configuration error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BaselineError as error:
+        print(f"docfact: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("docfact: interrupted", file=sys.stderr)
         return 130
@@ -202,14 +213,40 @@ def _run(arguments):
 
 def _check(arguments) -> int:
     from . import output
+    from .gitdiff import ChangedUnits, DiffError
 
+    try:  # before the run: a wrong REF or a folder outside git is said at once
+        changed = ChangedUnits(arguments.diff, arguments.paths[0]) if arguments.diff else None
+    except DiffError as error:
+        print(f"docfact: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     result, settings = _run(arguments)
+    if arguments.baseline is not None:
+        result.diagnostics = _not_in_baseline(arguments.baseline, result.diagnostics)
+    if changed is not None:
+        result.diagnostics = changed.keep(result.diagnostics)
     render = {"json": output.to_json, "sarif": output.to_sarif, "text": output.to_text}
     _write(render[arguments.format](result) + "\n")
     missing = [p for p in arguments.paths if not p.exists()]
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if output.exceeds(result, settings.fail_on) else EXIT_OK
+
+
+def _not_in_baseline(path: Path, diagnostics: list[dict]) -> list[dict]:
+    """The findings not in the baseline ``path``; when it does not exist, it is written
+    with every finding, and none is new."""
+    from . import baseline
+
+    if not path.exists():
+        baseline.write(path, diagnostics)
+        print(f"docfact: wrote {len(diagnostics)} findings to the baseline {path}", file=sys.stderr)
+        return []
+    new = baseline.new_findings(diagnostics, baseline.read(path))
+    known = len(diagnostics) - len(new)
+    if known:
+        print(f"docfact: {known} findings of the baseline {path} not shown", file=sys.stderr)
+    return new
 
 
 def _report(arguments) -> int:
