@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS results (
     used REAL NOT NULL
 )
 """
+_COLUMNS = ("key", "value", "size", "used")
 
 
 def default_cache_dir() -> Path:
@@ -73,6 +74,10 @@ class Cache:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute(_SCHEMA)
+        columns = [row[1] for row in db.execute("PRAGMA table_info(results)")]
+        if columns != list(_COLUMNS):  # another version's file, or not ours: rebuilt
+            db.close()
+            raise sqlite3.DatabaseError(f"a results table with columns {columns}")
         db.execute("SELECT count(*) FROM results").fetchone()
         return db
 
@@ -92,7 +97,9 @@ class Cache:
         self.disabled_reason = reason
         log.warning("%s; continuing without a cache", reason)
 
-    def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
+    def get_many(self, keys: Iterable[str], valid=None) -> dict[str, Any]:
+        """The stored values of ``keys``; one for which ``valid(value)`` is false (a value
+        of another shape, written by another version or damaged) is a miss."""
         keys = list(keys)
         db = self._connect()
         if db is None or not keys:
@@ -105,7 +112,9 @@ class Cache:
                 marks = ",".join("?" * len(chunk))
                 rows = db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk)
                 for key, value in rows:
-                    found[key] = json.loads(value)
+                    value = json.loads(value)
+                    if valid is None or valid(value):
+                        found[key] = value
                 # Recency for the least-recently-used eviction.
                 db.execute(f"UPDATE results SET used=? WHERE key IN ({marks})", [now, *chunk])
         except (sqlite3.DatabaseError, ValueError) as error:
@@ -113,8 +122,8 @@ class Cache:
             return {}
         return found
 
-    def get(self, key: str) -> Any | None:
-        return self.get_many([key]).get(key)
+    def get(self, key: str, valid=None) -> Any | None:
+        return self.get_many([key], valid).get(key)
 
     def put_many(self, items: dict[str, Any]) -> None:
         db = self._connect()

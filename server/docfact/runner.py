@@ -55,7 +55,7 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
     # file changed since the last run, it is read back whole (the warm start).
     project_key = cache_key("project", keys)
     deterministic_only = not settings.llm.model
-    known = cache.get(project_key) if cache and deterministic_only else None
+    known = cache.get(project_key, _is_project_result) if cache and deterministic_only else None
     if known is not None:
         result.skipped += [tuple(item) for item in known["skipped"]]
         result.diagnostics = known["diagnostics"]
@@ -103,7 +103,7 @@ def _keyed_jobs(paths, settings, config_root, result) -> tuple[list[FileJob], li
 
 
 def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJob, dict]]:
-    cached = cache.get_many(keys) if cache else {}
+    cached = cache.get_many(keys, _is_outcome) if cache else {}
     result.cache_hits = len(cached)
     missing = [(key, job) for key, job in zip(keys, jobs) if key not in cached]
     computed = dict(zip(
@@ -113,6 +113,18 @@ def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJ
     if cache:
         cache.put_many({k: v for k, v in computed.items() if v.get("cacheable", True)})
     return [(job, cached.get(key) or computed[key]) for key, job in zip(keys, jobs)]
+
+
+def _is_outcome(value) -> bool:
+    """The shape ``check_job`` returns (a cache entry of another shape is recomputed)."""
+    return isinstance(value, dict) and (
+        isinstance(value.get("skipped"), str)
+        or all(isinstance(value.get(k), t) for k, t in (("units", int), ("facts", dict), ("diagnostics", list))))
+
+
+def _is_project_result(value) -> bool:
+    return isinstance(value, dict) and all(isinstance(value.get(k), t) for k, t in (
+        ("skipped", list), ("diagnostics", list), ("files", int), ("units", int)))
 
 
 def project_graph(outcomes: list[tuple["FileJob", dict]]) -> ProjectGraph:

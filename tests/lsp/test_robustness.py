@@ -104,8 +104,13 @@ async def test_malformed_diagnostic_data_in_a_code_action_request(start, workspa
 
 
 async def test_notifications_for_unknown_documents_are_harmless(start, workspace):
+    """Logged and dropped: never an error shown to the user, never work scheduled."""
     client = await start()
     ghost = (workspace / "shop" / "ghost.py").as_uri()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=ghost, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="x = 1\n")]))
+    client.close(ghost)
     client.close(ghost)
     client.text_document_did_save(types.DidSaveTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=ghost)))
@@ -113,6 +118,9 @@ async def test_notifications_for_unknown_documents_are_harmless(start, workspace
         types.FileEvent(uri=ghost, type=types.FileChangeType.Deleted)]))
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
+    assert client.messages == []
+    assert not [m for m in client.log_messages if m.type == types.MessageType.Error]
+    assert client.published_for(ghost) == []
 
 
 async def test_a_document_that_crashes_the_parser_costs_only_itself(start, workspace):
@@ -125,7 +133,7 @@ async def test_a_document_that_crashes_the_parser_costs_only_itself(start, works
     client = await start()
     uri = client.open(deep)
     assert await client.diagnostics_for(uri, version=1) == []
-    [shown] = await wait_until(lambda: [m for m in client.messages if "deep.py" in m.message])
+    [shown] = await wait_until(lambda: [m for m in client.messages if "deep.py" in m.message] or None)
     assert "levels of indentation crash the Python parser" in shown.message
     orders = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(orders, version=1)) == ["DF101", "DF102", "DF202"]

@@ -2,6 +2,7 @@
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -183,6 +184,32 @@ def test_corrupt_cache_is_moved_aside(project, tmp_path):
     assert done.returncode == 1
     assert "moved to" in done.stderr and "rebuilt" in done.stderr
     assert list(cache.glob("results.sqlite3.corrupt-*"))
+
+
+def test_a_cache_of_another_schema_is_rebuilt_once(project, tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    db = sqlite3.connect(cache / "results.sqlite3")
+    db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, blob BLOB)")
+    db.commit()
+    db.close()
+    first = run("check", project / "pkg", "--format", "json", "--cache-dir", cache)
+    assert first.returncode == 1 and "rebuilt" in first.stderr
+    second = run("check", project / "pkg", "--format", "json", "--cache-dir", cache)
+    assert second.stderr == "" and second.stdout == first.stdout
+
+
+def test_cached_values_of_another_shape_are_misses(project, tmp_path):
+    """Every entry overwritten with JSON of the wrong shape: recomputed, no KeyError."""
+    cache = tmp_path / "cache"
+    first = run("check", project / "pkg", "--format", "json", "--cache-dir", cache)
+    db = sqlite3.connect(cache / "results.sqlite3")
+    for shape in ('{"units": "many"}', "[1, 2]", '{"skipped": null}'):
+        db.execute("UPDATE results SET value = ?", (shape,))
+        db.commit()
+        again = run("check", project / "pkg", "--format", "json", "--cache-dir", cache)
+        assert again.stdout == first.stdout and "Traceback" not in again.stderr
+    db.close()
 
 
 def test_examples_have_a_mistake_of_each_kind():

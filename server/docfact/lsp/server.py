@@ -19,6 +19,7 @@ from ..source.segment import warm_up
 from ..config import ConfigError
 from . import actions, hover
 from .convert import PositionMapper, diagnostic
+from .protocol import DocfactProtocol
 from .judging import EditorJudge
 from .rewriting import EditorRewriter
 from .scoring import EditorScorer
@@ -30,7 +31,7 @@ log = logging.getLogger("docfact")
 
 class DocfactServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("docfact", __version__)
+        super().__init__("docfact", __version__, protocol_cls=DocfactProtocol)
         self.state = Workspace()
         self.scheduler = Scheduler()
         self.pull_diagnostics = False
@@ -314,6 +315,8 @@ def did_change(ls: DocfactServer, params: types.DidChangeTextDocumentParams) -> 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: DocfactServer, params: types.DidSaveTextDocumentParams) -> None:
+    if not ls.protocol.is_open(params.text_document.uri, types.TEXT_DOCUMENT_DID_SAVE):
+        return
     ls.schedule(params.text_document.uri, 0)
     if ls.judge.wanted(params.text_document.uri, "onSave"):
         ls.start_judge(params.text_document.uri)
