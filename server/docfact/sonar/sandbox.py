@@ -28,7 +28,9 @@ Layers, outermost first:
    every process in it, so nothing outlives a run) and a minimal read-only filesystem
    built from nothing: the system's programs and libraries (/usr and its links), the
    loader's cache, the interpreter, its environment and what the caller adds, all
-   read-only, and the work folder; never /etc wholesale, never a home folder or /tmp.
+   read-only; never /etc wholesale, never a home folder or /tmp. The work folder is a
+   tmpfs of ``Limits.disk_bytes`` (the program bound in read-only), so all the program
+   writes together is capped and nothing of it reaches the disk.
    The program runs as ``nobody`` outside as well as inside: as an ordinary user bwrap
    maps the sandbox into a user namespace of the caller's uid; as root, a user namespace
    would map the sandbox's uid to root outside (root's files readable, process limits
@@ -95,6 +97,7 @@ class Limits:
     wall_s: float = 20.0  # wall clock; the whole process group is killed after it
     memory_bytes: int = 1 << 30  # address space (RLIMIT_AS)
     file_bytes: int = 16 << 20  # largest file it may write (RLIMIT_FSIZE)
+    disk_bytes: int = 64 << 20  # all it may write: the work folder is a tmpfs of this size
     output_bytes: int = 1 << 20  # of stdout (and of stderr) kept; the rest is dropped
     open_files: int = 64  # RLIMIT_NOFILE
     processes: int = 32  # RLIMIT_NPROC (threads count too)
@@ -172,7 +175,7 @@ def _run(program: str, stdin: str, limits: Limits, cancel: threading.Event | Non
         try:
             config = _child_config(work, program_path, limits, read_paths)
             config.update(report_fd=report_write, status_fd=status_write)
-            process = _start(config, work, (report_write, status_write))
+            process = _start(config, work, limits, (report_write, status_write))
         finally:
             os.close(report_write)
             os.close(status_write)
@@ -216,8 +219,8 @@ def _child_config(work: str, program_path: str, limits: Limits,
     }
 
 
-def _start(config: dict, work: str, fds: tuple[int, ...]) -> subprocess.Popen:
-    command = _bwrap_prefix(work, config["readable"]) + [
+def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> subprocess.Popen:
+    command = _bwrap_prefix(work, config["readable"], limits.disk_bytes) + [
         sys.executable, "-s", "-B", str(CHILD), json.dumps(config)]
     with open(os.path.join(work, "stdin.txt"), "rb") as stdin:
         return subprocess.Popen(
@@ -231,7 +234,7 @@ def _environment(work: str) -> dict[str, str]:
             "TMPDIR": work, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def _bwrap_prefix(work: str, readable: list[str]) -> list[str]:
+def _bwrap_prefix(work: str, readable: list[str], disk_bytes: int) -> list[str]:
     args = [shutil.which("bwrap") or "bwrap", "--unshare-ipc", "--unshare-pid",
             "--unshare-net", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent",
             "--new-session", "--cap-drop", "ALL"]
@@ -239,11 +242,14 @@ def _bwrap_prefix(work: str, readable: list[str]) -> list[str]:
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         args += ["--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY)]
-    return args + _filesystem(work, readable) + ["--chdir", work, "--"]
+    return args + _filesystem(work, readable, disk_bytes) + ["--chdir", work, "--"]
 
 
-def _filesystem(work: str, readable: list[str]) -> list[str]:
-    """bwrap's mounts: a filesystem holding only the system, ``readable`` and ``work``."""
+def _filesystem(work: str, readable: list[str], disk_bytes: int) -> list[str]:
+    """bwrap's mounts: a filesystem holding only the system, ``readable`` and ``work``.
+
+    Inside, ``work`` is a tmpfs of ``disk_bytes`` (what the program writes never reaches
+    the disk, and all of it together is capped), with the program bound in read-only."""
     args, shown = [], []
     for folder in SYSTEM_DIRS:
         if os.path.islink(folder):  # merged /usr: /bin -> usr/bin
@@ -261,7 +267,9 @@ def _filesystem(work: str, readable: list[str]) -> list[str]:
             shown.append(root)
     if not any(_inside(work, done) for done in shown):
         args += _parents(work, made)
-    return args + ["--bind", work, work]  # writable, even inside a read-only folder
+    program = os.path.join(work, "__main__.py")
+    return args + ["--perms", "01777", "--size", str(disk_bytes), "--tmpfs", work,
+                   "--ro-bind", program, program]
 
 
 def _parents(path: str, made: set[str]) -> list[str]:
@@ -419,8 +427,8 @@ def _judge(limits: Limits, ended: str, status: list[str], report: str,
     if code == 0:
         return "ok", ""
     last = _last_line(stderr)
-    if last.startswith("MemoryError"):
-        return "out_of_memory", f"MemoryError under a {limits.memory_bytes} byte address space"
+    if last.startswith("MemoryError") or "[Errno 12]" in last:  # ENOMEM: mmap, fork
+        return "out_of_memory", f"{last} under a {limits.memory_bytes} byte address space"
     if code < 0:
         return "crashed", f"killed by {_signal_name(-code)}" + (f": {last}" if last else "")
     return "crashed", f"exit status {code}" + (f": {last}" if last else "")
