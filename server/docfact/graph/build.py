@@ -17,6 +17,7 @@ from pathlib import Path
 from ..model import Evidence
 from ..source import jdk
 from ..source.files import SkippedFile, read_regular
+from . import references
 from .external import external_evidence
 
 _EXCERPT_LINES = 12
@@ -247,6 +248,84 @@ class ProjectGraph:
         code = definition_excerpt(unit["path"], unit["line"])
         return Evidence(node, unit["path"], unit["line"], f"{header}\n{code}".rstrip())
 
+    # --- what docstring references need (graph/references.py) ----------------------------
+
+    def resolve_from(self, symbol: str, dotted: str) -> list[str] | None:
+        """What ``dotted`` names in the code of ``symbol``'s module (imports included)."""
+        path = self._path_of(symbol)
+        return self._scope(path).resolve(symbol, dotted) if path is not None else None
+
+    def modules(self):
+        return self._modules.keys()
+
+    def entities(self):
+        return self._units.keys()
+
+    def module_names(self, module: str) -> frozenset[str] | None:
+        """Every name the code of ``module``'s file uses (an import counts), and those of
+        the project modules it imports with ``*``; None when such a module is not the
+        project's (it may bring any name)."""
+        found, seen, frontier = set(), set(), [module]
+        while frontier:
+            current = frontier.pop()
+            path = self._modules.get(current)
+            if current in seen or path is None:
+                continue
+            seen.add(current)
+            facts = self._files[path]
+            found.update(facts["names"].split())
+            for local, target in facts["imports"]:
+                if local == "*":
+                    target = self._scope(path).absolute(target)
+                    if target not in self._modules:
+                        return None
+                    frontier.append(target)
+        return frozenset(found)
+
+    def members(self, owner: str) -> set[str]:
+        """The names of the entities defined directly in ``owner`` (a module or class)."""
+        return {q[len(owner) + 1:] for q in self._units
+                if q.startswith(owner + ".") and "." not in q[len(owner) + 1:]}
+
+    def class_members(self, cls: str) -> set[str] | None:
+        """The members of ``cls`` and its bases; None when a base is outside the project
+        (or cannot be found), so that any name may be inherited."""
+        found, seen, frontier = set(), set(), [cls]
+        while frontier:
+            current = frontier.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            bases = self.bases_of(current)
+            if len(bases) < len(self._units.get(current, {}).get("bases", ())) or any(
+                    self.kind(base) != "class" for base in bases):
+                return None
+            found |= self.members(current)
+            frontier += bases
+        return found
+
+    def parameters(self, callable_: str) -> list[str] | None:
+        """The parameters a call of ``callable_`` accepts by keyword (a class: its
+        constructor's, its own or a project base's); None when it takes ``**kwargs`` or
+        its parameters are unknown."""
+        unit = self._units.get(callable_)
+        if unit is None:
+            return None
+        if unit["kind"] == "class":
+            for owner in [callable_, *self.bases_of(callable_)]:
+                for name in ("__init__", "__new__"):
+                    if f"{owner}.{name}" in self._units:
+                        return self.parameters(f"{owner}.{name}")
+            return None
+        if unit["kind"] not in ("function", "method") or unit.get("kwargs") or unit["path"].endswith(".pyi"):
+            return None  # a stub's overloads each take only part of the parameters
+        return unit.get("params", [])
+
+    def has_suffix(self, suffix: str) -> bool:
+        """Whether an entity or module of the project has a name ending with ``suffix``."""
+        return any(name.endswith(suffix) for name in self._units) or any(
+            name.endswith(suffix) or "." + name == suffix for name in self._modules)
+
     def is_project_exception(self, name: str) -> bool:
         """Whether ``name`` (simple or dotted) is a class defined in the project."""
         simple = name.rsplit(".", 1)[-1]
@@ -407,10 +486,20 @@ class ProjectGraph:
         if kind == "raised":
             # Only exceptions the project defines can be judged; others are unknown.
             return not self.is_project_exception(value) or self.may_raise(symbol, value)
+        if kind in references.KINDS:
+            return references.judge(self, symbol, condition) is None
         if kind == "thrown":  # Java: the JDK's exceptions are known too
             known = jdk.is_checked(value) is not None or self.is_project_exception(value)
             return not known or self.may_throw(symbol, value)
         return False
+
+    def settled_finding(self, symbol: str, condition: tuple[str, str] | None) -> tuple[str, str | None] | None:
+        """For a finding that stands, what the project adds: (a message naming what is
+        missing, the replacement text of its fix or None); None when nothing."""
+        if condition is None or condition[0] not in references.KINDS:
+            return None
+        judgement = references.judge(self, symbol, condition)
+        return None if judgement is None else (judgement.message, judgement.replacement)
 
     def _imports_unlisted(self, symbol: str) -> bool:
         """Whether the file of ``symbol`` imports with a wildcard names docfact cannot list:
