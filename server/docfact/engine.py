@@ -16,7 +16,7 @@ from .checks.registry import RULES, enabled_codes, ignored_for_path, is_suppress
 from .config import Settings
 from .graph.build import ProjectGraph
 from .graph.facts import file_facts
-from .model import Docstring, Finding, Module, Segment, Signature, Span, Unit
+from .model import Docstring, Finding, Fix, Module, Segment, Signature, Span, Unit
 from .source import java, python
 from .source.docstring import parse_docstring
 from .source.files import SkippedFile
@@ -190,7 +190,14 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
         if project.cancels(finding.symbol, finding.condition):
             continue
         extra = project.settling_evidence(finding.symbol, finding.condition)
-        standing.append(replace(finding, evidence=finding.evidence + tuple(extra)) if extra else finding)
+        if extra:
+            finding = replace(finding, evidence=finding.evidence + tuple(extra))
+        settled = project.settled_finding(finding.symbol, finding.condition)
+        if settled is not None:
+            message, replacement = settled
+            fix = Fix(f"Replace with `{replacement}`", replacement, finding.span) if replacement else finding.fix
+            finding = replace(finding, message=message, fix=fix)
+        standing.append(finding)
     return standing
 
 

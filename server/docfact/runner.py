@@ -149,6 +149,12 @@ def resolved(outcome: dict, project: ProjectGraph) -> list[dict]:
         if extra:
             item["evidence"] = item["evidence"] + [
                 {"symbol": e.symbol, "path": e.path, "line": e.line} for e in extra]
+        settled = project.settled_finding(diagnostic["symbol"], condition)
+        if settled is not None:
+            item["message"], replacement = settled
+            if replacement:
+                item["fix"] = {"title": f"Replace with `{replacement}`", "replacement": replacement,
+                               "start": item["start"], "end": item["end"]}
         kept.append(item)
     return kept
 

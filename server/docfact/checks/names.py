@@ -8,11 +8,10 @@ from typing import Iterator
 
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
+from .kwargs import keyword_fate, kwargs_use_of
 from .registry import rule
 
 _SELF_AND_CLS = frozenset({"self", "cls"})
-# Roles whose target is a Python object; :mod:, :ref:, :pep: and friends are not checked.
-_OBJECT_ROLES = frozenset({"func", "meth", "class", "attr", "data", "exc", "obj", "const"})
 _CODE = re.compile(
     r"(?::(?:py:)?(?P<role>[a-z][a-z-]*):)?"
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?![`_])"  # `text`_ is a hyperlink
@@ -54,11 +53,13 @@ _SECTION_TITLES = frozenset({"Returns", "Yields", "Raises", "Notes", "References
       "A documented parameter that is not in the signature.")
 def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     signature = ctx.signature
-    if signature is None or any(p.kind == "var_keyword" for p in signature.parameters):
-        return  # **kwargs accepts any documented keyword
+    if signature is None:
+        return
     if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
         return  # a property's documented parameters are those of the callable it returns
     parameters = [p.name for p in signature.parameters]
+    kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None)
+    use = kwargs_use_of(ctx, kwargs) if kwargs else None
     # A heading written without its underline is no parameter, nor is the `:type x:` of
     # an `:ivar x:`.
     accepted = set(parameters) | _SECTION_TITLES | {
@@ -78,12 +79,21 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         closest = closest_name(name, undocumented) or closest_name(name, parameters)
         shown = ", ".join(f"`{p}`" for p in parameters if p not in ignored) or "none"
         message = f"`{name}` is not a parameter of `{ctx.unit.name}` (its parameters: {shown})"
+        condition = None
+        if use is not None and closest in (None, kwargs):
+            # **kwargs: a near miss of a named parameter is a typo; else the key may be read.
+            closest, fate = None, keyword_fate(use, name)
+            if fate == "accepted":
+                continue
+            message += f", and it reads no `{name}` from `**{kwargs}`"
+            condition = fate if isinstance(fate, tuple) else None
         if closest:
             message += f"; did you mean `{closest}`?"
         evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, render_signature(signature)),)
         yield ctx.finding(
             "DF101", message, entry.name.start, entry.name.end, entry=entry,
             fix=(f"Rename to `{closest}`", closest) if closest else None, evidence=evidence,
+            condition=condition,
         )
 
 
@@ -127,8 +137,8 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
         links = [m.span() for m in _TSDOC_LINK.finditer(text)]
         covered = []
         for match in _CODE.finditer(text):
-            role = match.group("role")
-            if role is not None and role not in _OBJECT_ROLES or _within(match.start(), links):
+            if match.group("role") is not None or _within(match.start(), links):
+                covered.append(match.span())  # a role is a cross-reference: DF107's
                 continue
             reference = _reference_in(match.group("body"))
             if reference is None:

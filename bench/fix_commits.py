@@ -1,0 +1,178 @@
+"""Recall on real docstring mistakes: docstring-only fix commits of public projects.
+
+Each case of ``bench/fix_commits.csv`` is a commit that changed a docstring and nothing
+else of the code (mined with ``bench/fix_commits_mine.py``, labelled by hand): the text
+before named something that did not exist, or said something the code did not do. The
+case is checked as a user would check it, in its project's own tree: docfact runs on the
+project's package at the parent commit and must report a finding on the line the fix
+changed; at the fix commit it must report nothing on the fixed line. A case counts as
+caught only when both hold.
+
+Rows carry a split: ``dev`` cases were looked at while docfact was built; ``heldout``
+ones (whole projects) only measured, to see whether the rules carry over.
+
+Nothing is fetched: the argument is a folder holding the projects' git mirrors, as
+``owner+name/repo`` (the layout ``fetch`` leaves) or ``owner+name`` (a bare repository).
+
+Usage: python bench/fix_commits.py MIRRORS [--csv bench/fix_commits.csv] [--split dev]
+           [--project NAME ...] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DOCFACT = Path(sys.executable).parent / "docfact"
+# Folders that hold a project's packages rather than being one.
+_CONTAINERS = frozenset({"src", "lib", "python"})
+
+
+@dataclass(frozen=True)
+class Case:
+    project: str
+    repo: str
+    parent: str
+    fix: str
+    path: str
+    line_before: int
+    line_after: int
+    kind: str
+    identifier: str
+    split: str
+
+    @property
+    def package(self) -> str:
+        """The folder docfact checks: the top-level package holding ``path``."""
+        parts = self.path.split("/")
+        if parts[0] in _CONTAINERS and len(parts) > 2:
+            return "/".join(parts[:2])
+        return parts[0] if len(parts) > 1 else self.path
+
+
+def read_cases(path: Path) -> list[Case]:
+    with path.open(newline="") as handle:
+        return [Case(row["project"], row["repo"], row["parent"], row["fix"], row["path"],
+                     int(row["line_before"]), int(row["line_after"]), row["kind"],
+                     row["identifier"], row["split"])
+                for row in csv.DictReader(handle)]
+
+
+def git_dir(mirrors: Path, repo: str) -> Path:
+    folder = mirrors / repo.replace("/", "+")
+    return folder / "repo" if (folder / "repo").is_dir() else folder
+
+
+class Checker:
+    """docfact's findings per line of a project's package at a commit, one run per tree
+    (a run's cache is shared across commits: unchanged files are not checked again)."""
+
+    def __init__(self, mirrors: Path, work: Path) -> None:
+        self.mirrors, self.work = mirrors, work
+        self.cache = work / "cache"
+        self.runs: dict[tuple[str, str, str], dict[tuple[str, int], list[dict]]] = {}
+
+    def findings(self, case: Case, commit: str) -> dict[tuple[str, int], list[dict]]:
+        key = (case.repo, commit, case.package)
+        if key not in self.runs:
+            self.runs[key] = self._run(case, commit)
+        return self.runs[key]
+
+    def _run(self, case: Case, commit: str) -> dict[tuple[str, int], list[dict]]:
+        tree = self.work / f"{case.project}-{commit[:12]}"
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "--git-dir", str(git_dir(self.mirrors, case.repo)), "archive", commit, "--",
+             case.package], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        done = subprocess.run(
+            [str(DOCFACT), "check", case.package, "--format", "json", "--fail-on", "never",
+             "--cache-dir", str(self.cache)], capture_output=True, text=True, cwd=tree)
+        if done.returncode != 0:
+            raise RuntimeError(f"docfact failed on {case.project} {commit}: {done.stderr[-2000:]}")
+        by_line: dict[tuple[str, int], list[dict]] = defaultdict(list)
+        for finding in json.loads(done.stdout)["diagnostics"]:
+            for line in range(finding["start"]["line"], finding["end"]["line"] + 1):
+                by_line[finding["path"], line].append(finding)
+        subprocess.run(["rm", "-rf", str(tree)], check=True)
+        return by_line
+
+
+def judge(checker: Checker, case: Case) -> tuple[bool, bool, list[dict], list[dict]]:
+    """(flagged before the fix, clean after it, the findings on each line)."""
+    before = checker.findings(case, case.parent).get((case.path, case.line_before), [])
+    after = checker.findings(case, case.fix).get((case.path, case.line_after), [])
+    return bool(before), not after, before, after
+
+
+def report(results: list[tuple[Case, bool, bool, list, list]], verbose: bool) -> str:
+    lines = []
+    for split in sorted({case.split for case, *_ in results}):
+        chosen = [r for r in results if r[0].split == split]
+        lines.append(f"== {split}: {len(chosen)} cases, "
+                     f"{len({c.project for c, *_ in chosen})} projects ==")
+        for title, key in (("kind", lambda c: c.kind), ("project", lambda c: c.project)):
+            groups = defaultdict(list)
+            for result in chosen:
+                groups[key(result[0])].append(result)
+            lines.append(f"  per {title}:")
+            for name, group in sorted(groups.items()):
+                caught = sum(1 for _, flagged, clean, *_ in group if flagged and clean)
+                lines.append(f"    {name:28} {caught:3}/{len(group):3}  {caught / len(group):.2f}")
+        caught = sum(1 for _, flagged, clean, *_ in chosen if flagged and clean)
+        flagged = sum(1 for _, f, *_ in chosen if f)
+        lines.append(f"  overall: {caught}/{len(chosen)} = {caught / len(chosen):.2f} "
+                     f"(flagged before: {flagged}, of those still flagged after: "
+                     f"{sum(1 for _, f, c, *_ in chosen if f and not c)})")
+    lines.append("")
+    for case, flagged, clean, before, after in results:
+        if flagged and clean and not verbose:
+            continue
+        verdict = "ok" if flagged and clean else "MISSED" if not flagged else "STILL FLAGGED"
+        lines.append(f"{verdict:13} {case.split:7} {case.kind:18} {case.project}:{case.path}:"
+                     f"{case.line_before} `{case.identifier}` ({case.fix[:10]})")
+        for finding in before if flagged else ():
+            lines.append(f"      before: {finding['code']} {finding['message'][:110]}")
+        for finding in after:
+            lines.append(f"      after:  {finding['code']} {finding['message'][:110]}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mirrors", type=Path, help="folder of the projects' git mirrors")
+    parser.add_argument("--csv", type=Path, default=HERE / "fix_commits.csv")
+    parser.add_argument("--split", action="append", help="only these splits (dev, heldout)")
+    parser.add_argument("--project", action="append", help="only these projects")
+    parser.add_argument("--verbose", action="store_true", help="list caught cases too")
+    args = parser.parse_args(argv)
+    cases = [c for c in read_cases(args.csv)
+             if (not args.split or c.split in args.split)
+             and (not args.project or c.project in args.project)]
+    missing = sorted({c.repo for c in cases if not git_dir(args.mirrors, c.repo).is_dir()})
+    if missing:
+        print(f"no mirror in {args.mirrors} for: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="docfact-fixes-") as work:
+        checker = Checker(args.mirrors, Path(work))
+        results = []
+        for case in sorted(cases, key=lambda c: (c.repo, c.parent)):
+            results.append((case, *judge(checker, case)))
+            if sys.stderr.isatty():
+                print(f"\r{len(results)}/{len(cases)}", end="", file=sys.stderr)
+    print(report(results, args.verbose))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""C1 (name): doctests that use what the code does not have.
+
+``>>>`` lines are code, run in the module's namespace. A name they use must be bound by
+the examples or the module; a dotted name on a project module or class must name a
+member it has; an import of the project must import something that exists; a keyword
+argument passed to a project callable must be one of its parameters. What only the
+project can tell is settled by the graph (``graph/references.py``).
+
+A name the module lacks is reported only when a name of the module is spelled closely:
+doctests often rely on names a test set-up provides (``np``, ``pd``, fixtures).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..model import Field, Finding, Segment
+from ..source.doctests import DoctestCode, doctest_code
+from .context import CheckContext
+from .names import closest_name
+from .registry import rule
+
+
+@rule("DF108", "doctest-unresolved-name", "name",
+      "A doctest that uses a name, attribute, import or keyword argument the code does not have.")
+def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.docstring.style == "javadoc" or ">>>" not in ctx.docstring.text.value:
+        return
+    code = doctest_code(ctx.docstring.text.value)
+    known = ctx.known_names
+    for name in code.names:
+        if name.text in known or name.text in code.bound:
+            continue
+        closest = closest_name(name.text, (known - ctx.universal_names) | code.bound)
+        if closest is None:
+            continue  # a name the doctests' set-up may provide
+        yield _finding(ctx, name, f"`{name.text}` is used in a doctest but defined nowhere; "
+                       f"did you mean `{closest}`?", ("defined", name.text), closest)
+    for dotted in code.dotted:
+        target = _absolute(code, dotted.text, known)
+        if target is None:
+            continue
+        if "|" in target:  # the finding covers what follows the imported name
+            head = dotted.text.partition(".")[0]
+            dotted = Field(dotted.text[len(head) + 1:], dotted.start + len(head) + 1, dotted.end)
+        yield _finding(ctx, dotted, f"`{dotted.text}` in a doctest does not resolve",
+                       ("reference", target))
+    for module, where in code.imports:
+        yield _finding(ctx, where, f"`{module.replace('|', '')}` cannot be imported", ("import", module))
+    for callee, keyword in code.keywords:
+        target = _absolute(code, callee, known, every_part=False)
+        if target is not None:
+            yield _finding(ctx, keyword, f"`{callee}` takes no keyword `{keyword.text}`",
+                           ("keyword", f"{target.replace('|', '')}:{keyword.text}"))
+
+
+def _absolute(code: DoctestCode, dotted: str, known, every_part: bool = True) -> str | None:
+    """``dotted`` as the project graph can resolve it: through what a doctest import
+    binds (``nx.edge_dfs`` -> ``networkx.|edge_dfs``), or as written for a name of the
+    module; None for a value the examples made (its type is unknown) or, with
+    ``every_part``, when every part is a name of the file (nothing the graph could add)."""
+    head, _, rest = dotted.partition(".")
+    if head in code.aliases:
+        return f"{code.aliases[head]}.|{rest}" if rest else f"|{code.aliases[head]}"
+    if head in code.bound or head not in known:
+        return None
+    if every_part and all(part in known for part in dotted.split(".")):
+        return None
+    return dotted
+
+
+def _finding(ctx: CheckContext, where: Field, message: str, condition: tuple[str, str],
+             closest: str | None = None) -> Finding:
+    """A finding on ``where``, whose sentence is the doctest line holding it."""
+    value = ctx.docstring.text.value
+    start = value.rfind("\n", 0, where.start) + 1
+    end = value.find("\n", where.end)
+    line = value[start:end if end >= 0 else len(value)]
+    indent = len(line) - len(line.lstrip())
+    segment = Segment(line.strip(), start + indent, start + indent + len(line.strip()), "doctest")
+    return ctx.finding("DF108", message, where.start, where.end, segment=segment,
+                       fix=(f"Replace with `{closest}`", closest) if closest else None,
+                       condition=condition)

@@ -1,0 +1,130 @@
+"""What a function does with its ``**kwargs``: the keys it reads, the callees it passes
+them on to, and whether it lets them go anywhere else (then any key may be used).
+
+For DF101: a documented parameter that is not in the signature is still a parameter of
+a function taking ``**kwargs`` when the function reads it (``kwargs["x"]``,
+``kwargs.get("x")``, ``.pop``, ``.setdefault``, ``"x" in kwargs``) or passes the
+keywords on (``f(**kwargs)``) to a callee that accepts it, which only the project graph
+knows (the condition ``("forwarded", "f,g:x")``).
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+import warnings
+from dataclasses import dataclass
+
+from ..model import Unit
+
+_READERS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
+
+
+@dataclass(frozen=True)
+class KwargsUse:
+    read: frozenset[str]  # keys read by literal
+    forwarded_to: tuple[str, ...]  # dotted callees given ``**kwargs``
+    anywhere: bool  # passed, stored or read in a way that may use any key
+
+
+def kwargs_use(text: str, unit: Unit, name: str) -> KwargsUse:
+    """How the function ``unit`` (its source in ``text``) uses its ``**name``."""
+    source = textwrap.dedent(text[unit.span.start:unit.span.end])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return KwargsUse(frozenset(), (), True)
+    function = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if function is None:
+        return KwargsUse(frozenset(), (), True)
+    if _is_stub(function):
+        return KwargsUse(frozenset(), (), True)  # implementations decide what it takes
+    read, forwarded, anywhere = set(), [], False
+    parents = {child: node for node in ast.walk(function) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        parent = parents.get(node)
+        key = _literal_key(node, parent, parents)
+        if key is not None:
+            read.add(key)
+        elif isinstance(parent, ast.keyword) and parent.arg is None:  # f(**kwargs)
+            call = parents.get(parent)
+            callee = _dotted(call.func) if isinstance(call, ast.Call) else None
+            if callee is None:
+                anywhere = True
+            else:
+                forwarded.append(callee)
+        elif not isinstance(node.ctx, ast.Load) or isinstance(parent, ast.arguments):
+            continue
+        else:
+            anywhere = True  # stored, passed whole, iterated, updated...
+    return KwargsUse(frozenset(read), tuple(dict.fromkeys(forwarded)), anywhere)
+
+
+def _is_stub(function) -> bool:
+    """A body that does nothing: a docstring, ``pass``, ``...``, ``raise NotImplementedError``."""
+    for statement in function.body:
+        if isinstance(statement, ast.Pass) or (isinstance(statement, ast.Expr)
+                                               and isinstance(statement.value, ast.Constant)):
+            continue
+        if isinstance(statement, ast.Raise) and "NotImplementedError" in ast.unparse(statement):
+            continue
+        return False
+    return True
+
+
+def _literal_key(node: ast.Name, parent, parents) -> str | None:
+    """The key of ``kwargs["x"]``, ``kwargs.get("x", ...)``, ``"x" in kwargs``."""
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return _string(parent.slice)
+    if isinstance(parent, ast.Attribute) and parent.attr in _READERS:
+        call = parents.get(parent)
+        if isinstance(call, ast.Call) and call.func is parent and call.args:
+            return _string(call.args[0])
+    if isinstance(parent, ast.Compare) and parent.comparators and parent.comparators[-1] is node:
+        if len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.In, ast.NotIn)):
+            return _string(parent.left)
+    return None
+
+
+def _string(node) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _dotted(node) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+        return ".".join(["super", *reversed(parts)])
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def keyword_fate(use: KwargsUse, key: str) -> str | tuple[str, str]:
+    """What becomes of a documented ``key`` that is not a parameter of a function taking
+    ``**kwargs``: "accepted" (read, or possibly used), "unread", or the condition on
+    the callees the keywords are passed on to."""
+    if key in use.read or use.anywhere:
+        return "accepted"
+    if use.forwarded_to:
+        return ("forwarded", f"{','.join(use.forwarded_to)}:{key}")
+    return "unread"
+
+
+def kwargs_use_of(ctx, kwargs: str) -> KwargsUse:
+    """How the documented function (for a class, its constructor) uses ``**kwargs``."""
+    unit = ctx.unit
+    if unit.kind == "class":
+        constructors = [u for u in ctx.nested_units if u.kind == "method"
+                        and u.qualname in (f"{unit.qualname}.__init__", f"{unit.qualname}.__new__")]
+        if not constructors:
+            return KwargsUse(frozenset(), (), True)
+        unit = constructors[-1] if len(constructors) == 1 else next(
+            u for u in constructors if u.name == "__init__")
+    return kwargs_use(ctx.lines.text, unit, kwargs)

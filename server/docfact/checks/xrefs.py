@@ -1,0 +1,73 @@
+"""C1 (name): cross-references that point nowhere: Sphinx roles, Epytext links and
+"See Also" entries whose target the code does not have.
+
+A file can tell only that every part of a target is a name it knows. Anything else is
+settled by the project graph (``graph/references.py``), which resolves the target as
+Sphinx would (the current class and module first, then the project's modules, then the
+standard library and installed packages) and names what is missing, with the closest
+real name as the fix.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Iterator
+
+from ..model import Finding
+from ..source.xref import Reference, references
+from .context import CheckContext
+from ..graph.references import nearest
+from .names import _HISTORY  # sentences about what was renamed or removed
+from .registry import rule
+
+_MODULE_ROLE = "mod"
+
+
+@rule("DF107", "unresolved-reference", "name",
+      "A cross-reference (a Sphinx role, an Epytext link, a See Also entry) whose target "
+      "does not exist.")
+def unresolved_reference(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.docstring.style == "javadoc":
+        return  # DF105
+    for reference in references(ctx.docstring):
+        segment = next((s for s in ctx.segments if s.start <= reference.whole.start < s.end), None)
+        if segment is not None and _HISTORY.search(segment.text):
+            continue  # "The :meth:`linked` function was removed": names what is gone
+        finding = _check(ctx, reference, segment)
+        if finding is not None:
+            yield finding
+
+
+def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
+    target = reference.target.text
+    parts = target.split(".")
+    if parts[0] in ctx.result_names:
+        return None  # a name the docstring gives the returned value
+    if reference.role == _MODULE_ROLE:
+        if parts[0] in sys.stdlib_module_names and len(parts) == 1:
+            return None
+        kind = "module"
+    else:
+        if not reference.relative and all(part in ctx.known_names for part in parts):
+            return None  # every part is a name of the file: nothing the graph could add
+        kind = "reference"
+    shown = ("." if reference.relative else "") + target
+    message = f"`{shown}` is not defined: the {_described(reference)} resolves nowhere"
+    closest = None
+    if len(parts) == 1 and not reference.relative:
+        suggestions = ctx.known_names - ctx.universal_names
+        if kind == "module":
+            suggestions = suggestions | sys.stdlib_module_names
+        closest = nearest(target, suggestions)
+    if closest:
+        message += f"; did you mean `{closest}`?"
+    return ctx.finding(
+        "DF107", message, reference.target.start, reference.target.end, segment=segment,
+        fix=(f"Replace with `{closest}`", closest) if closest else None,
+        condition=(kind, shown))
+
+
+def _described(reference: Reference) -> str:
+    if reference.how == "role":
+        return f"`:{reference.role}:` target"
+    return "link target" if reference.how == "link" else "See Also entry"

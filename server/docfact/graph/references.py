@@ -1,0 +1,249 @@
+"""Dotted references written in docstrings (cross-reference targets, names used in
+doctests), resolved in the project as a documentation tool would.
+
+From the documented symbol, a target is tried in the enclosing class and module, as an
+absolute name, and through the module's imports (Sphinx itself ignores imports; docfact
+accepts them, since a reader follows them). The longest part that names something of
+the project decides: a member it lacks is missing; a part outside the project (a
+library, a base class from elsewhere, an object made at run time) is unknown, and an
+unknown never makes a finding.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from dataclasses import dataclass
+
+from ..checks.context import UNIVERSAL_NAMES
+from .external import _module_source
+
+
+@dataclass(frozen=True)
+class Missing:
+    """What a reference lacks: ``name`` in ``owner`` (None: nowhere in the project)."""
+
+    owner: str | None
+    name: str
+    resolved: str  # the part of the reference that resolved, as written ("" for none)
+    closest: str | None
+
+    def message(self, written: str, module: bool = False) -> str:
+        if module:
+            where = f"the modules of `{self.owner}`" if self.owner else (
+                "the modules of the project, the standard library or the installed packages")
+        else:
+            where = f"`{self.owner}`" if self.owner else "the project, its imports or the libraries"
+        text = f"`{written}` does not resolve: `{self.name}` is not in {where}"
+        if self.closest:
+            text += f"; did you mean `{self.closest}`?"
+        return text
+
+    def replacement(self, written: str) -> str | None:
+        """``written`` with the missing part replaced by the closest real name."""
+        if self.closest is None:
+            return None
+        prefix = written[:len(self.resolved)]
+        rest = written[len(self.resolved):].lstrip(".")
+        fixed = self.closest + rest[len(self.name):]
+        return f"{prefix}.{fixed}" if prefix else fixed
+
+
+# The conditions of findings this module settles (see ``Finding.condition``):
+#   ("reference", "a.b.c"): a cross-reference target or a doctest's dotted name; a prefix
+#       before "|" is what a doctest's import stands for, not written at the finding;
+#   ("module", "a.b"): a :mod: target; ("import", "a.b"): a doctest's import;
+#   ("keyword", "a.f:name"): a doctest passes ``name=`` to the project's callable ``a.f``.
+#   ("forwarded", "f,g:name"): a documented keyword that a function passes on with
+#       ``**kwargs`` to ``f`` and ``g``.
+KINDS = frozenset({"reference", "module", "import", "keyword", "forwarded"})
+
+
+@dataclass(frozen=True)
+class Judgement:
+    message: str
+    replacement: str | None  # for the text the finding covers
+
+
+def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
+    """Why a finding with ``condition`` stands, or None when the project cancels it."""
+    kind, value = condition
+    if kind == "keyword":
+        return _judge_keyword(project, symbol, value)
+    if kind == "forwarded":
+        return _judge_forwarded(project, symbol, value)
+    prefix, _, shown = value.rpartition("|")
+    target = prefix + shown
+    if kind == "import":
+        if project.kind(target.split(".")[0]) != "module":
+            return None  # a library's: judged by its own project
+        missing = missing_reference(project, symbol, target)
+    elif kind == "module":
+        missing = missing_module(project, symbol, target)
+    else:
+        missing = missing_reference(project, symbol, target)
+    if missing is None:
+        return None
+    replacement = missing.replacement(target.lstrip("."))
+    if replacement is not None:
+        replacement = replacement[len(prefix):] if replacement.startswith(prefix) else None
+    return Judgement(missing.message(shown.lstrip("."), module=kind == "module"), replacement)
+
+
+def _judge_forwarded(project, symbol: str, value: str) -> Judgement | None:
+    """A documented keyword of a function that passes its ``**kwargs`` on to callees:
+    it stands when every callee is a project callable that does not accept it."""
+    callees, _, keyword = value.rpartition(":")
+    for callee in callees.split(","):
+        entity = _callee(project, symbol, callee)
+        parameters = project.parameters(entity) if entity is not None else None
+        if parameters is None or keyword in parameters:
+            return None
+    shown = ", ".join(f"`{c}`" for c in callees.split(","))
+    return Judgement(f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, and the "
+                     f"keyword arguments it passes on ({shown}) do not accept it either", None)
+
+
+def _callee(project, symbol: str, callee: str) -> str | None:
+    """The project callable ``callee`` names in ``symbol`` (``super().__init__`` too)."""
+    if callee.startswith("super."):
+        owner = symbol
+        while owner and project.kind(owner) != "class":
+            owner = owner.rpartition(".")[0]
+        name = callee.partition(".")[2]
+        for base in project.bases_of(owner) if owner else ():
+            for cls in [base, *project.bases_of(base)]:
+                if project.kind(f"{cls}.{name}") is not None:
+                    return f"{cls}.{name}"
+        return None
+    return _entity(project, symbol, callee)
+
+
+def _judge_keyword(project, symbol: str, value: str) -> Judgement | None:
+    callee, _, keyword = value.rpartition(":")
+    entity = _entity(project, symbol, callee)
+    parameters = project.parameters(entity) if entity is not None else None
+    if parameters is None or keyword in parameters:
+        return None  # unknown, or takes **kwargs, or accepts it
+    closest = nearest(keyword, parameters)
+    shown = ", ".join(f"`{p}`" for p in parameters if p not in ("self", "cls")) or "none"
+    message = f"`{callee.rpartition('.')[2]}` takes no keyword `{keyword}` (its parameters: {shown})"
+    if closest:
+        message += f"; did you mean `{closest}`?"
+    return Judgement(message, closest)
+
+
+def missing_reference(project, symbol: str, written: str) -> Missing | None:
+    """What ``written`` (a dotted target in the docstring of ``symbol``; a leading ``.``
+    searches every module) lacks, or None when it resolves or cannot be judged."""
+    relative = written.startswith(".")
+    parts = written.lstrip(".").split(".")
+    if relative:
+        return _missing_relative(project, parts)
+    for cut in range(len(parts), 0, -1):
+        entity = _entity(project, symbol, ".".join(parts[:cut]))
+        if entity is not None:
+            if cut == len(parts):
+                return None
+            return _missing_member(project, entity, parts[cut], ".".join(parts[:cut]))
+    head = parts[0]
+    if head in UNIVERSAL_NAMES or project.defines(head) or _importable(head):
+        return None  # a builtin, a name some file of the project uses, a library
+    return Missing(None, head, "", nearest(head, _project_names(project)))
+
+
+def missing_module(project, symbol: str, written: str) -> Missing | None:
+    """What a ``:mod:`` target lacks: a module of the project, the standard library or
+    an installed package."""
+    parts = written.lstrip(".").split(".")
+    if project.kind(".".join(parts)) == "module" or _module_source(tuple(parts)) is not None:
+        return None
+    for cut in range(len(parts) - 1, 0, -1):
+        owner = ".".join(parts[:cut])
+        if project.kind(owner) == "module":
+            siblings = {m.rpartition(".")[2] for m in project.modules() if m.startswith(owner + ".")}
+            return Missing(owner, parts[cut], owner, nearest(parts[cut], siblings))
+        if _module_source(tuple(parts[:cut])) is not None:
+            return None  # a library's submodule that this interpreter lacks: unknown
+    head = parts[0]
+    if project.kind(head) is not None or project.defines(head) and not _is_module_like(project, head):
+        return None
+    known = set(sys.stdlib_module_names) | {m.partition(".")[0] for m in project.modules()}
+    return Missing(None, head, "", nearest(head, known))
+
+
+def _is_module_like(project, name: str) -> bool:
+    return any(m == name or m.startswith(name + ".") for m in project.modules())
+
+
+def _entity(project, symbol: str, dotted: str) -> str | None:
+    """The project entity ``dotted`` names from ``symbol``: in an enclosing scope, as an
+    absolute name, or through the imports of ``symbol``'s module."""
+    scope = symbol
+    while scope:
+        candidate = f"{scope}.{dotted}"
+        if project.kind(candidate) is not None:
+            return candidate
+        scope = scope.rpartition(".")[0]
+    if project.kind(dotted) is not None:
+        return dotted
+    last = dotted.rpartition(".")[2]
+    for target in project.resolve_from(symbol, dotted) or ():
+        # An import resolves a dotted name to the nearest entity it knows (the class of
+        # ``Cart.missing``): only the whole name counts.
+        if project.kind(target) is not None and ("." not in dotted or target.endswith("." + last)):
+            return target
+    return None
+
+
+def _missing_member(project, entity: str, name: str, resolved: str) -> Missing | None:
+    kind = project.kind(entity)
+    if kind == "module":
+        names = project.module_names(entity)
+        if names is None or name in names or project.kind(f"{entity}.{name}") is not None:
+            return None
+        return Missing(entity, name, resolved, nearest(name, project.members(entity)))
+    if kind != "class":
+        return None  # an attribute of a function or a variable: made at run time
+    members = project.class_members(entity)
+    if members is None or name in members or "__getattr__" in members:
+        return None  # a base outside the project may have it
+    return Missing(entity, name, resolved, nearest(name, members))
+
+
+def _missing_relative(project, parts: list[str]) -> Missing | None:
+    suffix = "." + ".".join(parts)
+    if project.has_suffix(suffix):
+        return None
+    if len(parts) > 1:  # ``.Flask.route``: a member the class may inherit
+        owners = [q for q in project.entities() if q.endswith("." + ".".join(parts[:-1]))]
+        for owner in owners:
+            if _missing_member(project, owner, parts[-1], "") is None:
+                return None
+    if parts[0] in UNIVERSAL_NAMES or _importable(parts[0]):
+        return None
+    closest = nearest(parts[0], {q.rpartition(".")[2] for q in project.entities()}) if len(parts) == 1 else None
+    return Missing(None, parts[-1], "", closest)
+
+
+def nearest(name: str, candidates) -> str | None:
+    """The real name ``name`` most likely means: one spelled closely (a reference names
+    one thing, so a looser match than in prose is safe), or the same words in another
+    order (``MAX_BACKOFF`` for ``BACKOFF_MAX``)."""
+    candidates = sorted(candidates)
+    words = sorted(name.lower().split("_"))
+    reordered = [c for c in candidates if len(words) > 1 and sorted(c.lower().split("_")) == words]
+    if reordered:
+        return reordered[0]
+    matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+    return matches[0] if matches else None
+
+
+def _importable(name: str) -> bool:
+    return name in sys.stdlib_module_names or _module_source((name,)) is not None
+
+
+def _project_names(project) -> set[str]:
+    """Names a misspelt target may have meant: the project's definitions."""
+    return {q.rpartition(".")[2] for q in project.entities()} | {
+        m.rpartition(".")[2] for m in project.modules()}

@@ -1,0 +1,217 @@
+"""Cross-references (DF107), doctests (DF108) and keywords read from **kwargs (DF101),
+checked on small projects through the real runner: the parser, the rules and the
+project graph that settles what one file cannot know."""
+
+import textwrap
+
+from docfact.config import Settings
+from docfact.runner import check_paths
+
+UTIL = '''
+    import mimetypes
+
+
+    def parse_url(url, strict=False):
+        """Parse a URL."""
+        return url
+
+
+    class Parser:
+        """Parses."""
+
+        BACKOFF_MAX = 120
+
+        def __init__(self, proxy_url, **kw):
+            self.timeout = kw.get("timeout")
+            self.url = parse_url(proxy_url, **kw)
+
+        def feed(self, data):
+            """Feed it."""
+            return data
+'''
+
+
+def findings(tmp_path, files, select=("DF1",)):
+    """(code, path, 1-based line, text the finding covers, message, fix) of a project."""
+    for name, text in {"shop/__init__.py": "", "shop/util.py": UTIL, **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    report = check_paths([tmp_path / "shop"], Settings(select=select), tmp_path, None)
+    found = []
+    for d in report.diagnostics:
+        line = (tmp_path / d["path"]).read_text().splitlines()[d["start"]["line"] - 1]
+        covered = line[d["start"]["column"] - 1:d["end"]["column"] - 1]
+        found.append((d["code"], d["start"]["line"], covered, d["message"],
+                      d["fix"]["replacement"] if d["fix"] else None))
+    return sorted(found)
+
+
+# --- DF107 unresolved-reference --------------------------------------------------------------
+
+def test_roles_resolve_in_the_class_the_module_the_project_and_the_libraries(tmp_path):
+    assert findings(tmp_path, {"shop/client.py": '''
+        from .util import Parser
+
+
+        class Client(Parser):
+            """Uses :meth:`feed`, :attr:`Parser.BACKOFF_MAX`, :class:`~shop.util.Parser`,
+            :func:`.parse_url`, :func:`shop.util.parse_url()`, :mod:`shop.util`,
+            :mod:`mimetypes`, :func:`os.path.join`, :class:`collections.OrderedDict`,
+            :py:meth:`Client.get` and :ref:`a-label`.
+            """
+
+            def get(self):
+                """Get."""
+    '''}) == []
+
+
+def test_a_member_renamed_is_reported_with_the_real_name_as_fix(tmp_path):
+    found = findings(tmp_path, {"shop/client.py": '''
+        from .util import Parser
+
+
+        def connect():
+            """Waits up to :attr:`Parser.MAX_BACKOFF`; see :meth:`Parser.fed`,
+            :func:`~shop.util.prase_url` and :mod:`mimetimes`.
+            """
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF107", "Parser.MAX_BACKOFF", "Parser.BACKOFF_MAX"),
+        ("DF107", "Parser.fed", "Parser.feed"),
+        ("DF107", "mimetimes", "mimetypes"),
+        ("DF107", "shop.util.prase_url", "shop.util.parse_url"),
+    ]
+    assert "`MAX_BACKOFF` is not in `shop.util.Parser`" in found[0][3]
+
+
+def test_epytext_links_and_see_also_entries(tmp_path):
+    found = findings(tmp_path, {"shop/client.py": '''
+        from .util import Parser, parse_url
+
+
+        def connect():
+            """Connect, as L{Parser.feed} and L{the parser<Parser.fedd>} say.
+
+            @return: nothing.
+            """
+
+
+        def numpy_style(x):
+            """Connect.
+
+            Parameters
+            ----------
+            x : int
+                A number.
+
+            See Also
+            --------
+            parse_url : parses.
+            Parser.feed, prase_url
+            """
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF107", "Parser.fedd", "Parser.feed"),
+        ("DF107", "prase_url", "parse_url"),
+    ]
+
+
+def test_a_base_class_outside_the_project_may_have_any_member(tmp_path):
+    assert findings(tmp_path, {"shop/client.py": '''
+        import json
+
+
+        class Decoder(json.JSONDecoder):
+            """See :meth:`Decoder.raw_decode` and :meth:`Decoder.anything`."""
+    '''}) == []
+
+
+# --- DF108 doctest-unresolved-name -----------------------------------------------------------
+
+def test_doctests_names_attributes_imports_and_keywords(tmp_path):
+    found = findings(tmp_path, {"shop/client.py": '''
+        from .util import parse_url
+
+
+        def connect(url):
+            """Connect.
+
+            >>> from shop.util import Parser, Parsr
+            >>> import shop.util as u
+            >>> prase_url('x')
+            'x'
+            >>> u.prase_url('x')
+            >>> parse_url('x', strikt=True)
+            >>> Parser.nothing
+            >>> import shop.nothere
+            >>> np.array([1])
+            >>> result = connect('x')
+            >>> result.anything
+            """
+            return parse_url(url)
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF108", "Parsr", "Parser"),
+        ("DF108", "prase_url", "parse_url"),
+        ("DF108", "prase_url", "parse_url"),
+        ("DF108", "strikt", "strict"),
+        ("DF108", "nothing", None),
+        ("DF108", "shop.nothere", None),
+    ]
+    assert "`parse_url` takes no keyword `strikt`" in found[3][3]
+
+
+# --- DF101 with **kwargs ---------------------------------------------------------------------
+
+def test_keywords_read_or_passed_on_are_parameters_near_misses_are_not(tmp_path):
+    found = findings(tmp_path, {"shop/pool.py": '''
+        from .util import Parser, parse_url
+
+
+        class Pool:
+            """A pool.
+
+            :param poxy_url: the proxy.
+            :param strict: passed on to parse_url.
+            :param block: read by nobody.
+            """
+
+            def __init__(self, proxy_url, **kw):
+                self.url = parse_url(proxy_url, **kw)
+
+
+        class Child(Parser):
+            """Passes its keywords to a parent that passes them on in turn.
+
+            :param timeout: read by the parent.
+            :param block: whether the parent's callees take it is not followed.
+            """
+
+            def __init__(self, proxy_url, **kw):
+                super().__init__(proxy_url, **kw)
+
+
+        def opener(**options):
+            """Open.
+
+            Args:
+                size: read here.
+                other: nowhere.
+            """
+            return options["size"], parse_url("x", **options)
+
+
+        def anything(**options):
+            """Stores them: any keyword may be used.
+
+            Args:
+                other: kept.
+            """
+            return dict(options)
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF101", "poxy_url", "proxy_url"),
+        ("DF101", "block", None),
+        ("DF101", "other", None),
+    ]
