@@ -7,6 +7,7 @@ from typing import Iterator
 
 from ..model import Finding
 from .context import CheckContext
+from .body import is_stub, writes_code_with
 from .registry import rule
 
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod",
@@ -42,3 +43,37 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
                    "nor anything it calls in the project raises it")
         yield ctx.finding("DF302", message, entry.name.start, entry.name.end, entry=entry,
                           condition=("raised", simple))
+
+
+# A summary that claims a result: "Return the total.", "Returns True if ...", "Yields rows".
+_CLAIM = re.compile(r"(?P<word>(?P<verb>Return|Yield)s?)\b(?!\s+(?:None|nothing)\b)")
+_CONSTRUCTORS = frozenset({"__init__", "__new__", "__init_subclass__", "__post_init__"})
+
+
+@rule("DF306", "summary-claims-missing-result", "function",
+      "A summary saying the function returns (or yields) something, on a function that never "
+      "returns a value (or is not a generator).")
+def summary_claims_missing_result(ctx: CheckContext) -> Iterator[Finding]:
+    unit, summary = ctx.unit, ctx.docstring.summary
+    if (summary is None or unit.signature is None or ctx.docstring.style == "javadoc"
+            or unit.name in _CONSTRUCTORS or unit.is_generator):
+        return
+    claim = _CLAIM.match(summary.text)
+    if claim is None or any(value != "None" for value in unit.return_values):
+        return
+    if unit.raises or unit.reraises or any(d not in _PLAIN_DECORATORS or "abstract" in d
+                                           for d in unit.decorators):
+        return  # raises instead, documents its overrides, or a decorator makes the result
+    if ctx.nested_units or is_stub(ctx.lines.text, unit):
+        return  # a nested function may be what it hands back; a stub documents overrides
+    if writes_code_with(ctx.lines.text, unit, claim.group("verb").lower()):
+        return  # a code generator: the code it writes returns (``writeline("return x")``)
+    if claim.group("verb") == "Return":
+        message = (f"the summary says `{unit.name}` returns something, but it has no `return` "
+                   "with a value")
+    else:
+        message = f"the summary says `{unit.name}` yields, but it has no `yield`: it is not a generator"
+    segment = next((s for s in ctx.segments if s.role == "summary"), None)
+    yield ctx.finding("DF306", message, summary.start, summary.start + claim.end("word"),
+                      segment=segment,
+                      evidence=(ctx.evidence(unit.qualname, unit.name_span.start),))

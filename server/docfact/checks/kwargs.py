@@ -11,11 +11,10 @@ knows (the condition ``("forwarded", "f,g:x")``).
 from __future__ import annotations
 
 import ast
-import textwrap
-import warnings
 from dataclasses import dataclass
 
 from ..model import Unit
+from .body import function_ast, is_stub_ast
 
 _READERS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
 
@@ -29,17 +28,10 @@ class KwargsUse:
 
 def kwargs_use(text: str, unit: Unit, name: str) -> KwargsUse:
     """How the function ``unit`` (its source in ``text``) uses its ``**name``."""
-    source = textwrap.dedent(text[unit.span.start:unit.span.end])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
-            return KwargsUse(frozenset(), (), True)
-    function = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    function = function_ast(text, unit)
     if function is None:
         return KwargsUse(frozenset(), (), True)
-    if _is_stub(function):
+    if is_stub_ast(function):
         return KwargsUse(frozenset(), (), True)  # implementations decide what it takes
     read, forwarded, anywhere = set(), [], False
     parents = {child: node for node in ast.walk(function) for child in ast.iter_child_nodes(node)}
@@ -62,18 +54,6 @@ def kwargs_use(text: str, unit: Unit, name: str) -> KwargsUse:
         else:
             anywhere = True  # stored, passed whole, iterated, updated...
     return KwargsUse(frozenset(read), tuple(dict.fromkeys(forwarded)), anywhere)
-
-
-def _is_stub(function) -> bool:
-    """A body that does nothing: a docstring, ``pass``, ``...``, ``raise NotImplementedError``."""
-    for statement in function.body:
-        if isinstance(statement, ast.Pass) or (isinstance(statement, ast.Expr)
-                                               and isinstance(statement.value, ast.Constant)):
-            continue
-        if isinstance(statement, ast.Raise) and "NotImplementedError" in ast.unparse(statement):
-            continue
-        return False
-    return True
 
 
 def _literal_key(node: ast.Name, parent, parents) -> str | None:
@@ -106,11 +86,18 @@ def _dotted(node) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def keyword_fate(use: KwargsUse, key: str) -> str | tuple[str, str]:
+# Sections and field tags that list keyword arguments as such.
+_KEYWORD_SECTIONS = frozenset({"keyword args", "keyword arguments", "keyword parameters",
+                               "other parameters", "kwargs", ":key", ":keyword", ":kwarg",
+                               ":kwparam", "@keyword", "@kwarg"})
+
+
+def keyword_fate(use: KwargsUse, key: str, beside_kwargs: bool) -> str | tuple[str, str]:
     """What becomes of a documented ``key`` that is not a parameter of a function taking
     ``**kwargs``: "accepted" (read, or possibly used), "unread", or the condition on
-    the callees the keywords are passed on to."""
-    if key in use.read or use.anywhere:
+    the callees the keywords are passed on to. ``beside_kwargs``: the entry is listed
+    with an entry for the ``**kwargs`` itself, so it does not describe one of them."""
+    if key in use.read or (use.anywhere and not beside_kwargs):
         return "accepted"
     if use.forwarded_to:
         return ("forwarded", f"{','.join(use.forwarded_to)}:{key}")
@@ -128,3 +115,13 @@ def kwargs_use_of(ctx, kwargs: str) -> KwargsUse:
         unit = constructors[-1] if len(constructors) == 1 else next(
             u for u in constructors if u.name == "__init__")
     return kwargs_use(ctx.lines.text, unit, kwargs)
+
+
+def documented_beside(docstring, kwargs: str, entry) -> bool:
+    """Whether ``entry`` is in the same list of parameters as an entry documenting the
+    ``**kwargs`` itself (a section that lists keyword arguments as such excepted)."""
+    section = entry.section.lower()
+    if " ".join(section.split()) in _KEYWORD_SECTIONS:
+        return False
+    return any(e.kind == "param" and e.name is not None and e.name.text == kwargs
+               and e.section.lower() == section for e in docstring.entries)

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
-from .kwargs import keyword_fate, kwargs_use_of
+from .kwargs import documented_beside, keyword_fate, kwargs_use_of
 from .registry import rule
 
 _SELF_AND_CLS = frozenset({"self", "cls"})
@@ -16,6 +16,7 @@ _CODE = re.compile(
     r"(?::(?:py:)?(?P<role>[a-z][a-z-]*):)?"
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?![`_])"  # `text`_ is a hyperlink
 )
+_EPYTEXT_CODE = re.compile(r"\bC\{(?P<body>[^{}\n]+)\}")
 _CAMEL_CASE = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
 # A letter with a subscript is maths in any docstring: ``K_4``, ``C_m``, `s_i`.
 _SUBSCRIPTED = re.compile(r"[A-Za-z]_[A-Za-z0-9]{1,2}")
@@ -82,7 +83,8 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         condition = None
         if use is not None and closest in (None, kwargs):
             # **kwargs: a near miss of a named parameter is a typo; else the key may be read.
-            closest, fate = None, keyword_fate(use, name)
+            beside = documented_beside(ctx.docstring, kwargs, entry)
+            closest, fate = None, keyword_fate(use, name, beside)
             if fate == "accepted":
                 continue
             message += f", and it reads no `{name}` from `**{kwargs}`"
@@ -149,6 +151,13 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             cross_reference = default_role and _SEE.search(text, 0, match.start()) is not None
             how = _written_as(match, name, docstring.style, cross_reference)
             yield segment, start, name, is_call, how
+        if docstring.style in ("epytext", "plain"):  # Epytext writes code as C{...}
+            for match in _EPYTEXT_CODE.finditer(text):
+                reference = _reference_in(match.group("body"))
+                covered.append(match.span())
+                if reference is not None:
+                    offset, name, is_call = reference
+                    yield segment, segment.start + match.start("body") + offset, name, is_call, "code"
         for match in _BARE_CALL.finditer(text):
             if _within(match.start(), covered):
                 continue

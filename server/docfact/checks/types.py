@@ -117,18 +117,26 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
     entries = ctx.docstring.entries
     if not unit.is_generator or unit.return_values or any(e.kind == "yields" for e in entries):
         return
-    if unit.signature and unit.signature.returns and _iterator_like(unit.signature.returns):
-        return  # Returns: Iterator[...] describes the generator object itself
     for entry in entries:
-        if entry.kind != "returns" or (entry.type and _iterator_like(entry.type.text)):
+        if entry.kind != "returns" or describes_the_generator(unit, entry):
             continue
-        if entry.description and (_DESCRIBES_ITERATOR.match(entry.description.text)
-                                  or _iterator_like(entry.description.text.split(".")[0])):
-            continue  # "An iterator of ...", "Yields ...": what the generator produces
         start, end = _entry_bounds(entry)
         message = (f"`{unit.name}` is a generator: document what it yields under Yields, "
                    "not Returns")
         yield ctx.finding("DF204", message, start, end, entry=entry)
+
+
+def describes_the_generator(unit, entry) -> bool:
+    """Whether a generator's Returns entry describes the generator object itself, which is
+    true: an iterator-like type or annotation (``Iterator[Item]``), or a description that
+    starts by calling it one ("An iterator of ...", "Yields ...")."""
+    if unit.signature and unit.signature.returns and _iterator_like(unit.signature.returns):
+        return True
+    if entry.type and _iterator_like(entry.type.text):
+        return True
+    return entry.description is not None and (
+        _DESCRIBES_ITERATOR.match(entry.description.text) is not None
+        or _iterator_like(entry.description.text.split(".")[0]))
 
 
 @rule("DF205", "return-claim-mismatch", "type",

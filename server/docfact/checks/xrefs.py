@@ -70,4 +70,4 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
 def _described(reference: Reference) -> str:
     if reference.how == "role":
         return f"`:{reference.role}:` target"
-    return "link target" if reference.how == "link" else "See Also entry"
+    return {"link": "link target", "see": "See Also entry"}.get(reference.how, "type")

@@ -297,8 +297,8 @@ class ProjectGraph:
                 continue
             seen.add(current)
             bases = self.bases_of(current)
-            if len(bases) < len(self._units.get(current, {}).get("bases", ())) or any(
-                    self.kind(base) != "class" for base in bases):
+            written = [b for b in self._units.get(current, {}).get("bases", ()) if b != "object"]
+            if len(bases) < len(written) or any(self.kind(base) != "class" for base in bases):
                 return None
             found |= self.members(current)
             frontier += bases
@@ -320,6 +320,10 @@ class ProjectGraph:
         if unit["kind"] not in ("function", "method") or unit.get("kwargs") or unit["path"].endswith(".pyi"):
             return None  # a stub's overloads each take only part of the parameters
         return unit.get("params", [])
+
+    def named(self, simple: str) -> set[str]:
+        """The project's entities whose own name is ``simple``."""
+        return self._by_simple_name.get(simple, set())
 
     def has_suffix(self, suffix: str) -> bool:
         """Whether an entity or module of the project has a name ending with ``suffix``."""

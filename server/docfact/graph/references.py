@@ -14,8 +14,11 @@ from __future__ import annotations
 import difflib
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..checks.context import UNIVERSAL_NAMES
+from ..source.files import SkippedFile, decode_source
+from ..source.python import parse_module
 from .external import _module_source
 
 
@@ -147,9 +150,40 @@ def missing_reference(project, symbol: str, written: str) -> Missing | None:
                 return None
             return _missing_member(project, entity, parts[cut], ".".join(parts[:cut]))
     head = parts[0]
+    if len(parts) > 1 and head in sys.stdlib_module_names:
+        return _missing_in_stdlib(parts)
     if head in UNIVERSAL_NAMES or project.defines(head) or _importable(head):
         return None  # a builtin, a name some file of the project uses, a library
     return Missing(None, head, "", nearest(head, _project_names(project)))
+
+
+def _missing_in_stdlib(parts: list[str]) -> Missing | None:
+    """What a dotted name of the standard library lacks (``re.RegexObject``), read from
+    the source of its longest importable module; None when that module has no Python
+    source (a C module), imports with ``*``, or uses the name anywhere."""
+    for cut in range(len(parts) - 1, 0, -1):
+        source = _module_source(tuple(parts[:cut]))
+        if source is None:
+            continue
+        names = _library_names(source)
+        if names is None or parts[cut] in names or _module_source(tuple(parts[:cut + 1])):
+            return None
+        owner = ".".join(parts[:cut])
+        public = {n for n in names if not n.startswith("_")}
+        return Missing(owner, parts[cut], owner, nearest(parts[cut], public))
+    return None
+
+
+@lru_cache(maxsize=256)
+def _library_names(source) -> frozenset[str] | None:
+    """Every name a library file's code uses; None when it imports with ``*``."""
+    try:
+        module = parse_module(decode_source(source.read_bytes()))
+    except (OSError, SkippedFile):
+        return None
+    if any(local == "*" for local, _ in module.imports):
+        return None
+    return module.defined_names
 
 
 def missing_module(project, symbol: str, written: str) -> Missing | None:
@@ -193,6 +227,14 @@ def _entity(project, symbol: str, dotted: str) -> str | None:
         # ``Cart.missing``): only the whole name counts.
         if project.kind(target) is not None and ("." not in dotted or target.endswith("." + last)):
             return target
+    # Documentation is read from the package's top (``.. module:: flask``): a class the
+    # module does not import still resolves when the project has one class so named.
+    head, _, rest = dotted.partition(".")
+    classes = [q for q in project.named(head) if project.kind(q) == "class"]
+    if len(classes) == 1:
+        candidate = f"{classes[0]}.{rest}" if rest else classes[0]
+        if project.kind(candidate) is not None:
+            return candidate
     return None
 
 

@@ -20,6 +20,7 @@ OBJECT_ROLES = frozenset({"func", "meth", "class", "attr", "data", "exc", "obj",
                           "mod", "type"})
 _ROLE = re.compile(r"(?<![\w:]):(?:py:)?(?P<role>[a-z]+):`(?P<body>[^`\n]+)`")
 _EPYTEXT_LINK = re.compile(r"\bL\{(?P<body>[^{}\n]+)\}")
+_EPYTEXT_CODE = re.compile(r"\bC\{(?P<body>[^{}\n]+)\}")
 _TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # "See Also" headings: NumPy's underlined one, Google's with a colon.
 _SEE_ALSO = re.compile(r"[ \t]*See[ \t]+Also[ \t]*:?[ \t]*$", re.IGNORECASE)
@@ -32,7 +33,9 @@ _SEE_NAME = re.compile(r"`{0,2}[~.]?([A-Za-z_][\w.]*?)(?:\(\))?`{0,2}(?=[ \t]*(?
 
 @dataclass(frozen=True, slots=True)
 class Reference:
-    how: str  # "role" | "link" (Epytext) | "see" (an entry of a See Also section)
+    # "role" | "link" (Epytext) | "see" (an entry of a See Also section) | "type" (code
+    # in an Epytext type field)
+    how: str
     role: str | None  # the Sphinx role ("meth", "mod", ...); None for links and See Also
     target: Field  # the dotted name, no title, ``~``, leading ``.`` or ``()``
     whole: Field  # the reference as written
@@ -55,7 +58,26 @@ def references(docstring: Docstring) -> list[Reference]:
                 if reference is not None:
                     found.append(reference)
     found += _see_also(docstring)
+    found += _epytext_types(docstring)
     return sorted(found, key=lambda r: r.whole.start)
+
+
+def _epytext_types(docstring: Docstring) -> list[Reference]:
+    """The code of Epytext type fields (``@type x: C{int} or L{Cart}``): a type there is
+    a reference to it, though written as code."""
+    if docstring.style != "epytext":
+        return []
+    value = docstring.text.value
+    found = []
+    for entry in docstring.entries:
+        where = entry.type
+        if where is None:
+            continue
+        for match in _EPYTEXT_CODE.finditer(value, where.start, where.end):
+            reference = _reference(value, "type", None, match)
+            if reference is not None:
+                found.append(reference)
+    return found
 
 
 def _in_code(docstring: Docstring, offset: int) -> bool:

@@ -1,0 +1,53 @@
+"""What a function's body does, read with ``ast`` when a rule needs more than the
+source model gives (the function's text is parsed alone, dedented)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+import warnings
+
+from ..model import Unit
+
+
+def function_ast(text: str, unit: Unit) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The ``ast`` of the function ``unit`` (its source in ``text``); None if it does not parse."""
+    source = textwrap.dedent(text[unit.span.start:unit.span.end])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return None
+    return next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+
+
+def is_stub(text: str, unit: Unit) -> bool:
+    """Whether the function ``unit`` does nothing (an interface, documenting overrides)."""
+    function = function_ast(text, unit)
+    return function is None or is_stub_ast(function)
+
+
+def writes_code_with(text: str, unit: Unit, keyword: str) -> bool:
+    """Whether the function ``unit`` has a string (its docstring aside) holding the
+    statement ``keyword`` (``"return "``): code it generates."""
+    function = function_ast(text, unit)
+    if function is None:
+        return True
+    strings = [node.value for node in ast.walk(function) if isinstance(node, ast.Constant)
+               and isinstance(node.value, str)]
+    docstring = ast.get_docstring(function, clean=False)
+    return any(re.search(rf"\b{keyword}\b", value) for value in strings if value != docstring)
+
+
+def is_stub_ast(function) -> bool:
+    """A body that does nothing: a docstring, ``pass``, ``...``, ``raise NotImplementedError``."""
+    for statement in function.body:
+        if isinstance(statement, ast.Pass) or (isinstance(statement, ast.Expr)
+                                               and isinstance(statement.value, ast.Constant)):
+            continue
+        if isinstance(statement, ast.Raise) and "NotImplementedError" in ast.unparse(statement):
+            continue
+        return False
+    return True

@@ -1,0 +1,107 @@
+"""What a summary line claims of the result (DF306), and numpydoc's Yields convention for
+generators (DF503, opt-in), on the real engine."""
+
+import textwrap
+
+from docfact.config import Settings
+from docfact.engine import analyze
+
+
+def codes(source, select=()):
+    source = textwrap.dedent(source)
+    analysis = analyze(source, "sample.py", "sample", Settings(select=select))
+    return [(f.code, source[f.span.start:f.span.end].split("\n")[0]) for f in analysis.findings]
+
+
+def test_df306_return_and_yield_claims_on_functions_that_have_no_such_result():
+    assert codes('''
+        def total(items):
+            """Return the total of the items."""
+            print(sum(items))
+
+
+        def rows(items):
+            """Yields the rows, one by one."""
+            print(items)
+    ''') == [("DF306", "Return"), ("DF306", "Yields")]
+
+
+def test_df306_not_when_the_code_may_return_or_documents_other_code():
+    assert codes('''
+        import abc
+
+
+        def total(items):
+            """Return the total."""
+            return sum(items)
+
+
+        def show(items):
+            """Returns None: it prints."""
+            print(items)
+
+
+        def rows(items):
+            """Yields the rows."""
+            yield from items
+
+
+        def hook(self):
+            """Return the value (subclasses decide)."""
+            raise NotImplementedError
+
+
+        class Base(abc.ABC):
+            @abc.abstractmethod
+            def value(self):
+                """Return the value."""
+
+
+        def fail(self):
+            """Return the value, or raise when there is none."""
+            raise LookupError(self)
+
+
+        def factory():
+            """Return a function that counts."""
+            def count():
+                return 1
+
+
+        def emit_return(self, frame):
+            """Return the buffer of the frame (in the code it writes)."""
+            self.writeline("return buffer")
+
+
+        class Cart:
+            def __init__(self):
+                """Return a new cart."""
+                self.items = []
+    ''') == []
+
+
+def test_df503_numpydoc_yields_convention_is_opt_in_and_leaves_df204_its_cases():
+    source = '''
+        def rows(items):
+            """Read the rows.
+
+            Returns
+            -------
+            Iterator[str]
+                The rows.
+            """
+            yield from items
+
+
+        def lines(items):
+            """Read the lines.
+
+            Returns
+            -------
+            list of str
+                The lines.
+            """
+            yield from items
+    '''
+    assert codes(source) == [("DF204", "list of str")]
+    assert codes(source, select=("DF503",)) == [("DF503", "Iterator[str]"), ("DF204", "list of str")]
