@@ -150,3 +150,14 @@ def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path):
 def test_a_tool_key_that_is_not_a_table_is_not_docfacts_business(tmp_path):
     result = pyproject_case(tmp_path, b'tool = "x"\n')
     assert result.returncode == 1 and "DF101" in result.stdout, result.stderr
+
+
+def test_a_tree_too_deep_to_query_is_skipped_quickly():
+    """tree-sitter's query cursor counts depth in 16 bits: 100,000 chained calls took it
+    120 s (and lost captures). Such a file is refused with its line; a long but shallow
+    function is still analysed."""
+    chain = BAD + "\n\ndef g():\n    return x" + "()" * 70_000 + "\n"
+    analysis = analyze(chain, "chain.py", "chain", Settings())
+    assert "nested" in analysis.skipped and "line 9" in analysis.skipped
+    long_body = BAD.replace('    """\n', '    """\n' + "    x = 1\n" * 12_000, 1)
+    assert [f.code for f in analyze(long_body, "long.py", "long", Settings()).findings] == ["DF101"]

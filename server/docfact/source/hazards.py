@@ -1,4 +1,5 @@
-"""Texts that crash the Python parser, found before the parser sees them.
+"""Texts that crash the Python parser, found before the parser sees them, and trees
+too deep to query.
 
 tree-sitter-python's scanner keeps its stack of indentation levels in a fixed 1 KiB
 buffer between tokens; with about 500 levels and a string open it writes past the buffer
@@ -19,9 +20,15 @@ import subprocess
 import sys
 from functools import lru_cache
 
+import tree_sitter
+
 from .files import SkippedFile
 
 CPYTHON_MAX_INDENT = 100  # CPython's MAXINDENT: deeper files are not Python
+# tree-sitter's query cursor keeps a node's depth in 16 bits: past it, a query runs for
+# minutes and misses captures (100,000 chained calls: 120 s). A node that deep needs a
+# statement of at least that many bytes, so only such statements are measured.
+QUERY_MAX_DEPTH = 65_000
 _CHILD_TIMEOUT_S = 30.0
 # The parser the editor and the CLI use, in a process of its own.
 _PARSE_IN_CHILD = (
@@ -88,3 +95,29 @@ def _crash_in_child(data: bytes, depth: int) -> str:
         return ""  # it ended by itself: the parser did not crash
     return (f"{depth} levels of indentation crash the Python parser "
             f"(CPython allows {CPYTHON_MAX_INDENT})")
+
+
+def check_tree_depth(statements: list[tree_sitter.Node]) -> None:
+    """Raise ``SkippedFile`` if a node under ``statements`` lies deeper than a query can
+    reach."""
+    for statement in statements:
+        if statement.end_byte - statement.start_byte > QUERY_MAX_DEPTH:
+            depth = _depth(statement)
+            if depth > QUERY_MAX_DEPTH:
+                raise SkippedFile(f"an expression nested {depth:,} levels deep (line "
+                                  f"{statement.start_point[0] + 1}); CPython refuses far less")
+
+
+def _depth(node: tree_sitter.Node) -> int:
+    """The depth of the deepest node under ``node``, walked without recursion."""
+    cursor = node.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            deepest = max(deepest, depth)
+            continue
+        while not cursor.goto_next_sibling():
+            if depth == 0 or not cursor.goto_parent():
+                return deepest
+            depth -= 1

@@ -12,7 +12,7 @@ import tree_sitter_python
 
 from ..model import DocstringText, Module, Parameter, Signature, Span, Unit
 from .files import SkippedFile
-from .hazards import check_python_text
+from .hazards import check_python_text, check_tree_depth
 from .literal import clean, decode_literal
 from .reparse import Reparser
 from .syntax import byte_to_char_map, statements_by_scope
@@ -66,15 +66,17 @@ class ModuleParser:
         self._pieces: dict[tuple, _Piece] = {}
 
     def parse(self, text: str) -> Module:
-        """The units of ``text``; ``SkippedFile`` if the parser would crash on it."""
+        """The units of ``text``; ``SkippedFile`` if the parser would crash on it or its
+        tree is too deep to query."""
         data = text.encode("utf-8", "surrogatepass")
         with self._lock:
             try:
                 check_python_text(data)
+                tree, alone = self._reparser.parse(data)
+                check_tree_depth([*tree.root_node.children, *alone.values()])
             except SkippedFile:
                 self._reparser, self._pieces = Reparser(), {}  # the next version starts afresh
                 raise
-            tree, alone = self._reparser.parse(data)
             extractor = _Extractor(text, data, tree, self._pieces, alone)
             module = extractor.module()
             self._pieces = extractor.fresh
