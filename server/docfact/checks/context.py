@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import builtins
 import keyword
-import re
 import sys
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,15 +12,8 @@ from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Segment, Signat
 from ..source import jdk
 from ..source.lines import LineIndex
 from .lookups import Lookups, NameScope
+from .referents import Referents, example_names, result_names
 from .registry import RULES
-
-_INLINE_CODE = re.compile(r"``?([^`]+)``?")
-_PLAIN_NAME = re.compile(r"[\w.]+(?:\(\))?")
-_IDENTIFIER = re.compile(r"[^\W\d]\w*")
-# reST line blocks ("|   f(x) = ...") set out formulas and pseudo-code.
-_LINE_BLOCK = re.compile(r"^[ \t]*\|[ \t].*$", re.MULTILINE)
-# How a Returns entry names its value: "(is_planar, certificate) : tuple", "``lesk_sense`` The ...".
-_RESULT_NAMES = re.compile(r"[(\w, )]+(?=\s:\s)|``?\w+``?")
 
 # Names a docstring may mention without the project defining them.
 UNIVERSAL_NAMES = frozenset(
@@ -76,31 +68,25 @@ class CheckContext:
         """Names the language gives every file (builtins, or java.lang and keywords)."""
         return jdk.UNIVERSAL_NAMES if self.docstring.style == "javadoc" else UNIVERSAL_NAMES
 
+    @property
+    def bound_names(self):
+        """The names the file binds (definitions, assignments, imports, attributes)."""
+        return self.lookups.bound_names
+
+    @cached_property
+    def referents(self) -> Referents:
+        """What the names the docstring writes refer to (``checks.referents``)."""
+        return Referents(self)
+
     @cached_property
     def example_names(self) -> frozenset[str]:
-        """Names bound or used in the docstring's own code: doctests, literal blocks and
-        inline code that is more than a name (``@rule(value1=b1)``, `@argmap(f, "a")`)."""
-        value = self.docstring.text.value
-        code = [value[block.start:block.end] for block in self.docstring.code_blocks]
-        code += _LINE_BLOCK.findall(value)
-        code += [m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))]
-        code += [t.body.text for t in self.docstring.inline  # Javadoc's {@code ...}
-                 if t.tag == "code" and t.body is not None and not _PLAIN_NAME.fullmatch(t.body.text)]
-        return frozenset(_IDENTIFIER.findall("\n".join(code)))
+        """Names bound or used in the docstring's own code (``referents.example_names``)."""
+        return example_names(self.docstring)
 
     @cached_property
     def result_names(self) -> frozenset[str]:
-        """Names the docstring gives to what the function returns or yields."""
-        names = set()
-        for entry in self.docstring.entries:
-            if entry.kind not in ("returns", "yields"):
-                continue
-            if entry.name is not None:
-                names.add(entry.name.text)
-            elif entry.description is not None:
-                head = _RESULT_NAMES.match(entry.description.text)
-                names.update(_IDENTIFIER.findall(head.group()) if head else ())
-        return frozenset(names)
+        """Names the docstring gives its results and tuple members (``referents.result_names``)."""
+        return result_names(self.docstring)
 
     def evidence(self, symbol: str, offset: int, text: str = "") -> Evidence:
         """Evidence at ``offset`` of this file (a definition, an annotation)."""

@@ -12,20 +12,23 @@ them good for this version only.
 from __future__ import annotations
 
 from ..model import Module, Unit
+from .referents import bound_names
 
 # The sets of names the checks may ask about, by where they come from.
-_DEFINED, _IMPORTED, _CLASS = "defined_names", "imported_names", "class_names"
+_DEFINED, _IMPORTED, _CLASS, _BOUND = "defined_names", "imported_names", "class_names", "bound_names"
 
 
 def _sources(module: Module, unit: Unit) -> dict[str, frozenset[str]]:
     # A method's (or a Java field's) `attributes` are the names used anywhere in its
     # class; a class's or a function's come from its own text.
-    return {_DEFINED: module.defined_names, _IMPORTED: module.imported_names, _CLASS: unit.attributes}
+    return {_DEFINED: module.defined_names, _IMPORTED: module.imported_names, _CLASS: unit.attributes,
+            _BOUND: bound_names(module)}
 
 
 class Lookups:
-    """The recording side of one unit's checks. ``module`` stands in for the Module and
-    ``class_names`` for the unit's class's names."""
+    """The recording side of one unit's checks. ``module`` stands in for the Module,
+    ``class_names`` for the unit's class's names and ``bound_names`` for the names the
+    file binds (``referents.bound_names``)."""
 
     def __init__(self, module: Module, unit: Unit) -> None:
         self._module, self._sources = module, _sources(module, unit)
@@ -33,6 +36,7 @@ class Lookups:
         self.read_module = False  # the checks read more of the module than its names
         self.module = _ModuleView(self, module)
         self.class_names = _RecordedNames(self, _CLASS)
+        self.bound_names = _RecordedNames(self, _BOUND)
 
     def ask(self, source: str, name: str) -> bool:
         answer = name in self._sources[source]

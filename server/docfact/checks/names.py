@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import difflib
+import ast
+import builtins
+import inspect
 import re
 from typing import Iterator
 
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
 from .kwargs import documented_beside, keyword_fate, kwargs_use_of
+from .referents import closest_name, one_typo_apart, version_notes
 from .registry import rule
 
 _SELF_AND_CLS = frozenset({"self", "cls"})
@@ -37,6 +40,11 @@ _C_API = re.compile(r"_?_?Py[A-Z_]")
 _ILLUSTRATION = re.compile(r"\b(?:for (?:example|instance)|e\.g\.|such as)[^.;:()]{0,12}$",
                            re.IGNORECASE)
 _PARENTHESES = re.compile(r"\([^()]*\)")
+# Code spans in a row: "``nan``, ``inf``, and ``-inf``", "``a`` or ``b``".
+_CODE_LIST = re.compile(r"``?[^`\n]+``?(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)``?[^`\n]+``?)+")
+_BUILTIN_FUNCTIONS = {name: value for name, value in vars(builtins).items() if callable(value)}
+# What a keyword argument looks like.
+_KEYWORD = re.compile(r"[a-z_][a-z0-9_]*")
 # What precedes a cross-reference: "See `comparison`", ".. seealso:: `comparison`".
 _SEE = re.compile(r"\bsee(?: also|also::)?\s*$", re.IGNORECASE)
 # A TSDoc link in generated docstrings, whose label is in backticks: {@link A.b `b`}.
@@ -68,6 +76,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.unit.kind == "class" and ctx.unit.signature is None:
         # A class documenting its constructor: dataclass-like fields count as parameters.
         accepted |= ctx.unit.attributes
+    accepted |= _returned_callable_parameters(ctx)
     documented = {e.name.text for e in ctx.docstring.entries if e.kind == "param" and e.name}
     ignored = ignored_parameters(ctx)
     undocumented = [p for p in parameters if p not in documented and p not in ignored]
@@ -97,6 +106,30 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             fix=(f"Rename to `{closest}`", closest) if closest else None, evidence=evidence,
             condition=condition,
         )
+
+
+def _returned_callable_parameters(ctx: CheckContext) -> set[str]:
+    """Parameters of the nested functions and lambdas the unit returns: a factory's
+    docstring documents what the function it returns takes ("Return a function that
+    takes `uuid`")."""
+    returned, found = set(), set()
+    for value in ctx.unit.return_values:
+        returned.update(_NAME.findall(value))
+        try:
+            tree = ast.parse(value.strip(), mode="eval")
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Lambda):
+                arguments = node.args
+                found.update(a.arg for a in (*arguments.posonlyargs, *arguments.args,
+                                             *arguments.kwonlyargs, arguments.vararg,
+                                             arguments.kwarg) if a is not None)
+    depth = ctx.unit.qualname.count(".") + 1
+    for nested in ctx.nested_units:
+        if nested.name in returned and nested.signature and nested.qualname.count(".") == depth:
+            found.update(p.name for p in nested.signature.parameters)
+    return found
 
 
 def ignored_parameters(ctx: CheckContext) -> frozenset[str]:
@@ -229,37 +262,41 @@ def _renamable(ctx: CheckContext) -> frozenset[str]:
                      if name.startswith(owner) and "." not in name[len(owner):])
 
 
-def _suggestions(ctx: CheckContext) -> frozenset[str]:
-    """Names a misspelt one may have meant. Builtins and keywords make poor suggestions;
-    in Java, whose code is all names, only parameters and fields are likely."""
+def _nearest(ctx: CheckContext, name: str, how: str) -> str | None:
+    """What a misspelt name may have meant. Maths only ever misspells a parameter; in
+    Java, whose code is all names, only parameters and fields are likely."""
+    if how == "maths":
+        return closest_name(name, _parameters(ctx))
     if ctx.docstring.style == "javadoc":
-        return _parameters(ctx) | {name.rpartition(".")[2] for name, _ in ctx.module.variables}
-    return ctx.known_names - ctx.universal_names
+        return closest_name(name, _parameters(ctx) | {n.rpartition(".")[2] for n, _ in ctx.module.variables})
+    return ctx.referents.nearest(name)
 
 
 def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name: str,
                 how: str) -> Iterator[Finding]:
     """A finding for ``name`` unless it resolves; ``how``: "code", "plain" or "maths"."""
     parts = name.split(".")
-    head = parts[0]
     if _HISTORY.search(segment.text) or _MENTIONS_C.search(segment.text):
         return  # a history note, or a sentence about C code (names there are C's)
-    if parts[-1] in _FILE_SUFFIXES:
-        return  # a file name
-    if head in ctx.example_names or head in ctx.result_names or head in _FOREIGN_LITERALS:
-        return  # a name the docstring binds itself, or JSON's `null`
-    if head in ("self", "cls", "this") and len(parts) > 1:
-        head = parts[1]
-        if head in ctx.class_names or head in ctx.module.defined_names:
-            return
-    elif head in ctx.known_names:
+    if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
+        return  # a file name, or maths (``a³b⁴c²``)
+    if parts[0] in _FOREIGN_LITERALS:
+        return  # JSON's `null`
+    referent = ctx.referents.resolve(name)
+    if referent.resolved:
         return
+    head = referent.name
     if _stands_for_known(head, ctx.known_names):
         return
-    closest = closest_name(head, _parameters(ctx) if how == "maths" else _suggestions(ctx))
+    closest = _nearest(ctx, head, how)
+    note = _version_note(ctx, start)
+    if note is not None and (closest is None or not one_typo_apart(head, closest)
+                             or re.search(rf"\b{re.escape(closest)}\b", note)):
+        return  # history names what is gone; only a plain typo of what exists is reported
     # camelCase is Java's own style of names, not a sign of a name from elsewhere.
     foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
-    if closest is None and _incidental(segment, start, head, parts, how, foreign_case):
+    if closest is None and (_incidental(segment, start, head, parts, how, foreign_case, ctx)
+                            or (code == "DF102" and _forwarded_keyword(ctx, head))):
         return
     if closest and ctx.docstring.style != "javadoc" and _in_another_case(head, closest):
         return  # no typo: `textEdit` of a `TextEdit`, `BackendInterface` of `backend_interface`
@@ -273,8 +310,52 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     yield ctx.finding(
         code, message, head_start, head_start + len(head), segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
-        condition=("visible" if ctx.docstring.style == "javadoc" else "defined", head),
+        condition=referent.condition,
     )
+
+
+def _version_note(ctx: CheckContext, start: int) -> str | None:
+    """The text of the note about history (``.. versionchanged::``) around ``start``."""
+    value = ctx.docstring.text.value
+    return next((value[a:b] for a, b in version_notes(ctx.docstring) if a <= start < b), None)
+
+
+def _forwarded_keyword(ctx: CheckContext, name: str) -> bool:
+    """Whether ``name`` may be a keyword the unit passes on with ``**kwargs`` to a callee,
+    whose parameters the docstring may then describe: one of the callee's parameters when
+    the file tells them (a builtin, a function or method of the file), any keyword-like
+    name when it cannot (an import, a method of a value, a class taken as a parameter)."""
+    signature = ctx.signature
+    kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None) if signature else None
+    if kwargs is None or not _KEYWORD.fullmatch(name):
+        return False
+    body = ctx.lines.text[ctx.unit.docstring.literal.end:ctx.unit.span.end]  # after the signature
+    for call in re.finditer(rf"([\w.]+)\((?:[^()]|\([^()]*\))*?\*\*{re.escape(kwargs)}\b", body):
+        accepted = _callee_parameters(ctx, call.group(1))
+        if accepted is None or name in accepted:
+            return True
+    return False
+
+
+def _callee_parameters(ctx: CheckContext, callee: str) -> frozenset[str] | None:
+    """The keywords ``callee`` (as called in the unit) accepts, or None when they are not
+    known from the file alone or it takes any keyword itself."""
+    if callee in _BUILTIN_FUNCTIONS:
+        try:
+            return frozenset(inspect.signature(_BUILTIN_FUNCTIONS[callee]).parameters)
+        except (TypeError, ValueError):
+            return None
+    head, _, rest = callee.partition(".")
+    if head in ("self", "cls") and rest and "." not in rest:
+        qualname = f"{ctx.unit.qualname.rpartition('.')[0]}.{rest}"
+    elif not rest:
+        qualname = callee
+    else:
+        return None
+    definition = next((u for u in ctx.module.units if u.qualname == qualname and u.signature), None)
+    if definition is None or any(p.kind == "var_keyword" for p in definition.signature.parameters):
+        return None
+    return frozenset(p.name for p in definition.signature.parameters)
 
 
 def _stands_for_known(head: str, known: frozenset[str]) -> bool:
@@ -292,35 +373,65 @@ def _stands_for_known(head: str, known: frozenset[str]) -> bool:
 
 def _in_another_case(name: str, known: str) -> bool:
     """The same words in another naming convention: `textEdit` and `TextEdit`,
-    `BackendInterface` and `backend_interface`. A difference inside one convention
-    (`PropBank`, `Propbank`) or of underscores alone (`getall`, `get_all`) is a typo."""
+    `BackendInterface` and `backend_interface`, `deepObject` and `deep_object`. A
+    difference inside one convention (`PropBank`, `Propbank`) or of underscores alone
+    (`getall`, `get_all`) is a typo."""
     name, known = name.lstrip("_"), known.lstrip("_")
-    return (name.replace("_", "").lower() == known.replace("_", "").lower()
-            and name[:1].isupper() != known[:1].isupper())
+    if name.replace("_", "").lower() != known.replace("_", "").lower():
+        return False
+    conventions = {_convention(name), _convention(known)}
+    return len(conventions) == 2 and conventions != {"flat", "snake"}
+
+
+def _convention(name: str) -> str:
+    if "_" in name:
+        return "snake"
+    if name[:1].isupper():
+        return "pascal"
+    return "camel" if name != name.lower() else "flat"
 
 
 def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: str,
-                foreign_case) -> bool:
+                foreign_case, ctx: CheckContext) -> bool:
     """Whether a name with no near miss most likely names something outside the code."""
     if how != "code" or (len(parts) > 1 and head == parts[0]) or foreign_case:
         return True  # plain text, maths, a dotted name with an unknown head, a JSON field
-    if head.isalpha() and head.isupper():
-        return True  # an acronym, an SQL keyword, emphasis: ``CLIG``, ``ATTACH``
+    if head.upper() == head:
+        return True  # an acronym, an SQL keyword, a protocol constant: ``CLIG``, ``SSH_MSG_EOF``
+    if ctx.docstring.style != "javadoc" and _template(head, ctx):
+        return True  # a name built on a one-letter placeholder is a pattern (``X_nowait``)
     at = start - segment.start
-    return _ILLUSTRATION.search(segment.text, 0, at) is not None or _in_enumeration(segment, at)
+    return _ILLUSTRATION.search(segment.text, 0, at) is not None or _in_enumeration(segment, at, ctx)
 
 
-def _in_enumeration(segment: Segment, at: int) -> bool:
-    """Whether the name at ``at`` of the sentence is in a parenthesised list of code spans,
-    which gives instances of what precedes it: "a handler (``ignore``, ``backslashreplace``)"."""
-    return any(m.start() < at < m.end() and "`," in m.group() and len(_CODE.findall(m.group())) > 1
-               for m in _PARENTHESES.finditer(segment.text))
+def _template(name: str, ctx: CheckContext) -> bool:
+    """Whether ``name`` is built on a one-letter placeholder (``X_nowait``: "if ``X``
+    would block"); not when the letter is a name of the code (``num_G`` with a ``G``)."""
+    letters = [part for part in name.split("_") if len(part) == 1 and part.isupper()]
+    return bool(letters) and not any(letter in ctx.known_names for letter in letters)
 
 
-def closest_name(name: str, candidates) -> str | None:
-    """The candidate ``name`` most likely misspells, if any is close."""
-    matches = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.8)
-    return matches[0] if matches else None
+def _in_enumeration(segment: Segment, at: int, ctx: CheckContext) -> bool:
+    """Whether the name at ``at`` of the sentence is one of a list of code spans that gives
+    instances of what it talks about: two or more in parentheses (`a handler (``ignore``,
+    ``backslashreplace``)`) or three or more in a row (```nan``, ``inf``, and ``-inf``),
+    none of them a parameter; or two or more of which none is a name of the code
+    (```XMLHttpRequest`` or ``Fetch```). Never a list with a call or a cross-reference
+    (``:func:`f```): such a list is about the code."""
+    for pattern, fewest in ((_PARENTHESES, 2), (_CODE_LIST, 2)):
+        for match in pattern.finditer(segment.text):
+            if not match.start() <= at < match.end():
+                continue
+            spans = list(_CODE.finditer(match.group()))
+            if len(spans) < fewest or any(m.group("role") or m.group("body").endswith("()") for m in spans):
+                continue
+            members = [m.group("body") for m in spans]
+            if pattern is _PARENTHESES or len(members) >= 3:
+                if not ctx.referents.parameters.intersection(members):
+                    return True
+            elif not any(ctx.referents.resolve(m).resolved for m in members if _NAME.fullmatch(m)):
+                return True
+    return False
 
 
 def render_signature(signature) -> str:

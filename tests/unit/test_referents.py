@@ -1,0 +1,219 @@
+"""What names in docstrings refer to: the false-alarm families seen on real projects.
+
+Each test is modelled on a real case and keeps a true finding of the same shape beside
+the false alarm it guards against.
+"""
+
+from test_rules import check, codes
+
+
+def test_version_notes_name_what_is_gone():
+    # werkzeug: "The ``as_bytes`` parameter was removed.", "Combine ``BaseRequest`` ..."
+    assert codes('''
+        class Request:
+            """A request.
+
+            .. versionchanged:: 3.0
+                The ``as_bytes`` parameter was removed.
+
+            .. versionchanged:: 2.0
+                Combine ``BaseRequest`` and mixins into a single ``Request``.
+
+            Changed in version 1.2: ``old_limit`` is now ``limit``.
+
+            The ``stale_option`` is read at start.
+            """
+            limit = 1
+            BadRequest = None
+    ''') == [("DF102", "stale_option")]
+    # A plain typo of a name that exists is still reported there, unless the note names
+    # both (a rename); werkzeug: "Added the ``required_trusted_types_for`` ... properties."
+    found = codes('''
+        class Policy:
+            """A policy.
+
+            .. versionchanged:: 3.2
+                Added the ``required_trusted_types_for`` and ``trusted_types`` properties.
+
+            .. versionchanged:: 3.3
+                ``trusted_type`` was renamed to ``trusted_types``.
+            """
+            require_trusted_types_for = None
+            trusted_types = None
+    ''')
+    assert found == [("DF102", "required_trusted_types_for")]
+
+
+def test_protocol_constants_and_lists_of_outside_names():
+    # falcon: "match ``nan``, ``inf``, and ``-inf``", "``XMLHttpRequest`` or ``Fetch``";
+    # trio: "an ``SSH_MSG_CHANNEL_EOF`` request". A list with a parameter stays code.
+    assert codes('''
+        def convert(value, finite):
+            """Set ``finite`` to match ``nan``, ``inf``, and ``-inf``, as sent by
+            ``XMLHttpRequest`` or ``Fetch``; an ``SSH_MSG_CHANNEL_EOF`` ends it.
+            Either ``value`` or ``valeu_list`` is converted.
+            """
+            return float(value)
+    ''') == [("DF102", "valeu_list")]
+
+
+def test_a_placeholder_letter_makes_a_pattern_unless_the_code_has_it():
+    # trio: "Raised by ``X_nowait`` functions if ``X`` would block."
+    assert codes('''
+        def isolates(G):
+            """Raised by ``X_nowait`` functions if ``X`` would block; see ``num_G``."""
+            return G
+    ''') == [("DF102", "num_G")]
+
+
+def test_maths_with_superscripts_is_no_name():
+    # more-itertools: "the coefficient of the ``a³b⁴c²`` term"
+    assert codes('''
+        def multinomial(*counts):
+            """The coefficient of the ``a³b⁴c²`` term, not ``coefficent_of``."""
+            return counts
+    ''') == [("DF102", "coefficent_of")]
+
+
+def test_parameters_of_a_returned_function_or_lambda():
+    # "Return a function that takes ``uuid``": the inner def takes it.
+    assert codes('''
+        def make_loader(kind):
+            """Make a loader.
+
+            Args:
+                kind: What to load.
+                uuid: The id the returned loader takes.
+                timeout: How long it waits.
+                retries: Not taken by anything.
+            """
+            def load(uuid, timeout=1):
+                return kind, uuid, timeout
+            return load
+
+        def make_key(prefix):
+            """Make a key function.
+
+            Args:
+                prefix: The prefix.
+                item: What the returned lambda takes.
+            """
+            return lambda item: prefix + item
+    ''') == [("DF101", "retries")]
+
+
+def test_keywords_passed_on_with_kwargs():
+    # shapely: "Use `markeredgecolor`" of a function passing **kwargs to ax.plot; a
+    # callee the file knows (a builtin, a function of the file) accepts only its own.
+    assert codes('''
+        def plot_points(geom, ax, **kwargs):
+            """Plot; `markeredgecolor` goes to matplotlib."""
+            return ax.plot(geom, **kwargs)
+
+        def show(text, **kwargs):
+            """Print; ``sep`` goes to print, ``sep_list`` goes nowhere."""
+            print(text, **kwargs)
+
+        def _draw(shape, colour=None):
+            return shape, colour
+
+        def draw(shape, **options):
+            """Draw; ``colour`` goes to _draw, ``color_map`` goes nowhere."""
+            return _draw(shape, **options)
+
+        def keep(values, **kwargs):
+            """Keep ``values`` and the ``unused_flag``."""
+            return values
+    ''') == [("DF102", "sep_list"), ("DF102", "color_map"), ("DF102", "unused_flag")]
+
+
+def test_attributes_of_a_class_that_makes_them_at_run_time():
+    assert codes('''
+        class Resource:
+            def __getattr__(self, name):
+                return name
+
+            def get(self):
+                """Read `self.bucket_name` (made from the service's data)."""
+                return self.data
+
+        class Plain:
+            def get(self):
+                """Read `self.bucket_name`."""
+                return self.data
+    ''') == [("DF102", "bucket_name")]
+
+
+def test_names_the_docstring_binds_itself():
+    # gcs: "(`start_byte`, `bytes_to_read`, `writeable_buffer`)" then "`bytes_to_read`";
+    # fire: a Usage section of code without >>>; an example quoted with "> "; a URL.
+    assert codes('''
+        def download(ranges):
+            """Download ranges of (`start_byte`, `bytes_to_read`, `buffer`) tuples.
+
+            If `bytes_to_read` is 0, read to the end; `read_count` is never 0.
+
+            Usage:
+
+              # Get the reader state.
+              reader = make_reader(ranges)
+              width = reader.GetWidth()
+
+            > helper_fn(ranges)
+
+            Served from https://my_host.example.com/path; ``my_host`` answers,
+            ``GetWidth`` and ``helper_fn`` too.
+            """
+            return ranges
+    ''') == [("DF102", "read_count")]
+
+
+def test_suggestions_are_names_of_the_right_kind():
+    # werkzeug: "did you mean `_urlencode`" for a removed public `url_encode`; fire:
+    # "did you mean `arg_name`" (another function's local) in the module docstring.
+    found = {text: finding for _, text, finding in check('''
+        """Docstrings: `argname` is a style.
+
+        See `makes_rows`.
+        """
+        from .urls import _urlencode
+
+
+        def make_rows(count):
+            """See `url_encode`. Makes ``cuont`` rows."""
+            return [count]
+
+
+        def encode(rows):
+            arg_name = _urlencode(rows)
+            return arg_name
+    ''')}
+    assert "did you mean" not in found["url_encode"].message
+    assert "did you mean" not in found["argname"].message
+    assert found["cuont"].fix.replacement == "count"
+    assert found["makes_rows"].fix.replacement == "make_rows"
+
+
+def test_no_suggestion_when_two_names_are_as_close():
+    found = check('''
+        def pair(left_item, right_item):
+            """Join ``lift_item`` with the other."""
+            return left_item, right_item
+    ''')
+    assert [(code, text) for code, text, _ in found] == [("DF102", "lift_item")]
+    assert found[0][2].fix.replacement == "left_item"
+    tied = check('''
+        def pair(item_a, item_b):
+            """Join ``item_c`` with the other."""
+            return item_a, item_b
+    ''')
+    assert [(code, text, f.fix) for code, text, f in tied] == [("DF102", "item_c", None)]
+
+
+def test_other_naming_conventions_are_no_typo():
+    # falcon: "the OpenAPI ``deepObject`` style" beside a ``deep_object`` parameter.
+    assert codes('''
+        def get_param(name, deep_object=False, get_all=False):
+            """Use the ``deepObject`` style when `deep_object`; ``getall`` is a typo."""
+            return name
+    ''') == [("DF102", "getall")]
