@@ -220,6 +220,9 @@ def _generic(dotted: str, arg_nodes: list[ast.expr], prose: bool) -> TypeExpr:
         return _union([*args, NONE])
     if canonical == "Union":
         return _union(args)
+    if prose and canonical == "tuple" and len(args) == 1 and args[0] != _ELLIPSIS:
+        # Docs write ``tuple[str]`` for a tuple of strings, seldom for a 1-tuple.
+        return TypeExpr(canonical, (args[0], _ELLIPSIS))
     if canonical in _CLASSES:
         return TypeExpr(canonical, args)
     return _opaque(dotted, args)
@@ -321,7 +324,7 @@ def _parse_doc(text: str) -> TypeExpr | None:
     text = _ROLE.sub("", text).replace("`", "").replace("~", "")
     text = _DEFAULT_NOTE.sub("", _OPTIONAL_NOTE.sub(", optional", text))
     text = " ".join(text.split()).strip(" .")
-    optional, alternatives = False, []
+    optional, alternatives, chunks = False, [], []
     # NumPy style: "int, optional", "bool, default True", and "int, str" for a union.
     for chunk in _split_top(text, ","):
         if _DEFAULT.match(chunk):
@@ -329,7 +332,11 @@ def _parse_doc(text: str) -> TypeExpr | None:
         if chunk.lower() == "optional":
             optional = True
         elif chunk and not _IGNORED_CHUNK.fullmatch(chunk):
+            chunks.append(chunk)
             alternatives.extend(_split_top(re.sub(r"^or\s+", "", chunk, flags=re.I), _OR))
+    if len(set(chunks)) < len(chunks):
+        # "str, str" cannot mean a union of one type twice: it lists a tuple's members.
+        return TypeExpr("tuple", tuple(_parse_doc(chunk) or _opaque(chunk) for chunk in chunks))
     result = _parse_alternatives(alternatives)
     if result is not None and optional:
         return _union([result, NONE])
@@ -384,8 +391,8 @@ def _singulars(word: str) -> list[str]:
 def _container(word: str, rest: str, later: list[str], text: str) -> TypeExpr:
     """ "list of str", "tuple of int", "dict of str to int"; "array of ..." is opaque."""
     outer = _prose_word(word) or _parse_type_source(word, prose=True)
-    if outer is None or outer.opaque:
-        return _opaque(text)
+    if outer is None or outer.opaque or outer.name == "type":
+        return _opaque(text)  # "type of the input": the same type as something, not a class
     if outer.name == "tuple":
         if rest.startswith("("):  # "tuple of (int, int)": pairs or the pair itself?
             return outer
@@ -610,16 +617,24 @@ def _method(receiver: TypeExpr | None, method: str) -> TypeExpr | None:
 # --- compatibility --------------------------------------------------------------------
 
 # The annotation is the exact set of values: a value of these classes is of that class.
-_CLOSED = {
+_CONCRETE = {
     name
     for name, cls in _CLASSES.items()
     if cls.__module__ in ("builtins", "collections") and not issubclass(cls, BaseException)
+}
+# Classes whose subclasses the docs may not name instead: documenting ``bool`` for an
+# ``int`` is a mistake. A container's subclass is still that container (an ``OrderedDict``
+# is a ``dict``), so containers are not closed.
+_CLOSED = {
+    name for name in _CONCRETE
+    if not issubclass(_CLASSES[name], collections.abc.Container)
+    or issubclass(_CLASSES[name], (str, bytes, bytearray))
 }
 _ABSTRACT = {name for name, cls in _CLASSES.items() if cls.__module__ in ("collections.abc", "numbers")}
 # Accepted where the key is expected although not subclasses (PEP 484 promotions).
 _PROMOTIONS = {float: (int,), complex: (int, float), bytes: (bytearray, memoryview)}
 # Concrete classes that show two abstract classes can describe the same value.
-_WITNESSES = [_CLASSES[name] for name in sorted(_CLOSED)] + [
+_WITNESSES = [_CLASSES[name] for name in sorted(_CONCRETE)] + [
     types.GeneratorType,
     types.FunctionType,
     type({}.keys()),

@@ -24,8 +24,11 @@ _JAVA_CLAIM = re.compile(r"^(?:Returns?\s+)?(?:(?:\{@code\s+|<code>)?(?P<literal
                          r"|whether\b" + _CLAIM_NOUNS)
 # Defaults that stand for "nothing" rather than for the parameter's type.
 _NO_TYPE_DEFAULTS = frozenset({"None", "()", "[]", "{}", "set()", "frozenset()", "..."})
+_AS = re.compile(r"\s+as\s+(?:an?\s+)?(bytes object|\w+)")
 _DESCRIBES_ITERATOR = re.compile(r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b",
                                  re.IGNORECASE)
+# Decorators whose function still returns the generator when called.
+_KEEPS_GENERATOR = frozenset({"staticmethod", "classmethod", "abstractmethod", "overload", "override"})
 _NOUN_TYPES = {
     "list": "list", "dict": "dict", "dictionary": "dict", "tuple": "tuple", "set": "set",
     "frozenset": "frozenset", "string": "str", "str": "str", "integer": "int", "int": "int",
@@ -75,7 +78,7 @@ def _parameter_type(parameter: Parameter):
 @rule("DF202", "return-type-mismatch", "type",
       "A documented return type that the return annotation or every returned value contradicts.")
 def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
-    if ctx.unit.signature is None or ctx.unit.is_generator:
+    if ctx.unit.signature is None or ctx.unit.is_generator or _constructor(ctx):
         return
     returns = [e for e in ctx.docstring.entries if e.kind == "returns"]
     for entry in returns:
@@ -117,6 +120,8 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
     entries = ctx.docstring.entries
     if not unit.is_generator or unit.return_values or any(e.kind == "yields" for e in entries):
         return
+    if any(d.rpartition(".")[2] not in _KEEPS_GENERATOR for d in unit.decorators):
+        return  # @contextmanager, a fixture: the caller gets what the decorator makes of it
     for entry in entries:
         if entry.kind != "returns" or describes_the_generator(unit, entry):
             continue
@@ -144,6 +149,8 @@ def describes_the_generator(unit, entry) -> bool:
 def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.unit.signature is None or ctx.unit.is_generator or ctx.unit.signature.returns == "void":
         return  # DF207 reports any documented return value of a void method
+    if _constructor(ctx):
+        return
     for segment in ctx.segments:
         claim = _claim(segment, _JAVA_CLAIM if ctx.docstring.style == "javadoc" else _CLAIM)
         if claim is None:
@@ -155,6 +162,12 @@ def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         phrase = ctx.docstring.text.value[start:end]
         message = f"the docstring says it returns {phrase}, but {verdict[0]}"
         yield ctx.finding("DF205", message, start, end, segment=segment, evidence=verdict[2])
+
+
+def _constructor(ctx: CheckContext) -> bool:
+    """Whether the unit is a Python constructor, whose Returns describes the instance that
+    calling the class makes (``__init__`` itself returns None)."""
+    return ctx.unit.name == "__init__" and ctx.unit.kind == "method" and ctx.docstring.style != "javadoc"
 
 
 def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
@@ -174,6 +187,13 @@ def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
     if match.group("noun"):
         group = "noun"
         claimed = _NOUN_TYPES[match.group("noun")]
+        converted = _AS.match(segment.text, match.end("noun"))
+        if converted is not None:  # "Returns a dict as a string": the string is returned
+            claimed = _NOUN_TYPES.get(converted.group(1).lower())
+            if claimed is None:
+                return None
+            begin = segment.start + match.start("noun")
+            return begin, segment.start + converted.end(), claimed
     else:
         group, claimed = 0, "bool"  # "Return whether ..."
     begin = match.start(group) if group else match.end() - len("whether")
@@ -228,6 +248,8 @@ def _loosely_true(claimed, actual_types) -> bool:
         return True  # "Returns a new set" of a frozenset
     if claimed.name == "bool" and names <= {"int", "bool", "None"}:
         return True  # "Return True if ..." of a function returning 1 / 0
+    if names == {"type"}:
+        return True  # "Return a float dtype" of a function returning a class: it names the class
     # "Return a list of X and a size" of ``return items, size`` describes a member.
     return claimed.name != "tuple" and names == {"tuple"}
 

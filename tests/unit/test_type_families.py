@@ -1,0 +1,129 @@
+"""Types read as their writers meant them: false-alarm families seen on real projects.
+
+Each test keeps a true finding of the same shape beside the false alarm it guards against.
+"""
+
+from test_rules import codes
+
+
+def test_a_container_subclass_is_that_container():
+    # "Returns: OrderedDict" of a function annotated -> dict that returns an OrderedDict.
+    assert codes('''
+        from collections import OrderedDict
+
+        def ordered(items) -> dict:
+            """Order them.
+
+            Returns:
+                OrderedDict: The items, in order.
+            """
+            return OrderedDict(items)
+
+        def flag(count: int):
+            """Set it.
+
+            Args:
+                count (bool): Whether to.
+            """
+            return count
+    ''') == [("DF201", "bool")]
+
+
+def test_prose_tuple_of_one_type_and_repeated_members():
+    # "tuple[str]" in prose is a tuple of strings; ":rtype: str, str" is a pair (gcs).
+    assert codes('''
+        def names(items) -> tuple[str, str]:
+            """Names.
+
+            Returns:
+                tuple[str]: The names.
+            """
+            return tuple(items)
+
+        def stamps():
+            """Stamps.
+
+            :rtype: str, str
+            :returns: Timestamp, datestamp.
+            """
+            return "t", "d"
+
+        def headers():
+            """Headers.
+
+            :rtype: str
+            :returns: The headers.
+            """
+            return [], []
+    ''') == [("DF202", "str")]
+
+
+def test_a_constructor_documents_the_instance_it_makes():
+    # xarray: "Returns ------- rolling : type of input argument" in __init__ -> None.
+    assert codes('''
+        class Rolling:
+            def __init__(self, obj) -> None:
+                """Make it.
+
+                Parameters
+                ----------
+                obj : object
+                    What to roll.
+
+                Returns
+                -------
+                rolling : type of input argument
+                """
+                self.obj = obj
+
+            def size(self) -> None:
+                """Its size.
+
+                Returns
+                -------
+                int
+                """
+                return None
+    ''') == [("DF202", "int")]
+
+
+def test_return_claims_about_a_class_or_a_conversion():
+    # xarray: "Return a float dtype" of -> type[np.floating]; fire: "Returns a dict as a
+    # string" of a function returning strings.
+    assert codes('''
+        def float_dtype(dtype) -> type[float]:
+            """Return a float dtype that can represent `dtype` values."""
+            return float
+
+        def dict_as_string(result):
+            """Returns a dict as a string."""
+            return "{}"
+
+        def string_as_list(text):
+            """Returns a string as a list."""
+            return "[]"
+    ''') == [("DF205", "string as a list")]
+
+
+def test_a_decorated_generator_returns_what_its_decorator_makes():
+    # @contextmanager: the Returns section describes what the with block gets.
+    assert codes('''
+        from contextlib import contextmanager
+
+        @contextmanager
+        def opened(path):
+            """Open it.
+
+            Returns:
+                file: The open file.
+            """
+            yield open(path)
+
+        def lines(path):
+            """Read it.
+
+            Returns:
+                list: The lines.
+            """
+            yield from open(path)
+    ''') == [("DF204", "list: The lines.")]
