@@ -13,9 +13,10 @@ and subject (the flagged identifier); each label says whether the finding is tru
 or unsure, with a one-line reason.
 
 Printed per project and overall: docstrings checked, findings, true, false, unsure,
-unlabelled, precision (true / (true + false)) and false alarms per 100 docstrings; then
-every unlabelled finding (to be labelled: --todo prints them as CSV rows) and every
-label whose finding is gone (a false alarm fixed, or a true finding lost).
+unlabelled, precision (true / (true + false)), false alarms per 100 docstrings, and how
+many labelled findings are no longer reported (false alarms fixed; true or unsure ones
+lost); then every unlabelled finding (to be labelled: --todo prints them as CSV rows)
+and every lost one.
 
 Usage: python bench/precision.py CORPUS [--project NAME ...] [--todo]
 """
@@ -77,6 +78,9 @@ class Outcome:
     def precision(self) -> float | None:
         judged = self.verdicts["true"] + self.verdicts["false"]
         return self.verdicts["true"] / judged if judged else None
+
+    def gone_count(self, verdict: str) -> int:
+        return sum(row["verdict"] == verdict for row in self.gone)
 
     @property
     def false_per_100(self) -> float:
@@ -162,7 +166,7 @@ def _percent(value: float | None) -> str:
 
 def table(outcomes: list[Outcome]) -> list[str]:
     header = (f"{'project':<22}{'docstrings':>11}{'findings':>9}{'true':>6}{'false':>6}"
-              f"{'unsure':>7}{'unlab.':>7}{'precision':>10}{'false/100':>10}")
+              f"{'unsure':>7}{'unlab.':>7}{'precision':>10}{'false/100':>10}{'fixed':>6}{'lost':>5}")
     lines = [header, "-" * len(header)]
     total = Outcome(Project("overall", "", "", ""), 0, [])
     for o in outcomes:
@@ -170,6 +174,7 @@ def table(outcomes: list[Outcome]) -> list[str]:
         total.docstrings += o.docstrings
         total.findings += o.findings
         total.verdicts.update(o.verdicts)
+        total.gone += o.gone
     lines += ["-" * len(header), _row(total)]
     lines.append(f"targets: precision >= {TARGET_PRECISION:.0%}, "
                  f"false alarms <= {TARGET_FALSE_PER_100} per 100 docstrings")
@@ -180,7 +185,7 @@ def _row(o: Outcome) -> str:
     v = o.verdicts
     return (f"{o.project.name:<22}{o.docstrings:>11}{len(o.findings):>9}{v['true']:>6}"
             f"{v['false']:>6}{v['unsure']:>7}{v['']:>7}{_percent(o.precision):>10}"
-            f"{o.false_per_100:>10.2f}")
+            f"{o.false_per_100:>10.2f}{o.gone_count('false'):>6}{len(o.gone) - o.gone_count('false'):>5}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,9 +204,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nunlabelled in {o.project.name}:")
             for f in o.unlabelled:
                 print(f"  {f.path}:{f.line} {f.code} {f.message}")
-        if o.gone:
-            print(f"\nlabels of {o.project.name} no finding matches:")
-            for row in o.gone:
+        lost = [row for row in o.gone if row["verdict"] != "false"]
+        if lost:
+            print(f"\nlabelled findings of {o.project.name} no longer reported:")
+            for row in lost:
                 print(f"  {row['path']}:{row['line']} {row['code']} {row['subject']} "
                       f"[{row['verdict']}] {row['reason']}")
     if arguments.todo:

@@ -11,6 +11,7 @@ resolved is left out: an unknown never produces a finding.
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -18,8 +19,9 @@ from ..model import Evidence
 from ..source import jdk
 from ..source.files import SkippedFile, read_regular
 from . import references
-from .external import external_evidence
+from .external import defined_outside, external_evidence
 
+_NAMESPACE_DEPTH = 3  # namespace packages looked for above a project's top-level package
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
 _EXCERPT_MAX_BYTES = 16 << 20  # larger source files are not read for an excerpt
@@ -41,6 +43,8 @@ class ProjectGraph:
         self._bases: dict[str, list[str]] = {}  # class -> its resolved project bases
         self._children: dict[str, set[str]] | None = None  # base simple name -> subclasses
         self._documented_methods: set[str] | None = None  # simple names of documented methods
+        self._namespaces: dict[str, str] | None = None  # "google.cloud.storage" -> "storage"
+        self._packages: frozenset[str] | None = None  # imported from outside the project
         self.generation = 0
 
     # --- building ----------------------------------------------------------------------
@@ -100,12 +104,38 @@ class ProjectGraph:
         self._bases.clear()
         self._children = None
         self._documented_methods = None
+        self._namespaces = None
+        self._packages = None
         self.generation += 1
 
     def _scope(self, path: str) -> "_Scope":
         if path not in self._scopes:
             self._scopes[path] = _Scope(self, self._files[path])
         return self._scopes[path]
+
+    def imported_modules(self) -> frozenset[str]:
+        """The targets of the project's imports from outside the project
+        (``http.cookiejar``, ``numpy.random.MT19937``)."""
+        if self._packages is None:
+            self._packages = frozenset(
+                target for facts in self._files.values() for local, target in facts["imports"]
+                if not target.startswith(".")
+                and self.kind(self.unaliased(target).split(".")[0]) != "module")
+        return self._packages
+
+    def unaliased(self, dotted: str) -> str:
+        """``dotted`` as the project names it. A package checked below namespace packages
+        (PEP 420 folders without ``__init__.py``, as ``google/cloud/storage``) is named from
+        its own folder (``storage``), while its files import it by the full name
+        (``google.cloud.storage._helpers``)."""
+        if self._namespaces is None:
+            self._namespaces = _namespace_aliases(self._files.values())
+        parts = dotted.split(".")
+        for cut in range(min(len(parts), _NAMESPACE_DEPTH + 1), 1, -1):
+            top = self._namespaces.get(".".join(parts[:cut]))
+            if top is not None:
+                return ".".join([top, *parts[cut:]])
+        return dotted
 
     def bases_of(self, cls: str) -> list[str]:
         """The project classes (or external names) ``cls`` inherits from, resolved."""
@@ -337,11 +367,14 @@ class ProjectGraph:
 
     def may_raise(self, symbol: str, exception: str) -> bool:
         """Whether ``symbol`` or anything it calls in the project (transitively) may raise
-        ``exception`` or a subclass of it. A bare ``raise`` may raise anything.
+        ``exception`` or a subclass of it. A bare ``raise`` may raise anything. A method
+        runs as any project override of it may (a base documents what its overrides
+        raise); ``raise self.make_error(...)`` raises what the called factory makes.
 
         A depth-first search that stops at the first raiser found."""
         wanted = self._subclasses(exception.rsplit(".", 1)[-1]) | {"*"}
         seen, stack = {symbol}, [symbol]
+        factories: set[str] = set()  # functions whose result is raised
         while stack:
             node = stack.pop()
             unit = self._units.get(node)
@@ -353,11 +386,19 @@ class ProjectGraph:
                 raised.add("*")
             callees = [q for name in self._guesses.get(node, ())
                        for q in self._by_simple_name.get(name, ()) if self.kind(q) == "method"]
+            if unit["kind"] == "method":
+                callees += self.overrides(node)
             for target, edge in self.graph.succ[node].items() if node in self.graph else ():
                 if "raises" in edge["kinds"]:  # resolved through aliases: the real class name
-                    raised.add(target.rsplit(".", 1)[-1])
+                    if self.kind(target) in ("function", "method"):
+                        factories.add(target)
+                        callees.append(target)
+                    else:
+                        raised.add(target.rsplit(".", 1)[-1])
                 if edge["kinds"] & {"calls", "instantiates"}:
                     callees.append(target)
+                if node in factories and "instantiates" in edge["kinds"]:
+                    raised.add(target.rsplit(".", 1)[-1])
             if raised & wanted:
                 return True
             for target in callees:
@@ -365,6 +406,23 @@ class ProjectGraph:
                     seen.add(target)
                     stack.append(target)
         return False
+
+    def overrides(self, method: str) -> list[str]:
+        """The methods of the project's subclasses (at any depth) of ``method``'s class
+        that override it."""
+        owner, _, name = method.rpartition(".")
+        return [q for q in self._by_simple_name.get(name, ())
+                if q != method and self.kind(q) == "method"
+                and owner in self._ancestors(q.rpartition(".")[0])]
+
+    def _ancestors(self, cls: str) -> set[str]:
+        found, frontier = set(), list(self.bases_of(cls))
+        while frontier:
+            base = frontier.pop()
+            if base not in found:
+                found.add(base)
+                frontier += self.bases_of(base)
+        return found
 
     def may_throw(self, symbol: str, exception: str) -> bool:
         """Java: whether ``symbol`` or anything it calls may throw ``exception``, a
@@ -484,12 +542,16 @@ class ProjectGraph:
             return False
         kind, value = condition
         if kind == "defined":
-            return self.defines(value)
+            return self.defines(value) or defined_outside(value, self.imported_modules())
         if kind == "visible":  # Java
             return self.defines(value) or self._imports_unlisted(symbol)
         if kind == "raised":
-            # Only exceptions the project defines can be judged; others are unknown.
-            return not self.is_project_exception(value) or self.may_raise(symbol, value)
+            # Only exceptions the project defines can be judged; others are unknown. The
+            # file's own import decides which class a name is: one imported from another
+            # package is not the project's class of the same name.
+            simple = value.rsplit(".", 1)[-1]
+            return (self._imported_from_outside(symbol, value) or not self.is_project_exception(simple)
+                    or self.may_raise(symbol, simple))
         if kind in references.KINDS:
             return references.judge(self, symbol, condition) is None
         if kind == "thrown":  # Java: the JDK's exceptions are known too
@@ -504,6 +566,18 @@ class ProjectGraph:
             return None
         judgement = references.judge(self, symbol, condition)
         return None if judgement is None else (judgement.message, judgement.replacement)
+
+    def _imported_from_outside(self, symbol: str, dotted: str) -> bool:
+        """Whether the file of ``symbol`` imports the head of ``dotted`` from a module that
+        is not the project's."""
+        unit = self._units.get(symbol)
+        if unit is None:
+            return False
+        scope = self._scope(unit["path"])
+        head = dotted.split(".")[0]
+        if head not in scope.imports:
+            return False
+        return self.kind(scope.absolute(scope.imports[head]).split(".")[0]) != "module"
 
     def _imports_unlisted(self, symbol: str) -> bool:
         """Whether the file of ``symbol`` imports with a wildcard names docfact cannot list:
@@ -547,6 +621,31 @@ def _variable(name: str, path: str, line: int, kind: str = "variable") -> dict:
     return {"q": name, "kind": kind, "path": path, "line": line, "sig": ""}
 
 
+def _namespace_aliases(files) -> dict[str, str]:
+    """Full dotted name -> the project's top-level package, for each top-level package
+    whose folder sits in folders named like packages (``.../google/cloud/storage``)."""
+    aliases: dict[str, str] = {}
+    seen: set[str] = set()
+    for facts in files:
+        module, path = facts["module"], facts["path"]
+        top = module.split(".")[0]
+        if top in seen or path.endswith(".java") or not module:
+            continue
+        seen.add(top)
+        folders = os.path.abspath(path).split(os.sep)[:-1]
+        depth = module.count(".") + (1 if facts["package"] else 0)
+        at = len(folders) - depth  # the top-level package's folder
+        if not 0 < at < len(folders) or folders[at] != top:
+            continue
+        prefix = []
+        for folder in reversed(folders[max(0, at - _NAMESPACE_DEPTH):at]):
+            if not folder.isidentifier():
+                break
+            prefix.insert(0, folder)
+            aliases[".".join([*prefix, top])] = top
+    return aliases
+
+
 def _imports_module(facts: dict, module: str) -> bool:
     scope = _Scope(None, facts)
     return any(
@@ -566,9 +665,10 @@ class _Scope:
         self.star_imports = [target for local, target in facts["imports"] if local == "*"]
 
     def absolute(self, target: str) -> str:
-        """An import target with its leading dots resolved against this module."""
+        """An import target with its leading dots resolved against this module (and an
+        absolute one through the namespace packages above the project's packages)."""
         if not target.startswith("."):
-            return target
+            return self.project.unaliased(target) if self.project is not None else target
         dots = len(target) - len(target.lstrip("."))
         base = self.package.split(".") if self.package else []
         base = base[: len(base) - (dots - 1)] if dots > 1 else base
@@ -580,7 +680,11 @@ class _Scope:
         a value of unknown type (a guess by name is all that is possible)."""
         head, _, rest = dotted.partition(".")
         if head in ("self", "cls", "this") and rest:
-            return self._method(unit, rest.split(".")[0])
+            first, _, deeper = rest.partition(".")
+            found = self._method(unit, first)
+            if deeper and found and self.project.kind(found[0]) in ("attribute", "variable"):
+                return None  # a method of an attribute's value, whose type is unknown
+            return found
         # Enclosing scopes, innermost first: nested definitions, then the module.
         scope = unit
         while scope:

@@ -1,8 +1,11 @@
-"""Evidence for symbols outside the project (the standard library, installed packages),
-read statically from their source files: nothing is imported or run."""
+"""Symbols outside the project (the standard library, installed packages), read
+statically from their source files: nothing is imported or run. ``external_evidence``
+gives one symbol's signature and summary; ``defined_outside`` says whether a name exists
+there at all (what a docstring may name from another library)."""
 
 from __future__ import annotations
 
+import re
 import sys
 import sysconfig
 from functools import lru_cache
@@ -128,3 +131,73 @@ def _parsed(path: Path) -> tuple[dict[str, Unit], tuple[tuple[str, str], ...]]:
     except SkippedFile:
         return {}, ()
     return {unit.qualname: unit for unit in module.units if unit.qualname}, module.imports
+
+
+# --- names defined outside the project ---------------------------------------------------
+
+# A definition at module level or in a top-level class (four spaces, two, or a tab), or a
+# module-level assignment; public names only.
+_DEFINITION = re.compile(
+    rb"^(?:[ ]{0,4}|\t)?(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)"
+    rb"|^([A-Za-z]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+_MAX_FILES = 4000  # per package: an index of torch would cost more than it could tell
+_SKIPPED_FOLDERS = frozenset({"site-packages", "dist-packages", "test", "tests", "__pycache__",
+                              "idlelib", "turtledemo"})
+
+
+def defined_outside(name: str, imported) -> bool:
+    """Whether a library the project imports defines ``name``: a public function, class,
+    method of a top-level class, module-level variable or module. ``imported``: the dotted
+    targets of the project's imports that are not the project's; a standard-library
+    import brings the names of the module imported (``http.cookiejar``), an installed
+    package the names of the whole package (``numpy`` for ``numpy.random.MT19937``). Read
+    statically from the source files, once per process: nothing is imported or run."""
+    return any(name in _module_names(_importable(target)) for target in imported)
+
+
+def _importable(target: str) -> tuple[str, ...]:
+    """The longest prefix of ``target`` that is a module (``from x import y`` imports a
+    name or a module), or, for an installed package, its top-level package."""
+    parts = tuple(target.split("."))
+    if _in_stdlib(parts[0]):
+        while len(parts) > 1 and _module_source(parts) is None:
+            parts = parts[:-1]
+        return parts
+    return parts[:1]
+
+
+@lru_cache(maxsize=1024)
+def _module_names(module: tuple[str, ...]) -> frozenset[str]:
+    source = _module_source(module)
+    if source is None:
+        return frozenset()  # not installed, or a C extension without stubs
+    if source.name in ("__init__.py", "__init__.pyi"):
+        return _names_under(source.parent)
+    return _names_in([source])
+
+
+def _in_stdlib(top: str) -> bool:
+    return top in sys.stdlib_module_names
+
+
+def _names_under(folder: Path) -> frozenset[str]:
+    files = []
+    for path in folder.rglob("*.py*"):  # stubs (.pyi) tell the names of C extensions
+        if path.suffix in (".py", ".pyi") and _SKIPPED_FOLDERS.isdisjoint(path.relative_to(folder).parts[:-1]):
+            files.append(path)
+            if len(files) >= _MAX_FILES:
+                break
+    return _names_in(files)
+
+
+def _names_in(files) -> frozenset[str]:
+    names = set()
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        names.add(path.stem)
+        for match in _DEFINITION.finditer(data):
+            names.add((match.group(1) or match.group(2)).decode("ascii", "replace"))
+    return frozenset(names)

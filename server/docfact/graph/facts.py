@@ -26,9 +26,12 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
     documented_parameters = documented_parameters or {}
     documented_raises = documented_raises or {}
     variable_names = frozenset(name.rsplit(".", 1)[-1] for name, _ in module.variables)
+    # Fields are variables; ``@overload`` stubs only describe the definition that follows
+    # them (of the same name), which is the entity.
     units = [_unit_facts(unit, module_name, documented_parameters.get(unit.qualname),
                          variable_names, documented_raises.get(unit.qualname))
-             for unit in module.units if unit.kind not in ("module", "field")]  # fields: variables
+             for unit in module.units
+             if unit.kind not in ("module", "field") and not _is_overload(unit)]
     if module.package is not None:  # Java
         units = _overloads_merged(units)
     return {
@@ -92,6 +95,10 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "reads_attrs": list(unit.attribute_reads),
     }
     return {key: value for key, value in facts.items() if value or key in _ALWAYS}
+
+
+def _is_overload(unit: Unit) -> bool:
+    return any(d.rpartition(".")[2] == "overload" for d in unit.decorators)
 
 
 def _overloads_merged(units: list[dict]) -> list[dict]:

@@ -1,0 +1,242 @@
+"""Findings the whole project settles: false-alarm families seen on real projects.
+
+Each test checks a small project through the CLI's own runner, and keeps a true finding
+of the same shape beside the false alarm it guards against.
+"""
+
+import textwrap
+
+from docfact.config import Settings
+from docfact.runner import check_paths
+
+
+def findings(root, files, folder="pkg"):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    report = check_paths([root / folder], Settings(), root, None)
+    return sorted((d["symbol"].rsplit(".", 1)[-1], d["code"], d["message"].split("`")[1])
+                  for d in report.diagnostics)
+
+
+def test_raises_through_an_attribute_an_override_or_a_factory(tmp_path):
+    # trio: `self._lock.acquire_nowait()` raises WouldBlock through Lock; marshmallow:
+    # `raise self.make_error(...)`, and a base's hook whose overrides raise.
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/sync.py": '''
+            class WouldBlock(Exception):
+                """Would block."""
+
+            class Invalid(Exception):
+                """Invalid."""
+
+            class Lock:
+                def __init__(self):
+                    self.held = False
+
+                def acquire_nowait(self):
+                    if self.held:
+                        raise WouldBlock
+
+            class Condition:
+                def __init__(self, lock):
+                    self._lock = lock
+
+                def acquire_nowait(self):
+                    """Acquire.
+
+                    Raises:
+                        WouldBlock: if the lock is held.
+                    """
+                    return self._lock.acquire_nowait()
+
+                def release(self):
+                    """Release.
+
+                    Raises:
+                        Invalid: never, in fact.
+                    """
+                    self._lock.held = False
+
+            class Field:
+                def make_error(self, key):
+                    return Invalid(key)
+
+                def check(self, value):
+                    """Check.
+
+                    Raises:
+                        Invalid: if missing.
+                    """
+                    if value is None:
+                        raise self.make_error("required")
+
+                def convert(self, value):
+                    """Convert; fields override it.
+
+                    Raises:
+                        Invalid: if the value does not convert.
+                    """
+                    return value
+
+            class Number(Field):
+                def convert(self, value):
+                    if not value.isdigit():
+                        raise self.make_error("number")
+                    return int(value)
+        ''',
+    }) == [("release", "DF302", "Invalid")]
+
+
+def test_abstract_methods_document_what_implementations_raise(tmp_path):
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/streams.py": '''
+            from abc import ABC, abstractmethod
+
+            class Closed(Exception):
+                """Closed."""
+
+            class Stream(ABC):
+                @abstractmethod
+                async def send_all(self, data):
+                    """Send.
+
+                    Raises:
+                        Closed: if the stream was closed.
+                    """
+
+                def close(self):
+                    """Close.
+
+                    Raises:
+                        Closed: never, in fact.
+                    """
+                    self.closed = True
+        ''',
+    }) == [("close", "DF302", "Closed")]
+
+
+def test_the_files_own_import_decides_which_exception_a_name_is(tmp_path):
+    # A file imports ValidationError from another package; the project has its own.
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/errors.py": '''
+            class ValidationError(Exception):
+                """The project's own."""
+        ''',
+        "pkg/schema.py": '''
+            from jsonschema.exceptions import ValidationError
+            from jsonschema import validate
+
+            def check(document, schema):
+                """Check it.
+
+                Raises:
+                    ValidationError: if the document does not fit.
+                """
+                validate(document, schema)
+        ''',
+        "pkg/local.py": '''
+            from .errors import ValidationError
+
+            def check(document):
+                """Check it.
+
+                Raises:
+                    ValidationError: never, in fact.
+                """
+                return document
+        ''',
+    }) == [("check", "DF302", "ValidationError")]
+
+
+def test_imports_through_namespace_packages(tmp_path):
+    # google-cloud-storage: google/ and google/cloud/ have no __init__.py; files import
+    # `google.cloud.storage._helpers`, which the project names `storage._helpers`.
+    assert findings(tmp_path, {
+        "google/cloud/storage/__init__.py": "",
+        "google/cloud/storage/exceptions.py": '''
+            class InvalidResponse(Exception):
+                """Bad status."""
+        ''',
+        "google/cloud/storage/_helpers.py": '''
+            from google.cloud.storage.exceptions import InvalidResponse
+
+            def require_status_code(response, codes):
+                if response.status not in codes:
+                    raise InvalidResponse(response)
+        ''',
+        "google/cloud/storage/upload.py": '''
+            from google.cloud.storage import _helpers
+
+            def process(response):
+                """Process it.
+
+                Raises:
+                    ~google.cloud.storage.exceptions.InvalidResponse: if not 200.
+                """
+                _helpers.require_status_code(response, (200,))
+
+            def cancel(response):
+                """Cancel it.
+
+                Raises:
+                    ~google.cloud.storage.exceptions.InvalidResponse: never, in fact.
+                """
+                return response
+        ''',
+    }, folder="google/cloud/storage") == [
+        ("cancel", "DF302", "google.cloud.storage.exceptions.InvalidResponse")]
+
+
+def test_names_of_the_libraries_the_project_imports(tmp_path):
+    # httpx: "``LWPCookieJar``" of http.cookiejar, which the project imports.
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cookies.py": '''
+            from http.cookiejar import CookieJar
+
+            def load(jar: CookieJar):
+                """Load a ``LWPCookieJar`` or a ``MozillaCookieJar`` file into a ``CookieStash``."""
+                return jar
+        ''',
+    }) == [("load", "DF102", "CookieStash")]
+
+
+def test_overload_stubs_inherit_no_docstring(tmp_path):
+    # werkzeug: `@t.overload def best_match(self, matches)` above the documented one.
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/accept.py": '''
+            import typing as t
+
+            class Accept:
+                def best_match(self, matches, default=None):
+                    """Best match.
+
+                    :param matches: the candidates.
+                    :param default: returned when none match.
+                    """
+                    return default
+
+            class LanguageAccept(Accept):
+                @t.overload
+                def best_match(self, matches): ...
+                @t.overload
+                def best_match(self, matches, default): ...
+                def best_match(self, matches, default=None):
+                    """Best language.
+
+                    :param matches: the candidates.
+                    :param default: returned when none match.
+                    """
+                    return default
+
+            class MimeAccept(Accept):
+                def best_match(self, matches):
+                    return None
+        ''',
+    }) == [("best_match", "DF106", "best_match")]
