@@ -240,3 +240,21 @@ def test_overload_stubs_inherit_no_docstring(tmp_path):
                     return None
         ''',
     }) == [("best_match", "DF106", "best_match")]
+
+
+def test_a_reference_is_read_in_its_module_not_its_package(tmp_path):
+    # falcon: `json.JSONEncoder` in falcon/media/json.py; google-cloud-storage:
+    # `requests.Session.request` beside a subpackage _media/requests.
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/media/__init__.py": "",
+        "pkg/media/requests/__init__.py": "",
+        "pkg/media/json.py": '''
+            import json
+
+            def dumps(obj):
+                """Encode with :class:`json.JSONEncoder`, through
+                :meth:`requests.Session.request`, or :class:`json.JSONEncodr`."""
+                return json.dumps(obj)
+        ''',
+    }) == [("dumps", "DF107", "json.JSONEncodr")]

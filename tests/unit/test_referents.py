@@ -217,3 +217,36 @@ def test_other_naming_conventions_are_no_typo():
             """Use the ``deepObject`` style when `deep_object`; ``getall`` is a typo."""
             return name
     ''') == [("DF102", "getall")]
+
+
+def test_an_alias_read_from_kwargs_is_a_parameter_even_near_a_real_one():
+    # shapely: "quadsegs, resolution : int" beside `quad_segs`, read with kwargs.pop in a
+    # method whose decorator spans several lines.
+    assert codes('''
+        def deprecate(*names):
+            return lambda f: f
+
+        class Geometry:
+            @deprecate(
+                "cap_style",
+            )
+            def buffer(self, distance, quad_segs=16, **kwargs):
+                """Buffer.
+
+                Parameters
+                ----------
+                distance : float
+                    How far.
+                quad_segs : int
+                    Segments.
+                quadsegs, resolution : int, optional
+                    Deprecated aliases for `quad_segs`.
+                quad_seg : int
+                    A typo.
+                **kwargs : dict
+                    Renamed parameters.
+                """
+                quadsegs = kwargs.pop("quadsegs", None)
+                resolution = kwargs.pop("resolution", None)
+                return distance, quadsegs or resolution or quad_segs
+    ''') == [("DF101", "quad_seg")]

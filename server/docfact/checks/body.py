@@ -13,7 +13,8 @@ from ..model import Unit
 
 def function_ast(text: str, unit: Unit) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The ``ast`` of the function ``unit`` (its source in ``text``); None if it does not parse."""
-    source = textwrap.dedent(text[unit.span.start:unit.span.end])
+    # From the start of its first line: the indentation before a decorator belongs to it.
+    source = textwrap.dedent(text[text.rfind("\n", 0, unit.span.start) + 1:unit.span.end])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -90,6 +90,8 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         shown = ", ".join(f"`{p}`" for p in parameters if p not in ignored) or "none"
         message = f"`{name}` is not a parameter of `{ctx.unit.name}` (its parameters: {shown})"
         condition = None
+        if use is not None and name in use.read:
+            continue  # read from **kwargs by name (a deprecated alias: ``kwargs.pop("quadsegs")``)
         if use is not None and closest in (None, kwargs):
             # **kwargs: a near miss of a named parameter is a typo; else the key may be read.
             beside = documented_beside(ctx.docstring, kwargs, entry)

@@ -211,13 +211,16 @@ def _is_module_like(project, name: str) -> bool:
 
 
 def _entity(project, symbol: str, dotted: str) -> str | None:
-    """The project entity ``dotted`` names from ``symbol``: in an enclosing scope, as an
-    absolute name, or through the imports of ``symbol``'s module."""
+    """The project entity ``dotted`` names from ``symbol``: in an enclosing scope up to
+    its module (``json`` in ``falcon/media/json.py`` is the standard library's, not the
+    module itself), as an absolute name, or through the imports of ``symbol``'s module."""
     scope = symbol
     while scope:
         candidate = f"{scope}.{dotted}"
         if project.kind(candidate) is not None:
             return candidate
+        if project.kind(scope) == "module":
+            break  # a module sees its own names and imports, not its package's siblings
         scope = scope.rpartition(".")[0]
     if project.kind(dotted) is not None:
         return dotted
