@@ -215,3 +215,69 @@ def test_keywords_read_or_passed_on_are_parameters_near_misses_are_not(tmp_path)
         ("DF101", "block", None),
         ("DF101", "other", None),
     ]
+
+
+def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):
+    found = findings(tmp_path, {"shop/client.py": '''
+        from typing import Optional
+
+        from .util import Parser
+
+
+        def connect(a, b, c, d):
+            """Connect.
+
+            Args:
+                a (Optional[Parsr]): a misspelt class of the project.
+                b (DataFrame): a library's class, unknown here.
+                c (MutableMapping): a class every module may name.
+                d (Parser): the project's.
+
+            Returns:
+                Parser: the parser.
+            """
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [("DF107", "Parsr", "Parser")]
+
+
+# --- DF109 unknown-attribute ---------------------------------------------------------------
+
+def test_documented_attributes_the_class_and_its_project_bases_do_not_have(tmp_path):
+    found = findings(tmp_path, {"shop/shapes.py": '''
+        from collections import namedtuple
+
+        from .util import Parser
+
+
+        class Point:
+            """A point.
+
+            @ivar x: abscissa.
+            @ivar presentAttribues: misspelt.
+            """
+
+            def __init__(self):
+                self.x = 1
+                self.presentAttributes = []
+
+
+        class Reader(Parser):
+            """A parser that reads.
+
+            Attributes:
+                BACKOFF_MAX: from the base class.
+                url: set by the base class.
+                nowhere: in no class.
+            """
+
+
+        class Pair(namedtuple("Pair", "left right")):
+            """A pair.
+
+            :ivar left: made by namedtuple.
+            """
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF109", "presentAttribues", "presentAttributes"),
+        ("DF109", "nowhere", None),
+    ]

@@ -50,7 +50,8 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
     else:
         if not reference.relative and all(part in ctx.known_names for part in parts):
             return None  # every part is a name of the file: nothing the graph could add
-        kind = "reference"
+        # A class name in an entry's type may be a library's: reported when misspelt only.
+        kind = "typename" if reference.how == "type name" else "reference"
     shown = ("." if reference.relative else "") + target
     message = f"`{shown}` is not defined: the {_described(reference)} resolves nowhere"
     closest = None
@@ -70,4 +71,4 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
 def _described(reference: Reference) -> str:
     if reference.how == "role":
         return f"`:{reference.role}:` target"
-    return {"link": "link target", "see": "See Also entry"}.get(reference.how, "type")
+    return {"link": "link target", "see": "See Also entry"}.get(reference.how, reference.how)

@@ -11,8 +11,11 @@ unknown never makes a finding.
 
 from __future__ import annotations
 
+import collections.abc
 import difflib
 import sys
+import types
+import typing
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,9 +60,10 @@ class Missing:
 #       before "|" is what a doctest's import stands for, not written at the finding;
 #   ("module", "a.b"): a :mod: target; ("import", "a.b"): a doctest's import;
 #   ("keyword", "a.f:name"): a doctest passes ``name=`` to the project's callable ``a.f``.
+#   ("typename", "a.B"): a type written in an entry, reported only when misspelt;
 #   ("forwarded", "f,g:name"): a documented keyword that a function passes on with
 #       ``**kwargs`` to ``f`` and ``g``.
-KINDS = frozenset({"reference", "module", "import", "keyword", "forwarded"})
+KINDS = frozenset({"reference", "module", "import", "keyword", "forwarded", "typename"})
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
         missing = missing_module(project, symbol, target)
     else:
         missing = missing_reference(project, symbol, target)
-    if missing is None:
+    if missing is None or kind == "typename" and not _misspelt_type(missing):
         return None
     replacement = missing.replacement(target.lstrip("."))
     if replacement is not None:
@@ -282,6 +286,18 @@ def nearest(name: str, candidates) -> str | None:
         return reordered[0]
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
     return matches[0] if matches else None
+
+
+# Names of types every module may write in a docstring without importing them.
+_TYPE_NAMESPACES = frozenset(dir(typing)) | frozenset(dir(collections.abc)) | frozenset(dir(types))
+
+
+def _misspelt_type(missing: Missing) -> bool:
+    """Whether a type name of an entry (``Optional[VerticalAlginMethod]``), which may
+    name a library's type, is a misspelling of a real name: only then is it reported."""
+    return (missing.closest is not None and missing.name not in _TYPE_NAMESPACES
+            and missing.closest.lstrip("_") != missing.name  # a private class by its public name
+            and difflib.SequenceMatcher(None, missing.name, missing.closest).ratio() >= 0.85)
 
 
 def _importable(name: str) -> bool:

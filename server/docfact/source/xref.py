@@ -21,6 +21,8 @@ OBJECT_ROLES = frozenset({"func", "meth", "class", "attr", "data", "exc", "obj",
 _ROLE = re.compile(r"(?<![\w:]):(?:py:)?(?P<role>[a-z]+):`(?P<body>[^`\n]+)`")
 _EPYTEXT_LINK = re.compile(r"\bL\{(?P<body>[^{}\n]+)\}")
 _EPYTEXT_CODE = re.compile(r"\bC\{(?P<body>[^{}\n]+)\}")
+_BACKQUOTED = re.compile(r"(?::[\w:]+:)?`[^`]*`")
+_CLASS_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*_?[A-Z]\w*[a-z]\w*(?![\w.(])")
 _TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # "See Also" headings: NumPy's underlined one, Google's with a colon.
 _SEE_ALSO = re.compile(r"[ \t]*See[ \t]+Also[ \t]*:?[ \t]*$", re.IGNORECASE)
@@ -34,7 +36,7 @@ _SEE_NAME = re.compile(r"`{0,2}[~.]?([A-Za-z_][\w.]*?)(?:\(\))?`{0,2}(?=[ \t]*(?
 @dataclass(frozen=True, slots=True)
 class Reference:
     # "role" | "link" (Epytext) | "see" (an entry of a See Also section) | "type" (code
-    # in an Epytext type field)
+    # in an Epytext type field) | "type name" (a class name in an entry's type)
     how: str
     role: str | None  # the Sphinx role ("meth", "mod", ...); None for links and See Also
     target: Field  # the dotted name, no title, ``~``, leading ``.`` or ``()``
@@ -58,8 +60,25 @@ def references(docstring: Docstring) -> list[Reference]:
                 if reference is not None:
                     found.append(reference)
     found += _see_also(docstring)
-    found += _epytext_types(docstring)
+    found += _epytext_types(docstring) + _entry_types(docstring)
     return sorted(found, key=lambda r: r.whole.start)
+
+
+def _entry_types(docstring: Docstring) -> list[Reference]:
+    """Class names in the types of entries (``x (Optional[Cart]):``, ``x : Cart``,
+    ``:rtype: Cart``): dotted words with a capital and a lower-case letter, outside
+    backquotes (a role there is found as a role)."""
+    value = docstring.text.value
+    found = []
+    for entry in docstring.entries:
+        if entry.type is None or docstring.style == "epytext":
+            continue
+        text = _BACKQUOTED.sub(lambda m: " " * len(m.group()), entry.type.text)
+        for match in _CLASS_NAME.finditer(text):
+            start = entry.type.start + match.start()
+            target = Field(match.group(), start, start + len(match.group()))
+            found.append(Reference("type name", None, target, target))
+    return found
 
 
 def _epytext_types(docstring: Docstring) -> list[Reference]:
