@@ -41,6 +41,16 @@ def test_df306_not_when_the_code_may_return_or_documents_other_code():
             print(items)
 
 
+        def directory(user):
+            """Return the user's directory, or None (the default has none)."""
+            return None
+
+
+        def test_total_of_nothing(self):
+            """Returns 0 for no items."""
+            self.assertEqual(total([]), 0)
+
+
         def rows(items):
             """Yields the rows."""
             yield from items

@@ -1,9 +1,10 @@
 """C1 (name): documented attributes (``Attributes:``, ``:ivar x:``, ``@ivar x:``) that
 the class does not have.
 
-A class has an attribute when its code names it anywhere (an assignment, ``self.x = ``,
-a property, ``__slots__``); else the project graph looks in its project bases, and a base
-outside the project may have any attribute.
+A class has an attribute when the code of its module names it anywhere (an assignment,
+``self.x = ``, a property, ``__slots__``, ``options.x = `` on an instance made elsewhere in
+the module); else the project graph looks in its project bases, and a base outside the
+project may have any attribute.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def unknown_attribute(ctx: CheckContext) -> Iterator[Finding]:
     owner = unit.qualname if unit.kind == "class" else unit.qualname.rpartition(".")[0]
     unknown = [e for e in ctx.docstring.entries
                if e.kind == "attribute" and e.name is not None and e.section.lower() in _NAME_TAGS
-               and e.name.text.isidentifier() and e.name.text not in ctx.class_names]
+               and e.name.text.isidentifier() and e.name.text not in ctx.module.defined_names]
     if not unknown or _made_dynamically(ctx, owner):
         return
     for entry in unknown:

@@ -46,6 +46,7 @@ class ProjectGraph:
         self._namespaces: dict[str, str] | None = None  # "google.cloud.storage" -> "storage"
         self._packages: frozenset[str] | None = None  # imported from outside the project
         self.generation = 0
+        self._members: tuple[int, dict[str, set[str]]] | None = None  # by generation
 
     # --- building ----------------------------------------------------------------------
 
@@ -288,9 +289,6 @@ class ProjectGraph:
     def modules(self):
         return self._modules.keys()
 
-    def entities(self):
-        return self._units.keys()
-
     def module_names(self, module: str) -> frozenset[str] | None:
         """Every name the code of ``module``'s file uses (an import counts), and those of
         the project modules it imports with ``*``; None when such a module is not the
@@ -314,8 +312,13 @@ class ProjectGraph:
 
     def members(self, owner: str) -> set[str]:
         """The names of the entities defined directly in ``owner`` (a module or class)."""
-        return {q[len(owner) + 1:] for q in self._units
-                if q.startswith(owner + ".") and "." not in q[len(owner) + 1:]}
+        if self._members is None or self._members[0] != self.generation:
+            index: dict[str, set[str]] = defaultdict(set)
+            for q in self._units:
+                parent, _, name = q.rpartition(".")
+                index[parent].add(name)
+            self._members = (self.generation, index)
+        return self._members[1].get(owner, set())
 
     def class_members(self, cls: str) -> set[str] | None:
         """The members of ``cls`` and its bases; None when a base is outside the project
@@ -351,13 +354,19 @@ class ProjectGraph:
             return None  # a stub's overloads each take only part of the parameters
         return unit.get("params", [])
 
+    def simple_names(self) -> set[str]:
+        """The own names of the project's entities (``add`` of ``shop.Cart.add``)."""
+        return {name for name, entities in self._by_simple_name.items() if entities}
+
     def named(self, simple: str) -> set[str]:
         """The project's entities whose own name is ``simple``."""
         return self._by_simple_name.get(simple, set())
 
     def has_suffix(self, suffix: str) -> bool:
-        """Whether an entity or module of the project has a name ending with ``suffix``."""
-        return any(name.endswith(suffix) for name in self._units) or any(
+        """Whether an entity or module of the project has a name ending with ``suffix``
+        (which starts with a dot)."""
+        last = suffix.rpartition(".")[2]
+        return any(q.endswith(suffix) for q in self.named(last)) or any(
             name.endswith(suffix) or "." + name == suffix for name in self._modules)
 
     def is_project_exception(self, name: str) -> bool:

@@ -265,13 +265,13 @@ def _missing_relative(project, parts: list[str]) -> Missing | None:
     if project.has_suffix(suffix):
         return None
     if len(parts) > 1:  # ``.Flask.route``: a member the class may inherit
-        owners = [q for q in project.entities() if q.endswith("." + ".".join(parts[:-1]))]
+        owners = [q for q in project.named(parts[-2]) if q.endswith("." + ".".join(parts[:-1]))]
         for owner in owners:
             if _missing_member(project, owner, parts[-1], "") is None:
                 return None
     if parts[0] in UNIVERSAL_NAMES or _importable(parts[0]):
         return None
-    closest = nearest(parts[0], {q.rpartition(".")[2] for q in project.entities()}) if len(parts) == 1 else None
+    closest = nearest(parts[0], _project_names(project)) if len(parts) == 1 else None
     return Missing(None, parts[-1], "", closest)
 
 
@@ -279,7 +279,9 @@ def nearest(name: str, candidates) -> str | None:
     """The real name ``name`` most likely means: one spelled closely (a reference names
     one thing, so a looser match than in prose is safe), or the same words in another
     order (``MAX_BACKOFF`` for ``BACKOFF_MAX``)."""
-    candidates = sorted(candidates)
+    # A close spelling is about as long: the others cannot match (and a project has tens
+    # of thousands of names).
+    candidates = sorted(c for c in candidates if abs(len(c) - len(name)) <= max(2, len(name) // 3))
     words = sorted(name.lower().split("_"))
     reordered = [c for c in candidates if len(words) > 1 and sorted(c.lower().split("_")) == words]
     if reordered:
@@ -305,6 +307,5 @@ def _importable(name: str) -> bool:
 
 
 def _project_names(project) -> set[str]:
-    """Names a misspelt target may have meant: the project's definitions."""
-    return {q.rpartition(".")[2] for q in project.entities()} | {
-        m.rpartition(".")[2] for m in project.modules()}
+    """Names a misspelt target may have meant: the project's definitions and modules."""
+    return project.simple_names() | {m.rpartition(".")[2] for m in project.modules()}
