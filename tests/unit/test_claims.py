@@ -17,12 +17,19 @@ def test_df306_return_and_yield_claims_on_functions_that_have_no_such_result():
     assert codes('''
         def total(items):
             """Return the total of the items."""
-            print(sum(items))
+            total = sum(items)
+            print(total)
 
 
         def rows(items):
             """Yields the rows, one by one."""
-            print(items)
+            for item in items:
+                print(item)
+
+
+        def fileno(self):
+            """Return the file descriptor (one call, which may raise: not judged)."""
+            self._unsupported("fileno")
     ''') == [("DF306", "Return"), ("DF306", "Yields")]
 
 

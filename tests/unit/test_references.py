@@ -281,3 +281,21 @@ def test_documented_attributes_the_class_and_its_project_bases_do_not_have(tmp_p
         ("DF109", "presentAttribues", "presentAttributes"),
         ("DF109", "nowhere", None),
     ]
+
+
+def test_doctests_skipped_examples_attributes_they_set_and_module_dunders(tmp_path):
+    assert findings(tmp_path, {"shop/client.py": '''
+        def connect():
+            """Connect.
+
+            >>> import shop.util
+            >>> shop.util.__file__.endswith("util.py")
+            True
+            >>> shop.util.flag = True
+            >>> shop.util.flag
+            True
+            >>> shop.util.prase_url("x")  # doctest: +SKIP
+            >>> util = object()
+            >>> util.anything
+            """
+    '''}) == []

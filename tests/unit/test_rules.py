@@ -113,7 +113,7 @@ def test_df101_not_for_an_underline_less_heading_or_the_type_of_an_ivar():
             """
             def __init__(self, grammar):
                 self.grammar = grammar
-    ''') == [("DF101", "_stages")]
+    ''', ignore=("DF109",)) == [("DF101", "_stages")]  # the class has no _start: DF109's
 
 # --- DF102 / DF103 names in prose --------------------------------------------------------
 

@@ -60,6 +60,8 @@ def _absolute(code: DoctestCode, dotted: str, known, every_part: bool = True) ->
     module; None for a value the examples made (its type is unknown) or, with
     ``every_part``, when every part is a name of the file (nothing the graph could add)."""
     head, _, rest = dotted.partition(".")
+    if head in code.assigned or any(part in code.bound for part in rest.split(".") if part):
+        return None  # a value the examples made, or an attribute they set
     if head in code.aliases:
         return f"{code.aliases[head]}.|{rest}" if rest else f"|{code.aliases[head]}"
     if head in code.bound or head not in known:

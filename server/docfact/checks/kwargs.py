@@ -118,10 +118,12 @@ def kwargs_use_of(ctx, kwargs: str) -> KwargsUse:
 
 
 def documented_beside(docstring, kwargs: str, entry) -> bool:
-    """Whether ``entry`` is in the same list of parameters as an entry documenting the
-    ``**kwargs`` itself (a section that lists keyword arguments as such excepted)."""
+    """Whether ``entry`` comes before an entry documenting the ``**kwargs`` itself, in the
+    same list: parameters are listed in the signature's order, so it documents a named
+    parameter, not one of the keywords (a section for keyword arguments excepted)."""
     section = entry.section.lower()
     if " ".join(section.split()) in _KEYWORD_SECTIONS:
         return False
     return any(e.kind == "param" and e.name is not None and e.name.text == kwargs
-               and e.section.lower() == section for e in docstring.entries)
+               and e.section.lower() == section and e.name.start > entry.name.start
+               for e in docstring.entries)

@@ -238,7 +238,7 @@ def _entity(project, symbol: str, dotted: str) -> str | None:
     # module does not import still resolves when the project has one class so named.
     head, _, rest = dotted.partition(".")
     classes = [q for q in project.named(head) if project.kind(q) == "class"]
-    if len(classes) == 1:
+    if len(classes) == 1 and head[:1].isupper() and head not in sys.stdlib_module_names:
         candidate = f"{classes[0]}.{rest}" if rest else classes[0]
         if project.kind(candidate) is not None:
             return candidate
@@ -246,6 +246,8 @@ def _entity(project, symbol: str, dotted: str) -> str | None:
 
 
 def _missing_member(project, entity: str, name: str, resolved: str) -> Missing | None:
+    if name.startswith("__") and name.endswith("__"):
+        return None  # what every module or class has (``__file__``, ``__doc__``, ...)
     kind = project.kind(entity)
     if kind == "module":
         names = project.module_names(entity)

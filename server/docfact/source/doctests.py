@@ -27,7 +27,8 @@ class DoctestCode:
     imports: list[tuple[str, Field]] = field(default_factory=list)
     # (callee as written, keyword, where): ``f(x, key=1)``
     keywords: list[tuple[str, Field]] = field(default_factory=list)
-    bound: set[str] = field(default_factory=set)  # names the examples bind
+    bound: set[str] = field(default_factory=set)  # names (and attributes) the examples bind
+    assigned: set[str] = field(default_factory=set)  # bound otherwise than by an import
     aliases: dict[str, str] = field(default_factory=dict)  # local -> what an import binds
 
 
@@ -46,10 +47,13 @@ def doctest_code(value: str) -> DoctestCode:
         starts.append(starts[-1] + len(line) + 1)
     trees = []
     for example in examples:
+        if example.options.get(doctest.SKIP):
+            continue  # "commented out": the example is not run
         tree = _parse(example.source)
         if tree is not None:
             trees.append((example, tree))
             code.bound |= _bound(tree)
+            code.assigned |= _bound(tree, imports=False)
     for example, tree in trees:
         _read(code, tree, _Locator(lines, starts, example))
     return code
@@ -91,17 +95,20 @@ class _Locator:
         return Field(text, self.starts[line] + at, self.starts[line] + at + len(text))
 
 
-def _bound(tree: ast.AST) -> set[str]:
-    """Every name an example binds, at any depth."""
+def _bound(tree: ast.AST, imports: bool = True) -> set[str]:
+    """Every name an example binds, at any depth, and the attributes it sets
+    (``obj.flag = True``); with ``imports``, the names imports bind too."""
     bound = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound.add(node.id)
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.attr)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
-        elif isinstance(node, ast.alias):
+        elif isinstance(node, ast.alias) and imports:
             bound.add((node.asname or node.name).split(".")[0])
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
