@@ -127,9 +127,12 @@ class SonarSettings(_Table):
     fuzz_cases: int = 200  # differential-testing inputs per comparison
     time_limit_s: float = 10.0  # sandbox wall clock per comparison
     fluency_model: str | None = None  # a local causal LM folder; default GPT-2 if cached, else n-grams
+    # The project's interpreter, which runs its functions in their modules; default the
+    # project's .venv (venv, env) when it has one, else docfact's own.
+    python: str | None = None
 
     _choices = {"run": ("onSave", "manual")}
-    _optional = {"fluency_model": str}
+    _optional = {"fluency_model": str, "python": str}
 
 
 @dataclass(frozen=True)

@@ -88,10 +88,36 @@ def test_a_hanging_candidate_costs_little_and_loses_every_case():
     assert result.seconds < 10
 
 
-def test_a_candidate_that_cannot_load_loses_every_case():
-    result = run("def f(x: int):\n    return x\n", "import no_such_module_here\ndef f(x):\n    return x\n")
-    assert result.results[0].value == 0.0
-    assert "ModuleNotFoundError" in result.results[0].counterexample.candidate
+def test_a_candidate_that_cannot_load_is_not_tested():
+    result = run("def f(x: int):\n    return x\n", "import no_such_module_here\ndef f(x):\n    return x\n",
+                 "def f(x):\n    return x\n")
+    broken, fine = result.results
+    assert broken.value is None and broken.counted == 0
+    assert "could not be loaded: ModuleNotFoundError" in broken.problem
+    assert fine.value == 1.0
+
+
+def test_what_a_call_prints_is_part_of_its_result():
+    result = run("def f(x: int):\n    print(x)\n", "def f(x):\n    print(x)\n", "def f(x):\n    print(x + 1)\n")
+    same, other = result.results
+    assert same.value == 1.0 and other.value == 0.0
+    assert "printed" in other.counterexample.candidate
+
+
+def test_an_original_that_answers_differently_each_time_is_not_counted():
+    original = "import itertools\nCOUNT = itertools.count()\ndef f(x: int):\n    return next(COUNT) + x\n"
+    result = run(original, "def f(x):\n    return x\n")
+    similarity = result.results[0]
+    assert similarity.counted == 0 and similarity.discarded == result.cases
+
+
+def test_objects_without_their_own_equality_compare_by_attributes():
+    original = "class Box:\n    def __init__(self, v):\n        self.v = v\ndef f(x: int):\n    return Box(x)\n"
+    result = run(original, "class Box:\n    def __init__(self, v):\n        self.v = v\n"
+                           "def f(x):\n    return Box(x)\n",
+                 "class Box:\n    def __init__(self, v):\n        self.v = v\ndef f(x):\n    return Box(-x)\n")
+    same, other = result.results
+    assert same.value == 1.0 and other.value < 0.1
 
 
 def test_a_refused_candidate_does_not_cost_the_others():

@@ -25,9 +25,15 @@ def test_context_is_the_signature_and_the_imports_the_function_uses():
     context = build_context(source, module.imports)
     assert context == ("from collections import Counter as Tally\n"
                        "import numpy as np\n"
-                       "def count_words(text: str, *, top: int=3) -> list[tuple[str, int]]:")
+                       "def count_words(text: str, *, top: int = 3) -> list[tuple[str, int]]:")
     assert context_function(context) == "count_words"
     assert context_imports(context) == "from collections import Counter as Tally\nimport numpy as np"
+
+
+def test_the_signature_is_kept_as_written():
+    source = 'def f(a: str = "",\n      b=(1, 2)) -> dict[str, int]:  # note\n    return {a: b}\n'
+    assert build_context(source, []) == 'def f(a: str = "",\n      b=(1, 2)) -> dict[str, int]:'
+    assert build_context("@cache\ndef g(x): return x\n", []) == "def g(x):"
 
 
 def test_method_context_keeps_self_and_unparsable_source_gives_none():

@@ -92,11 +92,13 @@ async def test_a_failed_model_call_is_never_cached(server, writer, client, cache
     assert not retried.cache_hit and retried.correctness.value == 1.0
 
 
-async def test_a_stub_regeneration_scores_zero(server, writer, client, cache):
-    writer.programs[DOCSTRING] = ["def clamp(value, low=0, high=10):\n    pass\n"]
+async def test_a_stub_regeneration_is_not_measurable(server, writer, client, cache):
+    writer.programs[DOCSTRING] = ["def clamp(value, low=0, high=10):\n    raise NotImplementedError\n"]
     settings = SonarSettings(enabled=True, samples=3, compressions=1, fuzz_cases=20)
     result = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, settings, cache)
-    assert result.correctness.value == 0.0 and "stub" in result.correctness.how
+    assert result.correctness.value is None
+    assert result.correctness.how == ("not measurable: the code regenerated from the docstring is "
+                                      "a stub (raise NotImplementedError)")
     assert result.abstraction.value is None  # stubs are not implementations
     assert result.conciseness.value is None
 

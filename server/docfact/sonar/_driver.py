@@ -1,30 +1,52 @@
 """Differential testing, run inside the sandbox as __main__ (funcsim.py sends this file's
 text to the sandbox; nothing imports it).
 
-stdin: JSON {"function", "original", "candidates": [program, ...], "params": [{"name",
-"keyword", "spec"}], "cases", "case_s", "budget_s"}.
-stdout: a line "SONAR-FUNCSIM " + one JSON object {"error", "cases", "seconds", "results":
-[{"matches", "counted", "discarded", "counterexample"}]}, one result per candidate.
+stdin: JSON {"function", "original": program or null, "candidates": [program, ...],
+"params": [{"name", "keyword", "spec", "hint"}], "cases", "case_s", "budget_s",
+"home": null or {"name", "path", "text", "is_package", "import_root", "qualname",
+"calls": [argument lists as source text], "instances": [expressions], "load_s"},
+"support_path": [folders to import hypothesis from when the interpreter has none]}.
+stdout: a line "SONAR-FUNCSIM " + one JSON object {"error", "stage", "cases", "seconds",
+"results": [{"matches", "counted", "discarded", "counterexample", "problem"}]}, one result
+per candidate.
+
+Without ``home`` the original is a program of its own. With it, the function's real module
+is imported (from ``text``, the source as docfact read it, under its own name and file, so
+its package and relative imports work), the original is the module's function (or the
+method of its class), and each candidate program runs in a copy of the module's namespace,
+so it sees the module's helpers, constants and classes as the original does. Methods are
+called on an instance built per call from the first of ``instances`` that works (the way
+the project's doctests and tests build one), else the class called with no argument.
+``calls`` are argument lists seen at the function's call sites and doctest examples,
+evaluated in the module's namespace; they are tried before the generated inputs.
 
 SONAR's rules: floats equal within relative tolerance 1e-9, NaN equals NaN, infinities
 exactly; both raise -> match; the original returns and the candidate raises -> mismatch;
 the original raises and the candidate returns -> the case is discarded. A case where the
-original runs out of time is discarded too (it says nothing about the behaviour), and a
-function that returns None is judged by its arguments after the call (in-place work).
+original runs out of time, or gives another result when called again (it reads the clock,
+a counter, ...), is discarded too (it says nothing about the behaviour). What the original
+prints is part of its result (a candidate that prints where it prints nothing is not
+faulted), and a function that returns None is judged by its
+arguments after the call (in-place work). Objects without their own equality compare by
+their attributes. A candidate that cannot be loaded has a ``problem`` and no cases.
 """
 
 import ast
 import copy
+import importlib
+import importlib.util
 import itertools
 import json
 import math
 import numbers
+import os
 import random
 import reprlib
 import signal
 import string
 import sys
 import time
+import warnings
 
 
 class CaseTimeout(BaseException):
@@ -45,22 +67,35 @@ def _on_alarm(signum, frame):
 
 
 class _Sink:
-    """Where the code under test prints: nowhere."""
+    """Where the code under test prints: kept per call (it is part of the result)."""
+
+    def __init__(self):
+        self.parts = []
 
     def write(self, text):
+        if sum(map(len, self.parts)) < 100_000:
+            self.parts.append(str(text))
         return len(text)
 
     def flush(self):
         pass
 
+    def take(self):
+        text = "".join(self.parts)
+        self.parts = []
+        return text
+
+
+_sink = _Sink()
+
 
 def main():
     request = json.loads(sys.stdin.read())
     started = time.monotonic()
-    # What the code prints goes nowhere; the summary is the last line that starts with
+    # What the code prints goes to the sink; the summary is the last line that starts with
     # MARKER (code writing to file descriptor 1 itself cannot fake the line after it).
     out = sys.stdout
-    sys.stdout = sys.stderr = _Sink()
+    sys.stdout = sys.stderr = _sink
     signal.signal(signal.SIGALRM, _on_alarm)
     summary = run(request, started)
     summary["seconds"] = round(time.monotonic() - started, 3)
@@ -68,15 +103,46 @@ def main():
     out.flush()
 
 
+class Callee:
+    """A function and what goes before its arguments: nothing, an instance of ``owner``
+    (the case's own, or one built per call the way the project builds one), or the class
+    ``owner`` itself."""
+
+    def __init__(self, function, bind=None, owner=None, make=None):
+        self.function, self.bind, self.owner, self.make = function, bind, owner, make
+
+    def __call__(self, args, kwargs, instance=None):
+        if self.bind == "instance":
+            args = (self.make() if instance is None else instance,) + tuple(args)
+        elif self.bind == "class":
+            args = (self.owner,) + tuple(args)
+        return self.function(*args, **kwargs), args
+
+
 def run(request, started):
     function, case_s = request["function"], request["case_s"]
-    original = _load(request["original"], function, case_s)
-    if isinstance(original, str):
-        return {"error": f"the original could not be loaded: {original}", "cases": 0, "results": []}
-    candidates = [_load(program, function, case_s) for program in request["candidates"]]
-    tallies = [{"matches": 0, "counted": 0, "discarded": 0, "counterexample": None}
-               for _ in candidates]
-    deadline = started + request["budget_s"]
+    home = request.get("home")
+    base = None
+    if home:
+        module = _timed(lambda: _import_home(home), home["load_s"])
+        if isinstance(module, str):
+            return _failed(f"the module {home['name']} could not be imported: {module}", "module")
+        base = module.__dict__
+        target = _target(module, home, case_s)
+        if isinstance(target, str):
+            return _failed(target, "function")
+    if request["original"] is None:
+        original = target
+    else:
+        original = _load(request["original"], function, case_s, base, target if home else None)
+        if isinstance(original, str):
+            return _failed(f"the original could not be loaded: {original}", "original")
+    candidates = [_load(program, function, case_s, base, target if home else None)
+                  for program in request["candidates"]]
+    tallies = [{"matches": 0, "counted": 0, "discarded": 0, "counterexample": None,
+                "problem": f"the code could not be loaded: {c}" if isinstance(c, str) else None}
+               for c in candidates]
+    deadline = time.monotonic() + request["budget_s"]  # loading is not counted
     seen = {"cases": 0}
     # A function that ran out of time GIVE_UP times is not called again (each try costs
     # a whole case limit): a candidate keeps "running out of time", the original ends the run.
@@ -86,30 +152,200 @@ def run(request, started):
         if time.monotonic() > deadline or timeouts[0] >= GIVE_UP:
             return
         seen["cases"] += 1
-        args, kwargs = case
-        expected = _call(original, args, kwargs, case_s)
+        args, kwargs, instance = case
+        if instance is not None:
+            try:  # each call gets its own copy of the instance
+                copy.deepcopy(instance)
+            except Exception:
+                instance = None
+        expected = _call(original, args, kwargs, instance, case_s)
         timeouts[0] += expected[0] == "timeout"
+        if expected[0] != "timeout" and \
+                not _same_outcome(expected, _call(original, args, kwargs, instance, case_s)):
+            expected = ("unsteady", "")  # another answer to the same call: not a behaviour
         for index, (candidate, tally) in enumerate(zip(candidates, tallies), start=1):
             if isinstance(candidate, str):
-                actual = ("raised", f"could not be loaded: {candidate}")
-            elif timeouts[index] >= GIVE_UP:
-                actual = ("timeout", "")
+                continue
+            if timeouts[index] >= GIVE_UP:
+                actual = ("timeout", "", "")
             else:
-                actual = _call(candidate, args, kwargs, case_s)
+                actual = _call(candidate, args, kwargs, instance, case_s)
                 timeouts[index] += actual[0] == "timeout"
-            _tally(tally, expected, actual, args, kwargs)
+            _tally(tally, expected, actual, _show_call(args, kwargs, instance))
 
-    error = _generate(request, one_case)
+    calls = _seen_calls(home, base, case_s) if home else []
+    for case in calls:
+        one_case(case)
+    error = _generate(request, one_case, original if home else None)
     if timeouts[0] >= GIVE_UP:
         error = f"the original ran out of time on {GIVE_UP} inputs"
-    return {"error": error, "cases": seen["cases"], "results": tallies}
+    return {"error": error, "stage": None, "cases": seen["cases"], "seen_calls": len(calls),
+            "results": tallies}
 
 
-def _generate(request, one_case):
+def _failed(error, stage):
+    return {"error": error, "stage": stage, "cases": 0, "results": []}
+
+
+def _timed(work, seconds):
+    """``work()`` under the alarm; its result, or what went wrong as text."""
+    global _armed
+    try:
+        _armed = True
+        signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
+        try:
+            return work()
+        finally:
+            _armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except CaseTimeout:
+        return f"it took over {seconds:g} s"
+    except BaseException as error:
+        return f"{type(error).__name__}: {error}"[:300]
+
+
+# --- the function's own module ---------------------------------------------------------
+
+
+def _import_home(home):
+    """The module, made from the text docfact read, as an import of its file would."""
+    sys.path.insert(0, home["import_root"])
+    name = home["name"]
+    parent = name.rpartition(".")[0]
+    if parent:
+        importlib.import_module(parent)
+    places = [os.path.dirname(home["path"])] if home["is_package"] else None
+    spec = importlib.util.spec_from_file_location(name, home["path"],
+                                                  submodule_search_locations=places)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    exec(compile(home["text"], home["path"], "exec"), module.__dict__)
+    return module
+
+
+def _target(module, home, case_s):
+    """The function to test as a Callee, or why it cannot be had."""
+    owner, found = None, module
+    path = home["qualname"].split(".")
+    for part in path:
+        owner = found
+        raw = found.__dict__.get(part) if isinstance(found, type) else getattr(found, part, None)
+        if raw is None:
+            return f"{home['qualname']} is not reachable in its module (it is defined inside a function)"
+        found = raw
+    if not isinstance(owner, type):
+        return Callee(found) if callable(found) else f"{home['qualname']} is not a function"
+    if isinstance(found, staticmethod):
+        return Callee(found.__func__)
+    if isinstance(found, classmethod):
+        return Callee(found.__func__, "class", owner)
+    if isinstance(found, property):
+        return f"{home['qualname']} is a property"
+    if not callable(found):
+        return f"{home['qualname']} is not a function"
+    make = _instance_maker(owner, home, case_s)
+    if isinstance(make, str):
+        return make
+    return Callee(found, "instance", owner, make)
+
+
+def _instance_maker(owner, home, case_s):
+    """A function that builds a fresh instance of ``owner`` per call, or why none can be."""
+    namespace = sys.modules[home["name"]].__dict__
+    recipes = list(home["instances"]) + [owner.__name__ + "()"]
+    problems = []
+    for recipe in recipes:
+        try:
+            code = compile(recipe, "<instance>", "eval")
+        except SyntaxError:
+            continue
+        built = _timed(lambda: eval(code, dict(namespace)), case_s * 5)
+        if isinstance(built, owner):
+            if home["qualname"].endswith(".__init__"):
+                return lambda: owner.__new__(owner)
+            return lambda: eval(code, dict(namespace))
+        problems.append(f"{recipe}: {built if isinstance(built, str) else type(built).__name__}")
+    return f"no instance of {owner.__name__} could be built ({'; '.join(problems)[:200]})"
+
+
+def _seen_calls(home, namespace, case_s):
+    """The argument lists of the call sites and doctests, evaluated in the module."""
+    found = []
+    scope = dict(namespace)
+    scope["_docfact_arguments"] = lambda *args, **kwargs: (args, kwargs)
+    for text in home["calls"]:
+        try:
+            code = compile("_docfact_arguments" + text, "<call>", "eval")
+        except SyntaxError:
+            continue
+        case = _timed(lambda: eval(code, scope), case_s * 5)
+        if isinstance(case, tuple):
+            try:
+                copy.deepcopy(case)
+            except Exception:
+                continue
+            found.append((*case, None))
+    return found
+
+
+def _load(program, function, case_s, base=None, like=None):
+    """The function ``program`` defines (run in a copy of ``base``, the module's namespace,
+    when there is one) called the way ``like`` is, or why it could not be had."""
+    namespace = dict(base) if base is not None else {"__name__": "__sonar__"}
+    namespace["__builtins__"] = __builtins__
+    loaded = _timed(lambda: exec(compile(program, "<program>", "exec"), namespace), case_s * 5)
+    if isinstance(loaded, str):
+        return "loading timed out" if loaded.startswith("it took") else loaded
+    found = _defined(program, function, namespace)
+    if not callable(found):
+        return f"no function {function}"
+    if like is None:
+        return Callee(found)
+    return Callee(found, like.bind, like.owner, like.make)
+
+
+def _defined(program, function, namespace):
+    """``function`` as the program defines it: at its top level, else in one of its classes."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return None
+    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function
+           for n in tree.body):
+        return namespace.get(function)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and isinstance(namespace.get(node.name), type):
+            member = namespace[node.name].__dict__.get(function)
+            if isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            if callable(member):
+                return member
+    return None
+
+
+def _import_hypothesis(support_path):
+    """hypothesis, from the interpreter's own packages or else from docfact's (looked up
+    only for this import, so the code under test sees its own environment)."""
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError:
+        sys.path.extend(support_path)
+        try:
+            import hypothesis  # noqa: F401
+        finally:
+            for folder in support_path:
+                sys.path.remove(folder)
+
+
+def _generate(request, one_case, original):
     """Feed ``one_case`` inputs drawn by hypothesis with a fixed seed; an error message or None."""
-    import hypothesis.core
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import strategies as st
+    try:
+        _import_hypothesis(request.get("support_path", []))
+        import hypothesis.core
+        from hypothesis import HealthCheck, Phase, given, settings
+        from hypothesis import strategies as st
+    except Exception as error:
+        return f"no generated inputs: hypothesis cannot be imported here ({type(error).__name__}: {error})"[:300]
 
     # Hypothesis registers its own Random on first use, checking it with
     # gc.get_referrers, an object walk the sandbox refuses; with derandomize it never
@@ -117,9 +353,23 @@ def _generate(request, one_case):
     if getattr(hypothesis.core.threadlocal, "_hypothesis_global_random", True) is None:
         hypothesis.core.threadlocal._hypothesis_global_random = random.Random(0)
 
-    positional = [_strategy(p["spec"], st) for p in request["params"] if not p["keyword"]]
-    keyword = {p["name"]: _strategy(p["spec"], st) for p in request["params"] if p["keyword"]}
-    cases = st.tuples(st.tuples(*positional), st.fixed_dictionaries(keyword))
+    hints = _hints(original) if original is not None else {}
+    if original is not None:  # the module's own types are built from the same leaves as the rest
+        st.register_type_strategy(str, _strategy({"t": "str"}, st))
+        st.register_type_strategy(int, _strategy({"t": "int"}, st))
+        st.register_type_strategy(bytes, _strategy({"t": "bytes"}, st))
+
+    def strategy(param):
+        static = _strategy(param["spec"], st)
+        if param.get("hint") and param["name"] in hints:
+            typed = _from_type(hints[param["name"]], st)
+            if typed is not None:
+                return typed
+        return static
+
+    positional = [strategy(p) for p in request["params"] if not p["keyword"]]
+    keyword = {p["name"]: strategy(p) for p in request["params"] if p["keyword"]}
+    cases = st.tuples(st.tuples(*positional), st.fixed_dictionaries(keyword), _instances(original, st))
 
     @settings(max_examples=request["cases"], database=None, deadline=None, derandomize=True,
               phases=[Phase.generate], suppress_health_check=list(HealthCheck), print_blob=False)
@@ -132,6 +382,38 @@ def _generate(request, one_case):
     except Exception as error:  # hypothesis gave up (or our comparison broke): say so
         return f"input generation stopped: {type(error).__name__}: {error}"[:300]
     return None
+
+
+def _instances(callee, st):
+    """Instances a method is called on: half built the way the project builds one (None:
+    made per call), half drawn from the class's constructor with generated arguments, so
+    states the project's own recipes never reach are tried too."""
+    if callee is None or callee.bind != "instance" or callee.function.__name__ == "__init__":
+        return st.none()
+    built = _from_type(callee.owner, st)
+    return st.none() if built is None else st.one_of(st.none(), built)
+
+
+def _hints(callee):
+    """The resolved annotations of the original (those of its module's own types too)."""
+    import typing
+
+    try:
+        return typing.get_type_hints(callee.function)
+    except Exception:
+        return {}
+
+
+def _from_type(hint, st):
+    """hypothesis's strategy for a resolved annotation, when it can draw from it."""
+    try:
+        strategy = st.from_type(hint)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            strategy.example()
+        return strategy
+    except Exception:
+        return None
 
 
 # A fixed alphabet: any other text strategy makes hypothesis build its Unicode tables,
@@ -174,47 +456,38 @@ def _strategy(spec, st):
     raise ValueError(f"unknown input spec {kind!r}")
 
 
-def _load(program, function, case_s):
-    """The function ``program`` defines, or why it could not be had."""
+def _call(callee, args, kwargs, instance, case_s):
+    """(kind, detail, printed): ("returned", value, ...) | ("raised", description, ...) |
+    ("timeout", "", "")."""
     global _armed
-    namespace = {"__name__": "__sonar__", "__builtins__": __builtins__}
-    try:
-        _armed = True
-        signal.setitimer(signal.ITIMER_REAL, case_s * 5, 0.05)
-        try:
-            exec(compile(program, "<program>", "exec"), namespace)
-        finally:
-            _armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    except CaseTimeout:
-        return "loading timed out"
-    except BaseException as error:
-        return f"{type(error).__name__}: {error}"[:200]
-    found = namespace.get(function)
-    return found if callable(found) else f"no function {function}"
-
-
-def _call(function, args, kwargs, case_s):
-    """("returned", value) | ("raised", description) | ("timeout", "")."""
-    global _armed
-    args, kwargs = copy.deepcopy((args, kwargs))
+    args, kwargs, instance = copy.deepcopy((args, kwargs, instance))
     random.seed(0)
     if "numpy" in sys.modules:
         sys.modules["numpy"].random.seed(0)
+    _sink.take()
     try:
         _armed = True
         signal.setitimer(signal.ITIMER_REAL, case_s, 0.05)
         try:
-            value = _materialise(function(*args, **kwargs))
+            value, args = callee(args, kwargs, instance)
+            value = _materialise(value)
         finally:
             _armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
     except CaseTimeout:
-        return ("timeout", "")
+        return ("timeout", "", "")
     except BaseException as error:
-        return ("raised", f"{type(error).__name__}: {error}")
-    # A function that returns None did its work on its arguments.
-    return ("returned", value if value is not None else ("<None; arguments after>", args, kwargs))
+        return ("raised", f"{type(error).__name__}: {error}", _sink.take())
+    # A function that returns None did its work on its arguments (its instance included).
+    if value is None:
+        value = ("<None; arguments after>", args, kwargs)
+    return ("returned", value, _sink.take())
+
+
+def _same_outcome(a, b):
+    if a[0] != b[0] or a[0] == "timeout":
+        return False
+    return a[0] == "raised" or (_same(a[1], b[1]) and a[2] == b[2])
 
 
 def _materialise(value):
@@ -224,8 +497,8 @@ def _materialise(value):
     return value
 
 
-def _tally(tally, expected, actual, args, kwargs):
-    if expected[0] == "timeout":
+def _tally(tally, expected, actual, shown):
+    if expected[0] in ("timeout", "unsteady"):
         tally["discarded"] += 1
         return
     if expected[0] == "raised":
@@ -236,10 +509,11 @@ def _tally(tally, expected, actual, args, kwargs):
             tally["discarded"] += 1
         return
     tally["counted"] += 1
-    if actual[0] == "returned" and _same(expected[1], actual[1]):
+    if actual[0] == "returned" and _same(expected[1], actual[1]) and \
+            (not expected[2] or expected[2] == actual[2]):
         tally["matches"] += 1
     elif tally["counterexample"] is None:
-        tally["counterexample"] = {"input": _show_call(args, kwargs),
+        tally["counterexample"] = {"input": shown,
                                    "original": _describe(expected), "candidate": _describe(actual)}
 
 
@@ -261,6 +535,9 @@ def _same(a, b, depth=0):
             return len(a) == len(b) and all(_same(x, y, depth + 1) for x, y in zip(a, b))
         if depth < 100 and type(a) is type(b) and isinstance(a, dict):
             return a.keys() == b.keys() and all(_same(a[k], b[k], depth + 1) for k in a)
+        if depth < 100 and _same_class(type(a), type(b)) and type(a).__eq__ is object.__eq__ \
+                and not callable(a):
+            return _same(_state(a), _state(b), depth + 1)  # no equality of its own: by value
         if hasattr(a, "shape") and hasattr(a, "dtype") and "numpy" in sys.modules:
             numpy = sys.modules["numpy"]
             a, b = numpy.asarray(a), numpy.asarray(b)
@@ -274,25 +551,46 @@ def _same(a, b, depth=0):
         return False
 
 
+def _same_class(a, b):
+    """The same class, or classes of the same name in the same module (each program that
+    defines a class of its own makes another class object)."""
+    return a is b or (a.__qualname__ == b.__qualname__ and a.__module__ == b.__module__)
+
+
+def _state(value):
+    """An object's attributes (its ``__dict__`` and slots), as a dict."""
+    state = dict(getattr(value, "__dict__", None) or {})
+    for cls in type(value).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+                state[name] = getattr(value, name)
+    return state
+
+
 def _is_number(value):
     return isinstance(value, numbers.Number) and not isinstance(value, bool)
 
 
-def _show_call(args, kwargs):
+def _show_call(args, kwargs, instance=None):
     parts = [_short.repr(a) for a in args] + [f"{k}={_short.repr(v)}" for k, v in kwargs.items()]
     text = "(" + ", ".join(parts) + ")"
+    if instance is not None:
+        state = ", ".join(f"{k}={_short.repr(v)}" for k, v in list(_state(instance).items())[:6])
+        text += f" on {type(instance).__name__}({state})"
     return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _describe(outcome):
-    kind, detail = outcome[0], outcome[1]
+    kind, detail, printed = outcome
+    said = f", printed {_short.repr(printed)}" if printed else ""
     if kind == "timeout":
         return "ran out of time"
     if kind == "raised":
-        return f"raised {detail}"[:200]
+        return f"raised {detail}{said}"[:200]
     if isinstance(detail, tuple) and detail and detail[0] == "<None; arguments after>":
-        return f"returned None, arguments after: {_show_call(detail[1], detail[2])}"[:200]
-    return f"returned {_short.repr(detail)}"[:200]
+        return f"returned None{said}, arguments after: {_show_call(detail[1], detail[2])}"[:200]
+    return f"returned {_short.repr(detail)}{said}"[:200]
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .abstraction import pair_similarity
 from .funcsim import afuncsim
+from .home import Home
 from .measure import Measure, not_measured
 from .regenerate import Generations, messages, regenerate, sample
 from .standalone import why_not_runnable
@@ -72,11 +73,12 @@ async def compress(docstring: str, context: str, client, n: int = 3,
 
 
 async def judge(docstring: str, compressed: Compressed, reference: str, function: str, context: str,
-                cases: int = 200, time_limit_s: float = 10.0) -> ConcisenessResult:
-    """N from ``compressed``; ``reference`` is the program regenerated from the whole docstring."""
+                cases: int = 200, time_limit_s: float = 10.0, home: Home | None = None) -> ConcisenessResult:
+    """N from ``compressed``; ``reference`` is the program regenerated from the whole docstring
+    (run in the function's module, with its ``home``)."""
     runnable = [c for c in compressed.codes if c is not None]
     similarities, how, approximate, complete = await _similarities(
-        reference, runnable, function, context, cases, time_limit_s)
+        reference, runnable, function, context, cases, time_limit_s, home)
     if similarities is None:
         return ConcisenessResult(not_measured(how), None, compressed.calls, False)
     by_code = dict(zip(runnable, similarities))
@@ -101,11 +103,17 @@ async def conciseness(docstring: str, context: str, function: str, reference: st
 
 
 async def _similarities(reference: str, candidates: list[str], function: str, context: str,
-                        cases: int, time_limit_s: float):
+                        cases: int, time_limit_s: float, home: Home | None):
     """(similarity per candidate, how, approximate, complete); (None, reason, ...) when
     they cannot be had."""
     if not candidates:
         return [], "no shorter compression yielded usable code", False, True
+    if home is not None:
+        run = await afuncsim(reference, candidates, function, cases=cases, time_limit_s=time_limit_s,
+                             home=home)
+        if run.stage is None and (run.error is None or run.results):
+            values = [r.value for r in run.results]
+            return values, f"FuncSim over {run.cases} cases in its module", False, run.complete
     reason = why_not_runnable(reference, function)
     if reason is None:
         run = await afuncsim(reference, candidates, function, cases=cases, time_limit_s=time_limit_s)

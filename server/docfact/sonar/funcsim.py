@@ -16,17 +16,19 @@ import hashlib
 import json
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Sequence
 
 from . import sandbox
+from .home import Home, docfact_support_path, function_at, takes_instance
 from .inputs import parameter_specs
 from .regenerate import function_node
 
 MARKER = "SONAR-FUNCSIM "  # _driver.MARKER
 BLOCKED = "the sandbox refused what the code does"
 STARTUP_S = 5.0  # the sandbox's own start and hypothesis's import, on a busy machine
+LOAD_S = 10.0  # importing the function's module (and what it imports) in the sandbox
 _AUDIT_DETAIL = re.compile(r"([\w.]+)\(\(?'?([^',)]{0,80})")  # "open('/tmp/x', ..." -> open, /tmp/x
 
 
@@ -62,6 +64,9 @@ class FuncSimRun:
     seconds: float  # sandbox time, start-up included
     error: str | None = None  # the run failed: timeout, crash, the original would not load
     complete: bool = True  # False when the failure may not recur (time, memory, a crash)
+    stage: str | None = None  # what could not be had: "module", "function", "original"
+    seen_calls: int = 0  # inputs taken from the project's call sites and doctests
+    in_module: bool = False  # run in the function's own module
 
 
 @functools.cache
@@ -74,38 +79,56 @@ def driver_version() -> str:
     return hashlib.sha256(driver_program().encode()).hexdigest()[:16]
 
 
-def funcsim(original: str, candidates: Sequence[str], function: str, *, cases: int = 200,
-            time_limit_s: float = 10.0, cancel: threading.Event | None = None) -> FuncSimRun:
+def funcsim(original: str | None, candidates: Sequence[str], function: str, *, cases: int = 200,
+            time_limit_s: float = 10.0, cancel: threading.Event | None = None,
+            home: Home | None = None) -> FuncSimRun:
     """Compare ``function`` of the ``original`` program with the same function of each
-    candidate program, on up to ``cases`` inputs within ``time_limit_s`` seconds."""
-    node = function_node(original, function)
+    candidate program, on up to ``cases`` generated inputs within ``time_limit_s`` seconds.
+
+    With a ``home`` everything runs in the function's own module, imported in the
+    sandbox: the original is the module's own function when ``original`` is None, and
+    every program sees the module's names."""
+    node = function_at(home.text, home.qualname) if home is not None and original is None \
+        else function_node(original or "", function)
     if node is None:
-        return FuncSimRun((), 0, 0.0, f"the original has no function {function}")
+        return FuncSimRun((), 0, 0.0, f"the original has no function {function}", stage="original")
+    params = parameter_specs(node)
+    if home is not None and takes_instance(home):
+        params = params[1:]  # self or cls: the driver passes it
     request = {
         "function": function,
         "original": original,
         "candidates": list(candidates),
-        "params": parameter_specs(node),
+        "params": params,
         "cases": cases,
         "case_s": max(0.1, min(1.0, time_limit_s / 40)),  # per call; a hang costs little
         "budget_s": time_limit_s,
+        "home": home.request(LOAD_S) if home is not None else None,
+        "support_path": docfact_support_path() if home is not None and home.python.executable else [],
     }
-    run = _run(request, time_limit_s, cancel)
+    run = replace(_run(request, time_limit_s, cancel, home), in_module=home is not None)
     if run.error and run.error.startswith(BLOCKED) and len(candidates) > 1:
         # One candidate did what the sandbox refuses and the run ended: try each alone.
-        solos = [_run({**request, "candidates": [c]}, time_limit_s, cancel) for c in candidates]
+        solos = [_run({**request, "candidates": [c]}, time_limit_s, cancel, home) for c in candidates]
         if any(solo.results for solo in solos) and \
                 all(solo.results or solo.error.startswith(BLOCKED) for solo in solos):
             results = tuple(solo.results[0] if solo.results else Similarity(0, 0, 0, problem=solo.error)
                             for solo in solos)
             return FuncSimRun(results, max(solo.cases for solo in solos),
-                              run.seconds + sum(solo.seconds for solo in solos))
+                              run.seconds + sum(solo.seconds for solo in solos),
+                              seen_calls=max(solo.seen_calls for solo in solos),
+                              in_module=home is not None)
     return run
 
 
-def _run(request: dict, time_limit_s: float, cancel: threading.Event | None) -> FuncSimRun:
-    limits = sandbox.Limits(cpu_s=time_limit_s + STARTUP_S, wall_s=2 * time_limit_s + STARTUP_S)
-    outcome = sandbox.run_python(driver_program(), json.dumps(request), limits=limits, cancel=cancel)
+def _run(request: dict, time_limit_s: float, cancel: threading.Event | None,
+         home: Home | None) -> FuncSimRun:
+    loading = LOAD_S if home is not None else 0.0
+    limits = sandbox.Limits(cpu_s=time_limit_s + STARTUP_S + loading,
+                            wall_s=2 * time_limit_s + STARTUP_S + loading)
+    outcome = sandbox.run_python(driver_program(), json.dumps(request), limits=limits, cancel=cancel,
+                                 read_paths=home.read_paths() if home is not None else (),
+                                 python=home.python.executable if home is not None else None)
     return _read(outcome, len(request["candidates"]))
 
 
@@ -127,16 +150,18 @@ def _read(outcome, count: int) -> FuncSimRun:
     try:
         summary = json.loads(line[len(MARKER):])
         results = tuple(Similarity(r["matches"], r["counted"], r["discarded"],
-                                   Counterexample(**r["counterexample"]) if r["counterexample"] else None)
+                                   Counterexample(**r["counterexample"]) if r["counterexample"] else None,
+                                   r.get("problem"))
                         for r in summary["results"])
     except (ValueError, KeyError, TypeError) as error:
         return FuncSimRun((), 0, seconds, f"the tests gave no summary ({error})", complete=False)
     if summary.get("error") and not results:
-        return FuncSimRun((), summary["cases"], seconds, summary["error"])
+        return FuncSimRun((), summary["cases"], seconds, summary["error"], stage=summary.get("stage"))
     if len(results) != count:
         return FuncSimRun((), 0, seconds, "the tests gave a summary for the wrong candidates",
                           complete=False)
-    return FuncSimRun(results, summary["cases"], seconds, summary.get("error"))
+    return FuncSimRun(results, summary["cases"], seconds, summary.get("error"),
+                      seen_calls=summary.get("seen_calls", 0))
 
 
 def _short_detail(detail: str) -> str:
@@ -145,13 +170,13 @@ def _short_detail(detail: str) -> str:
     return f"{match[1]} {match[2]}: {detail.rsplit(': ', 1)[-1]}" if match else detail[:120]
 
 
-async def afuncsim(original: str, candidates: Sequence[str], function: str, *, cases: int = 200,
-                   time_limit_s: float = 10.0) -> FuncSimRun:
+async def afuncsim(original: str | None, candidates: Sequence[str], function: str, *, cases: int = 200,
+                   time_limit_s: float = 10.0, home: Home | None = None) -> FuncSimRun:
     """``funcsim`` off the event loop; cancelling the awaiting task stops the sandbox."""
     cancel = threading.Event()
     try:
         return await asyncio.to_thread(funcsim, original, candidates, function, cases=cases,
-                                       time_limit_s=time_limit_s, cancel=cancel)
+                                       time_limit_s=time_limit_s, cancel=cancel, home=home)
     except asyncio.CancelledError:
         cancel.set()
         raise

@@ -72,6 +72,23 @@ def annotation_spec(node: ast.expr | None) -> dict | None:
     return None
 
 
+def names_only_known_types(node: ast.expr) -> bool:
+    """Whether every type an annotation names is one ``annotation_spec`` builds exactly
+    (else an unknown element type became an int, and the sandbox should resolve it)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return False
+    known = set(_NAMED) | _SEQUENCES | _MAPPINGS | _SETS | {"Optional", "Union", "tuple", "Tuple"}
+    for part in ast.walk(node):
+        if isinstance(part, ast.Attribute) and _tail(part) not in known:
+            return False
+        if isinstance(part, ast.Name) and part.id not in known and part.id != "typing":
+            return False
+    return True
+
+
 def default_spec(node: ast.expr | None) -> dict | None:
     """The default value itself, when it is a literal (it is also tried as a case)."""
     if node is None:
@@ -176,8 +193,10 @@ def _from_votes(votes: set[str], element: dict | None) -> dict | None:
 
 
 def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[dict]:
-    """[{"name", "keyword": bool, "spec"}] for every parameter the caller must or may pass
-    (``*args`` and ``**kwargs`` are left empty)."""
+    """[{"name", "keyword": bool, "spec", "hint"}] for every parameter the caller must or
+    may pass (``*args`` and ``**kwargs`` are left empty); ``hint`` is true when the
+    annotation names a type the spec cannot build (the sandbox resolves it, when it runs
+    the function in its module)."""
     args = function.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
@@ -189,7 +208,8 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
         literal = default_spec(default)
         if literal is not None:
             spec = _one_of([literal, spec or literal["kind"]])
-        found.append({"name": arg.arg, "keyword": keyword, "spec": spec or ANY})
+        hint = arg.annotation is not None and not names_only_known_types(arg.annotation)
+        found.append({"name": arg.arg, "keyword": keyword, "spec": spec or ANY, "hint": hint})
     return found
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import ast
 import copy
 import functools
+import io
 import re
 import textwrap
+import tokenize
 from dataclasses import dataclass
 from string import Template
 from typing import Iterable
@@ -29,6 +31,7 @@ class Regeneration:
     code: str | None  # the whole program (imports, helpers, the function); None if unusable
     stub: bool = False  # the function has no real body (pass, ..., bare raise/return)
     problem: str | None = None  # why ``code`` is None
+    stub_kind: str = ""  # what the stub's body is: "pass", "raise NotImplementedError", ...
 
     @property
     def usable(self) -> bool:
@@ -105,10 +108,28 @@ def build_context(unit_source: str, imports: Iterable[tuple[str, str]]) -> str |
         return None
     used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
     lines = sorted({import_line(local, target) for local, target in imports if local in used})
-    return "\n".join([*lines, signature_line(node)])
+    return "\n".join([*lines, signature_text(textwrap.dedent(unit_source), node)])
 
 
-def signature_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+def signature_text(source: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """The signature as written in ``source`` (from ``def`` to the colon that ends it), so
+    that code regenerated from it can repeat it exactly; re-rendered from the tree when
+    the text cannot be read that way."""
+    lines = source.splitlines(keepends=True)
+    start = sum(map(len, lines[:node.lineno - 1])) + node.col_offset
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source[start:]).readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+            elif token.type == tokenize.OP and token.string == ":" and depth == 0:
+                head = source[start:].splitlines(keepends=True)[:token.end[0]]
+                text = "".join(head[:-1]) + head[-1][:token.end[1]]
+                return text
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
     bare = copy.copy(node)
     bare.body, bare.decorator_list = [ast.Pass()], []
     return ast.unparse(bare).rsplit("\n", 1)[0]
@@ -141,7 +162,8 @@ def extract(answer: str, function: str) -> Regeneration:
         code = _parsable_prefix(textwrap.dedent(candidate).strip("\n"))
         node = function_node(code, function) if code else None
         if node is not None:
-            return Regeneration(code + "\n", stub=is_stub(node))
+            body = stub_body(node)
+            return Regeneration(code + "\n", stub=body is not None, stub_kind=body or "")
     return Regeneration(None, problem=f"the answer holds no function {function}")
 
 
@@ -163,11 +185,19 @@ def _parsable_prefix(code: str, max_trims: int = 20) -> str | None:
 def is_stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """True when the body does nothing: only a docstring, pass, ..., a bare raise or
     ``raise NotImplementedError``, a bare ``return`` or ``return None``."""
+    return stub_body(node) is not None
+
+
+def stub_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The body of a function that does nothing, as written ("pass", "raise
+    NotImplementedError", ...); None when the function does something."""
     body = node.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
         body = body[1:]
-    return all(_does_nothing(statement) for statement in body)
+    if not all(_does_nothing(statement) for statement in body):
+        return None
+    return "; ".join(ast.unparse(statement) for statement in body) or "only a docstring"
 
 
 def _does_nothing(statement: ast.stmt) -> bool:

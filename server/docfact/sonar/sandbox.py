@@ -1,8 +1,9 @@
 """The one place in docfact that executes code: the user's functions and model-written ones.
 
 ``run_python(program, stdin)`` runs ``program`` as ``__main__`` under docfact's own
-interpreter (so the venv's packages, hypothesis among them, import inside) and returns an
-``Outcome`` in exactly one of six states:
+interpreter (so the venv's packages, hypothesis among them, import inside), or under
+``python``, another interpreter (a project's own, whose folders the caller passes in
+``read_paths``), and returns an ``Outcome`` in exactly one of six states:
 
 - ``ok``: exit status 0;
 - ``timeout``: the wall clock (``Limits.wall_s``) or the CPU limit ran out, or the caller
@@ -147,19 +148,20 @@ def stop_all() -> None:
 
 def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
                cancel: threading.Event | None = None,
-               read_paths: tuple[str, ...] = ()) -> Outcome:
+               read_paths: tuple[str, ...] = (), python: str | None = None) -> Outcome:
     """Run ``program`` as ``__main__`` in a sandbox and say how it ended.
 
     ``read_paths`` are extra folders the program may read (even in a private folder such
-    as HOME)."""
+    as HOME). ``python``: the interpreter to run it with (docfact's by default); its
+    environment must be in the system folders or in ``read_paths``."""
     why_not = unavailable()
     if why_not:
         return Outcome("unavailable", "", "", why_not, 0.0)
-    return _run(program, stdin, limits, cancel, read_paths)
+    return _run(program, stdin, limits, cancel, read_paths, python)
 
 
 def _run(program: str, stdin: str, limits: Limits, cancel: threading.Event | None,
-         read_paths: tuple[str, ...]) -> Outcome:
+         read_paths: tuple[str, ...], python: str | None = None) -> Outcome:
     started = time.monotonic()
     work = os.path.realpath(tempfile.mkdtemp(prefix="docfact-sandbox-"))
     try:
@@ -175,7 +177,7 @@ def _run(program: str, stdin: str, limits: Limits, cancel: threading.Event | Non
         try:
             config = _child_config(work, program_path, limits, read_paths)
             config.update(report_fd=report_write, status_fd=status_write)
-            process = _start(config, work, limits, (report_write, status_write))
+            process = _start(config, work, limits, (report_write, status_write), python)
         finally:
             os.close(report_write)
             os.close(status_write)
@@ -219,9 +221,10 @@ def _child_config(work: str, program_path: str, limits: Limits,
     }
 
 
-def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> subprocess.Popen:
+def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...],
+           python: str | None) -> subprocess.Popen:
     command = _bwrap_prefix(work, config["readable"], limits.disk_bytes) + [
-        sys.executable, "-s", "-B", str(CHILD), json.dumps(config)]
+        python or sys.executable, "-s", "-B", str(CHILD), json.dumps(config)]
     with open(os.path.join(work, "stdin.txt"), "rb") as stdin:
         return subprocess.Popen(
             command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=work,

@@ -18,6 +18,7 @@ from ..llm.client import LlmClient
 from .abstraction import abstraction, pair_similarity
 from .conciseness import Compressed, ConcisenessResult, compress, judge
 from .funcsim import Counterexample, FuncSimRun, Similarity, afuncsim, driver_version
+from .home import Home
 from .measure import Measure, not_measured
 from .regenerate import (Generations, Regeneration, context_function, context_imports, prompt_version,
                          regenerate)
@@ -55,9 +56,11 @@ class SonarResult:
 
 
 async def sonar_scores(unit_source: str, function_name: str, docstring: str, context: str,
-                       client: LlmClient, settings: SonarSettings, cache) -> SonarResult:
+                       client: LlmClient, settings: SonarSettings, cache,
+                       home: Home | None = None) -> SonarResult:
     """Correctness, Abstraction, Conciseness and Fluency of ``docstring`` for the function
-    ``unit_source`` defines; ``context`` is its signature and imports (build_context)."""
+    ``unit_source`` defines; ``context`` is its signature and imports (build_context).
+    With its ``home`` (its module in the project) the code runs there."""
     if not settings.enabled:
         off = not_measured("SONAR is turned off")
         return SonarResult(off, off, off, off)
@@ -67,13 +70,14 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
     fluency_task = asyncio.create_task(_fluency(docstring, settings))
     models = settings.generators or (client.settings.model,)
     key = cache_key("sonar", unit_source, function_name, docstring, context,
+                    home.key() if home is not None else None,
                     *scoring_key_parts(client, settings, models))
     cached = cache.get(key) if cache is not None else None
     if cached is not None:
         return SonarResult.from_json(cached, await fluency_task)
     try:
         result, complete = await _measure(unit_source, function_name, docstring, context,
-                                          generator_clients(client, models), models, settings)
+                                          generator_clients(client, models), models, settings, home)
     except BaseException:
         fluency_task.cancel()
         raise
@@ -144,7 +148,7 @@ async def regenerate_pool(docstring: str, context: str, clients: list[LlmClient]
     return Pool(first, tuple(rest), origin)
 
 
-async def _measure(unit_source, function, docstring, context, clients, models, settings):
+async def _measure(unit_source, function, docstring, context, clients, models, settings, home):
     """(SonarResult without fluency, whether it is complete enough to cache)."""
     # All model work at once: the pool (the Correctness regeneration first), and the
     # compressions with their regenerations; then both sandbox runs at once.
@@ -157,8 +161,8 @@ async def _measure(unit_source, function, docstring, context, clients, models, s
         return SonarResult(failed, failed, failed, _pending(), calls=calls, error=pool.first.error), False
     regeneration = pool.regeneration
     ((correctness, example, correct_ok),), concise = await asyncio.gather(
-        correctnesses(unit_source, function, context, [regeneration], settings),
-        _conciseness(docstring, compressed, function, context, regeneration, settings))
+        correctnesses(unit_source, function, context, [regeneration], settings, home),
+        _conciseness(docstring, compressed, function, context, regeneration, settings, home))
     result = SonarResult(correctness, pool.abstraction(context), concise.measure,
                          _pending(), example, concise.compression, calls,
                          error=pool.error or compressed.error)
@@ -177,42 +181,63 @@ Judged = tuple[Measure, Counterexample | None, bool]  # (Correctness, a countere
 
 
 async def correctnesses(unit_source: str, function: str, context: str,
-                        regenerations: list[Regeneration], settings: SonarSettings) -> list[Judged]:
+                        regenerations: list[Regeneration], settings: SonarSettings,
+                        home: Home | None = None) -> list[Judged]:
     """Correctness of each regeneration; the usable ones are tested in one sandbox run, so
-    they are compared with the function on the same inputs."""
-    original = _program(unit_source, context)
+    they are compared with the function on the same inputs: in the function's own module
+    when it has a ``home`` there that imports, else as a program of its own when it needs
+    nothing of its module."""
     runnable = [r.code for r in regenerations if r.usable]
-    reason = why_not_runnable(original, function)
-    run = None
-    if reason is None and runnable:
-        run = await afuncsim(original, runnable, function, cases=settings.fuzz_cases,
-                             time_limit_s=settings.time_limit_s)
+    run, reason = await _differential(unit_source, function, context, runnable, settings, home) \
+        if runnable else (None, None)
     results = iter(run.results if run is not None else ())
     shares = [next(results, None) if r.usable else None for r in regenerations]
-    return [_correctness(original, function, context, r, reason, run, share)
+    original = _program(unit_source, context)
+    return [_correctness(original, context, r, reason, run, share)
             for r, share in zip(regenerations, shares)]
 
 
-def _correctness(original: str, function: str, context: str, regeneration: Regeneration,
-                 reason: str | None, run: FuncSimRun | None, similarity: Similarity | None) -> Judged:
+async def _differential(unit_source: str, function: str, context: str, programs: list[str],
+                        settings: SonarSettings, home: Home | None) -> tuple[FuncSimRun | None, str | None]:
+    """The FuncSim run of ``programs`` against the function, or why there is none."""
+    options = dict(cases=settings.fuzz_cases, time_limit_s=settings.time_limit_s)
+    in_module = None
+    if home is not None:
+        run = await afuncsim(None, programs, function, home=home, **options)
+        if run.stage not in ("module", "function"):
+            return run, None
+        in_module = run.error  # the module does not import here, or the function is not in it
+    original = _program(unit_source, context)
+    reason = why_not_runnable(original, function)
+    if reason is None:
+        return await afuncsim(original, programs, function, **options), None
+    return None, f"{in_module}; on its own, {reason}" if in_module else reason
+
+
+def _correctness(original: str, context: str, regeneration: Regeneration, reason: str | None,
+                 run: FuncSimRun | None, similarity: Similarity | None) -> Judged:
     """Correctness from ``similarity`` (this regeneration's share of ``run``), else a
-    structural approximation when the function could not be run for ``reason``."""
+    structural approximation when the function could not be run for ``reason``. Code that
+    is no implementation (none, a stub, code that does not load) is not measurable: the
+    model failed, which says nothing of the docstring."""
     if regeneration.code is None:
         return not_measured(regeneration.problem or "no code"), None, False
     if regeneration.stub:
-        return Measure(0.0, "the code regenerated from the docstring is a stub"), None, True
-    if similarity is not None and similarity.problem is None:
+        return not_measured(f"the code regenerated from the docstring is a stub ({regeneration.stub_kind})"), \
+            None, False
+    if similarity is not None:
+        if similarity.problem is not None:
+            return not_measured(f"the regenerated code cannot be tested: {similarity.problem}"), None, True
         if similarity.value is None:
             return not_measured(f"no input of {run.cases} gave a comparable result"), None, True
         dropped = f", {similarity.discarded} discarded" if similarity.discarded else ""
-        how = f"FuncSim over {similarity.counted} cases{dropped}"
+        where = " in its module" if run.in_module else ""
+        how = f"FuncSim over {similarity.counted} cases{where}{dropped}"
         return Measure(similarity.value, how), similarity.counterexample, True
-    if run is not None and similarity is None:
+    if run is not None:
         if not run.complete:
             return not_measured(run.error or "the tests failed"), None, False
         reason = run.error
-    elif similarity is not None:
-        reason = similarity.problem  # the sandbox refused this regeneration alone
     try:
         value = pair_similarity(original, regeneration.code, context)
     except SyntaxError:
@@ -226,14 +251,15 @@ def _program(unit_source: str, context: str) -> str:
 
 
 async def _conciseness(docstring: str, compressed: Compressed, function: str, context: str,
-                       regeneration: Regeneration, settings: SonarSettings) -> ConcisenessResult:
+                       regeneration: Regeneration, settings: SonarSettings,
+                       home: Home | None) -> ConcisenessResult:
     if not regeneration.usable:
         why = "a stub" if regeneration.stub else "unusable"
         return ConcisenessResult(not_measured(f"the code regenerated from the docstring is {why}"),
                                  None, compressed.calls,
                                  regeneration.code is not None and compressed.error is None)
     return await judge(docstring, compressed, regeneration.code, function, context,
-                       settings.fuzz_cases, settings.time_limit_s)
+                       settings.fuzz_cases, settings.time_limit_s, home)
 
 
 def _pending() -> Measure:

@@ -1,0 +1,326 @@
+"""A function's home in its project: its module, the project around it, the interpreter
+that runs the project, and the arguments the project calls it with.
+
+SONAR's Correctness runs the function where it lives (``_driver.py`` imports the module in
+the sandbox), so that a function using its module's helpers, constants and classes runs
+as it does in the project. This module only reads files: nothing here executes code, and
+what it finds (argument lists, instance recipes) is evaluated in the sandbox alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import doctest
+import hashlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+VENV_NAMES = (".venv", "venv", "env")
+SKIPPED_DIRS = {"__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist"}
+MAX_FILES = 3000  # files read for call sites; a larger tree is read in part
+MAX_FILE_BYTES = 1_000_000
+MAX_CALLS = 24  # argument lists kept per function
+MAX_INSTANCES = 6  # instance recipes kept per class
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    """The Python that runs the project, and the folders its environment lives in."""
+
+    executable: str | None  # None: docfact's own interpreter
+    roots: tuple[str, ...]
+    origin: str  # "docfact's", "the project's .venv", "sonar.python"
+
+
+@dataclass(frozen=True)
+class Home:
+    module: str  # dotted name
+    path: str  # the module's file
+    text: str  # its source as docfact read it (an editor's unsaved text included)
+    qualname: str  # "Class.method" or "function"
+    import_root: str  # the folder the module's top package is imported from
+    project_root: str
+    python: Interpreter
+    calls: tuple[str, ...]  # argument lists seen in the project: "(3, key=str)"
+    instances: tuple[str, ...]  # expressions the project builds the method's class with
+
+    def request(self, load_s: float) -> dict:
+        """What ``_driver.py`` reads as ``home``."""
+        return {"name": self.module, "path": self.path, "text": self.text,
+                "is_package": Path(self.path).name == "__init__.py",
+                "import_root": self.import_root, "qualname": self.qualname,
+                "calls": list(self.calls), "instances": list(self.instances), "load_s": load_s}
+
+    def read_paths(self) -> tuple[str, ...]:
+        return (self.project_root, self.import_root, *self.python.roots)
+
+    def key(self) -> tuple:
+        """What a result measured here depends on, for cache keys."""
+        return (self.module, self.qualname, hashlib.sha256(self.text.encode("utf-8", "replace")).hexdigest(),
+                self.calls, self.instances, self.python.executable)
+
+
+def home_of(path: str, module: str, text: str, qualname: str,
+            python: str | None = None) -> Home | None:
+    """The home of the function ``qualname`` of the module file ``path`` (None when the file
+    is not a Python module on disk: an unsaved buffer has no package to import from)."""
+    file = Path(path).resolve()
+    if file.suffix != ".py" or not file.is_file():
+        return None
+    depth = module.count(".") + (file.name != "__init__.py")
+    import_root = file.parents[depth - 1] if depth > 0 else file.parent
+    project_root = _project_root(file.parent, import_root)
+    interpreter = project_interpreter(project_root, python)
+    owner, _, name = qualname.rpartition(".")
+    calls, instances = seen_arguments(str(project_root), name, owner.rpartition(".")[2], text)
+    return Home(module, str(file), text, qualname, str(import_root), str(project_root),
+                interpreter, calls, instances)
+
+
+def _project_root(folder: Path, import_root: Path) -> Path:
+    """The nearest folder above the module with a project marker, not above what holds
+    the import root's own marker; the import root when there is none."""
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in PROJECT_MARKERS):
+            return candidate if import_root.is_relative_to(candidate) or candidate == import_root \
+                else import_root
+        if candidate == Path(candidate.anchor) or candidate == Path.home():
+            break
+    return import_root
+
+
+# --- the interpreter ------------------------------------------------------------------
+
+
+def project_interpreter(project_root: Path, configured: str | None = None) -> Interpreter:
+    """``configured`` (``sonar.python``), else the project's virtual environment
+    (.venv, venv or env with a pyvenv.cfg), else docfact's own interpreter."""
+    if configured:
+        executable = Path(configured).expanduser()
+        if not executable.is_absolute():
+            executable = project_root / executable
+        return Interpreter(str(executable), _environment_roots(executable), "sonar.python")
+    for name in VENV_NAMES:
+        folder = project_root / name
+        executable = folder / "bin" / "python"
+        if (folder / "pyvenv.cfg").is_file() and executable.exists():
+            return Interpreter(str(executable), _environment_roots(executable), f"the project's {name}")
+    return Interpreter(None, (), "docfact's")
+
+
+def _environment_roots(executable: Path) -> tuple[str, ...]:
+    """The folders a (virtual) environment's interpreter reads: its prefix, the base
+    installation a venv's pyvenv.cfg names, and where its executable really is."""
+    prefix = executable.parent.parent
+    roots = {str(prefix)}
+    config = prefix / "pyvenv.cfg"
+    if config.is_file():
+        parser = configparser.ConfigParser()
+        try:
+            parser.read_string("[venv]\n" + config.read_text(encoding="utf-8", errors="replace"))
+            home = parser.get("venv", "home", fallback="")
+        except configparser.Error:
+            home = ""
+        if home:
+            roots.add(str(Path(home).resolve().parent))
+    real = executable.resolve()
+    roots.add(str(real.parent.parent))
+    return tuple(sorted(root for root in roots if root != "/"))
+
+
+# --- arguments seen in the project ----------------------------------------------------
+
+
+def seen_arguments(project_root: str, name: str, owner: str, module_text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Argument lists of the calls of ``name`` (``name(...)``, ``x.name(...)``) in the
+    module's doctests and in the project's files, and the expressions that build an
+    ``owner`` (for a method; ``owner`` is "" for a function), literal ones first."""
+    calls: dict[str, bool] = {}
+    instances: dict[str, bool] = {}
+    for tree in _doctest_trees(module_text):
+        _collect(tree, None, name, owner, calls, instances)
+    for path in _files_naming(project_root, name, owner):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, OSError):
+            continue
+        _collect(tree, text, name, owner, calls, instances)
+        for doctest_tree in _doctest_trees(text):
+            _collect(doctest_tree, None, name, owner, calls, instances)
+    return _ranked(calls, MAX_CALLS), _ranked(instances, MAX_INSTANCES)
+
+
+def _ranked(found: dict[str, bool], limit: int) -> tuple[str, ...]:
+    """Literal ones (True) first, in the order seen."""
+    return tuple(sorted(found, key=lambda text: not found[text])[:limit])
+
+
+def _doctest_trees(text: str) -> list[ast.Module]:
+    """The examples of every docstring in ``text``, parsed (those that parse)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    parser = doctest.DocTestParser()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            docstring = ast.get_docstring(node, clean=True)
+            if not docstring or ">>>" not in docstring:
+                continue
+            try:
+                examples = parser.get_examples(docstring)
+            except ValueError:
+                continue
+            for example in examples:
+                try:
+                    found.append(ast.parse(example.source))
+                except (SyntaxError, ValueError):
+                    continue
+    return found
+
+
+def _collect(tree: ast.AST, text: str | None, name: str, owner: str,
+             calls: dict[str, bool], instances: dict[str, bool]) -> None:
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = node.func
+        called = callee.id if isinstance(callee, ast.Name) else \
+            callee.attr if isinstance(callee, ast.Attribute) else None
+        if called == name and not _on_class(callee, owner):
+            _add(calls, node, text)
+        elif owner and called == owner:
+            recipe = _arguments(node, text)
+            if recipe is not None:
+                instances.setdefault(owner + recipe, _literal(node))
+
+
+def _on_class(callee: ast.expr, owner: str) -> bool:
+    """``Owner.method(instance, ...)``: its first argument is the instance, not an input."""
+    return bool(owner) and isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) \
+        and callee.value.id == owner
+
+
+def _add(calls: dict[str, bool], node: ast.Call, text: str | None) -> None:
+    arguments = _arguments(node, text)
+    if arguments is not None:
+        calls.setdefault(arguments, _literal(node))
+
+
+def _arguments(node: ast.Call, text: str | None) -> str | None:
+    """"(a, b, key=c)" as written (normalised through ast when the text is a doctest)."""
+    parts = []
+    for argument in node.args:
+        parts.append(_source(argument, text))
+    for keyword in node.keywords:
+        value = _source(keyword.value, text)
+        parts.append(f"{keyword.arg}={value}" if keyword.arg else f"**{value}")
+    if any(part is None for part in parts):
+        return None
+    return "(" + ", ".join(parts) + ")"
+
+
+def _source(node: ast.expr, text: str | None) -> str | None:
+    segment = ast.get_source_segment(text, node) if text is not None else None
+    if segment is None:
+        try:
+            segment = ast.unparse(node)
+        except (ValueError, RecursionError):
+            return None
+    return " ".join(segment.split()) if "\n" in segment else segment
+
+
+def _literal(node: ast.Call) -> bool:
+    try:
+        for value in [*node.args, *(k.value for k in node.keywords)]:
+            ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _files_naming(project_root: str, name: str, owner: str) -> list[Path]:
+    """The project's Python files whose text holds ``name(`` or ``owner(``."""
+    needles = [f"{word}(".encode() for word in (name, owner) if word]
+    found = []
+    for path in _python_files(project_root):
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if any(needle in data for needle in needles):
+            found.append(path)
+    return found
+
+
+def _python_files(project_root: str) -> list[Path]:
+    """The project's Python files (hidden folders, environments and builds left out)."""
+    files: list[Path] = []
+    for folder, subfolders, names in os.walk(project_root):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith(".") and d not in SKIPPED_DIRS
+                               and not (Path(folder, d) / "pyvenv.cfg").exists())
+        files += [Path(folder, n) for n in sorted(names) if n.endswith(".py")]
+        if len(files) >= MAX_FILES:
+            break
+    return files[:MAX_FILES]
+
+
+def docfact_support_path() -> list[str]:
+    """Folders of docfact's environment holding hypothesis and what it imports, for a
+    project interpreter that has none."""
+    import importlib.util
+
+    folders = []
+    for name in ("hypothesis", "attr", "sortedcontainers", "exceptiongroup"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            folder = str(Path(spec.origin).resolve().parent.parent)
+            if folder not in folders:
+                folders.append(folder)
+    return folders or [p for p in sys.path if p.endswith("site-packages")]
+
+
+def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The definition ``qualname`` ("Class.method", "function") names in module ``text``."""
+    try:
+        scope: ast.AST = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    for part in qualname.split("."):
+        scope = next((n for n in getattr(scope, "body", ()) if isinstance(
+            n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == part), None)
+        if scope is None:
+            return None
+    return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def takes_instance(home: Home) -> bool:
+    """Whether the function is a method the driver calls with an instance or the class
+    first (a method of a class that is not a staticmethod)."""
+    owner = home.qualname.rpartition(".")[0]
+    node = function_at(home.text, home.qualname)
+    if not owner or node is None or not _is_class_path(home.text, owner):
+        return False
+    return not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def _is_class_path(text: str, qualname: str) -> bool:
+    try:
+        scope: ast.AST = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    for part in qualname.split("."):
+        scope = next((n for n in getattr(scope, "body", ()) if isinstance(n, ast.ClassDef)
+                      and n.name == part), None)
+        if scope is None:
+            return False
+    return True
+

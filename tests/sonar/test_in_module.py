@@ -1,0 +1,159 @@
+"""SONAR Correctness run in the function's own module: the real sandbox imports the
+module of a project on disk, the regenerated function replaces the original in a copy of
+its namespace, and both run on the same inputs (call sites and doctests included)."""
+
+import pytest
+
+from docfact.cache import Cache
+from docfact.config import Settings, SonarSettings
+from docfact.engine import analyze
+from docfact.scoring import score_findings, score_units
+from docfact.sonar import fluency as fluency_module
+from docfact.sonar.home import home_of, project_interpreter
+
+SHELF = '''\
+"""Shelves of a shop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LIMIT = 3
+
+
+@dataclass
+class Item:
+    sku: str
+    quantity: int = 0
+
+
+def _visible(item: Item) -> bool:
+    return item.quantity > 0
+
+
+def find(items: list[Item], sku: str) -> list[Item]:
+    """Return True if an item with this SKU is in stock."""
+    return [item for item in items if item.sku == sku and _visible(item)]
+
+
+def in_stock(items: list[Item], sku: str) -> list[Item]:
+    """The items with this SKU that are in stock."""
+    return [item for item in items if item.sku == sku and _visible(item)]
+
+
+class Shelf:
+    """A shelf of SKUs.
+
+    >>> Shelf(capacity=2).put("tea")
+    True
+    """
+
+    def __init__(self, capacity: int = LIMIT):
+        self.capacity = capacity
+        self.skus = []
+
+    def put(self, sku):
+        """Put a SKU on the shelf unless it is full; say whether it fit."""
+        if len(self.skus) >= self.capacity:
+            return False
+        self.skus.append(sku)
+        return True
+'''
+TESTS = '''\
+from shop.shelf import Shelf
+
+
+def test_put():
+    shelf = Shelf(capacity=1)
+    assert shelf.put("tea")
+    assert not shelf.put("coffee")
+'''
+
+
+@pytest.fixture(autouse=True)
+def quick_fluency(monkeypatch):
+    monkeypatch.setattr(fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency"))
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "project"
+    (root / "shop").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    (root / "shop" / "__init__.py").write_text("")
+    (root / "shop" / "shelf.py").write_text(SHELF)
+    (root / "tests" / "test_shelf.py").write_text(TESTS)
+    for folder in (tmp_path, root, root / "shop", root / "tests"):
+        folder.chmod(0o755)  # the sandbox reads the project as nobody
+    return root
+
+
+# Regenerations that repeat the code as written (the docstring left out): faithful ones.
+IN_STOCK = """\
+def in_stock(items: list[Item], sku: str) -> list[Item]:
+    return [item for item in items if item.sku == sku and _visible(item)]
+"""
+PUT = """\
+def put(self, sku):
+    if len(self.skus) >= self.capacity:
+        return False
+    self.skus.append(sku)
+    return True
+"""
+
+
+async def scores(project, client, writer, programs):
+    path = project / "shop" / "shelf.py"
+    analysis = analyze(SHELF, str(path), "shop.shelf", Settings())
+    for docstring, program in programs.items():
+        writer.programs[docstring] = [program]
+    items = [(analysis, r) for r in analysis.units if r.unit.qualname in ("find", "in_stock", "Shelf.put")]
+    settings = Settings(sonar=SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=40))
+    found = await score_units(items, settings, Cache(project.parent / "cache"), client, sonar=True, ssc=False)
+    return {r.unit.qualname: (found[r.symbol], r) for _, r in items}
+
+
+def test_the_home_is_found_from_the_file(project):
+    home = home_of(str(project / "shop" / "shelf.py"), "shop.shelf", SHELF, "Shelf.put")
+    assert home.import_root == str(project) and home.project_root == str(project)
+    assert home.python.executable is None  # no .venv: docfact's interpreter
+    assert '("tea")' in home.calls and '("coffee")' in home.calls
+    assert home.instances[:2] == ("Shelf(capacity=2)", "Shelf(capacity=1)")
+
+
+def test_a_project_venv_is_its_interpreter(project):
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (project / ".venv" / "bin" / "python").symlink_to("/usr/bin/python3")
+    found = project_interpreter(project)
+    assert found.executable == str(project / ".venv" / "bin" / "python")
+    assert str(project / ".venv") in found.roots and found.origin == "the project's .venv"
+
+
+async def test_functions_using_their_module_run_there(project, client, writer):
+    found = await scores(project, client, writer, {
+        "Return True if an item with this SKU is in stock.":
+            "def find(items, sku):\n    return any(item.sku == sku and item.quantity for item in items)\n",
+        "The items with this SKU that are in stock.": IN_STOCK,
+        "Put a SKU on the shelf unless it is full; say whether it fit.": PUT,
+    })
+    wrong, wrong_report = found["find"]
+    assert not wrong.sonar.correctness.approximate
+    assert wrong.sonar.correctness.value < 0.5
+    assert wrong.sonar.correctness.how.startswith("FuncSim over") and "in its module" in wrong.sonar.correctness.how
+    assert [f.code for f in score_findings(wrong_report, wrong)] == ["DF304"]
+    faithful = found["in_stock"][0].sonar.correctness
+    assert faithful.value == 1.0 and not faithful.approximate
+    method = found["Shelf.put"][0].sonar.correctness
+    assert method.value == 1.0 and "in its module" in method.how
+
+
+async def test_a_wrong_method_is_caught_on_instances_built_as_the_project_builds_them(project, client, writer):
+    found = await scores(project, client, writer, {
+        "Put a SKU on the shelf unless it is full; say whether it fit.":
+            "def put(self, sku):\n    self.skus.append(sku)\n    return True\n",
+    })
+    correctness = found["Shelf.put"][0].sonar.correctness
+    assert correctness.value < 1.0 and not correctness.approximate
+    assert found["Shelf.put"][0].sonar.counterexample.original == "returned False"
