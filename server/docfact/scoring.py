@@ -76,7 +76,7 @@ async def score_units(items: list[tuple["FileAnalysis", "UnitReport"]], settings
 
 
 async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, settings: Settings, cache):
-    from .sonar.home import home_of
+    from .sonar.home import find_home
     from .sonar.measure import not_measured
     from .sonar.score import SonarResult, sonar_scores
 
@@ -88,8 +88,8 @@ async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, setting
     if context is None:
         broken = not_measured("the function's source does not parse")
         return SonarResult(broken, broken, broken, broken)
-    home = await asyncio.to_thread(home_of, analysis.path, analysis.module_name, analysis.text,
-                                   unit.qualname, settings.sonar.python)
+    home = await find_home(analysis.path, analysis.module_name, analysis.text, unit.qualname,
+                           settings.sonar.python)
     # Asked for explicitly (a command, a flag): run even where the setting is off.
     return await sonar_scores(source, unit.name, unit.docstring.value, context, client,
                               replace(settings.sonar, enabled=True), cache, home)

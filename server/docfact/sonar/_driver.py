@@ -290,13 +290,28 @@ def _seen_calls(home, namespace, case_s):
 
 def _load(program, function, case_s, base=None, like=None):
     """The function ``program`` defines (run in a copy of ``base``, the module's namespace,
-    when there is one) called the way ``like`` is, or why it could not be had."""
+    when there is one) called the way ``like`` is, or why it could not be had.
+
+    The method of a class written as a function of its own is compiled inside a class of
+    the same name, as it would be in the class: its ``__private`` names are mangled the
+    same way, and ``super()`` finds the real class."""
     namespace = dict(base) if base is not None else {"__name__": "__sonar__"}
     namespace["__builtins__"] = __builtins__
-    loaded = _timed(lambda: exec(compile(program, "<program>", "exec"), namespace), case_s * 5)
+    try:
+        tree = ast.parse(program)
+    except SyntaxError as error:
+        return f"SyntaxError: {error}"
+    owner = like.owner if like is not None else None
+    wrapped = owner is not None and _wrap_in_class(tree, function, owner.__name__)
+    loaded = _timed(lambda: exec(compile(tree, "<program>", "exec"), namespace), case_s * 5)
     if isinstance(loaded, str):
         return "loading timed out" if loaded.startswith("it took") else loaded
-    found = _defined(program, function, namespace)
+    if wrapped:
+        found = _as_member_of(namespace.pop(owner.__name__).__dict__.get(function), owner)
+        if base is not None and owner.__name__ in base:
+            namespace[owner.__name__] = base[owner.__name__]
+    else:
+        found = _defined(tree, function, namespace)
     if not callable(found):
         return f"no function {function}"
     if like is None:
@@ -304,12 +319,38 @@ def _load(program, function, case_s, base=None, like=None):
     return Callee(found, like.bind, like.owner, like.make)
 
 
-def _defined(program, function, namespace):
+def _wrap_in_class(tree, function, name):
+    """Put the top-level definition of ``function`` in a class called ``name``; whether
+    there was one."""
+    for index, node in enumerate(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            holder = ast.ClassDef(name=name, bases=[], keywords=[], body=[node], decorator_list=[],
+                                  type_params=[])
+            tree.body[index] = ast.copy_location(holder, node)
+            ast.fix_missing_locations(tree)
+            return True
+    return False
+
+
+def _as_member_of(member, owner):
+    """``member`` (a function compiled in a stand-in class) with its ``__class__`` cell,
+    which ``super()`` reads, pointing at the real class."""
+    import types
+
+    if isinstance(member, (staticmethod, classmethod)):
+        member = member.__func__
+    if not isinstance(member, types.FunctionType) or "__class__" not in member.__code__.co_freevars:
+        return member
+    cells = tuple(types.CellType(owner) if name == "__class__" else cell
+                  for name, cell in zip(member.__code__.co_freevars, member.__closure__))
+    rebuilt = types.FunctionType(member.__code__, member.__globals__, member.__name__,
+                                 member.__defaults__, cells)
+    rebuilt.__kwdefaults__ = member.__kwdefaults__
+    return rebuilt
+
+
+def _defined(tree, function, namespace):
     """``function`` as the program defines it: at its top level, else in one of its classes."""
-    try:
-        tree = ast.parse(program)
-    except SyntaxError:
-        return None
     if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function
            for n in tree.body):
         return namespace.get(function)

@@ -88,6 +88,17 @@ def funcsim(original: str | None, candidates: Sequence[str], function: str, *, c
     With a ``home`` everything runs in the function's own module, imported in the
     sandbox: the original is the module's own function when ``original`` is None, and
     every program sees the module's names."""
+    request = funcsim_request(original, candidates, function, cases, time_limit_s, home)
+    if isinstance(request, FuncSimRun):
+        return request
+    return run_request(request, time_limit_s, cancel, home)
+
+
+def funcsim_request(original: str | None, candidates: Sequence[str], function: str, cases: int,
+                    time_limit_s: float, home: Home | None) -> dict | FuncSimRun:
+    """What the driver reads, or the failed run when the original has no such function.
+    (It parses code: call it on one thread only; CPython 3.11's ast module keeps its
+    recursion count per process, and two threads parsing at once can break it.)"""
     node = function_at(home.text, home.qualname) if home is not None and original is None \
         else function_node(original or "", function)
     if node is None:
@@ -95,7 +106,7 @@ def funcsim(original: str | None, candidates: Sequence[str], function: str, *, c
     params = parameter_specs(node)
     if home is not None and takes_instance(home):
         params = params[1:]  # self or cls: the driver passes it
-    request = {
+    return {
         "function": function,
         "original": original,
         "candidates": list(candidates),
@@ -106,6 +117,12 @@ def funcsim(original: str | None, candidates: Sequence[str], function: str, *, c
         "home": home.request(LOAD_S) if home is not None else None,
         "support_path": docfact_support_path() if home is not None and home.python.executable else [],
     }
+
+
+def run_request(request: dict, time_limit_s: float, cancel: threading.Event | None,
+                home: Home | None) -> FuncSimRun:
+    """The sandbox run of a request, each candidate alone when one was refused."""
+    candidates = request["candidates"]
     run = replace(_run(request, time_limit_s, cancel, home), in_module=home is not None)
     if run.error and run.error.startswith(BLOCKED) and len(candidates) > 1:
         # One candidate did what the sandbox refuses and the run ended: try each alone.
@@ -173,10 +190,12 @@ def _short_detail(detail: str) -> str:
 async def afuncsim(original: str | None, candidates: Sequence[str], function: str, *, cases: int = 200,
                    time_limit_s: float = 10.0, home: Home | None = None) -> FuncSimRun:
     """``funcsim`` off the event loop; cancelling the awaiting task stops the sandbox."""
+    request = funcsim_request(original, candidates, function, cases, time_limit_s, home)
+    if isinstance(request, FuncSimRun):
+        return request
     cancel = threading.Event()
     try:
-        return await asyncio.to_thread(funcsim, original, candidates, function, cases=cases,
-                                       time_limit_s=time_limit_s, cancel=cancel, home=home)
+        return await asyncio.to_thread(run_request, request, time_limit_s, cancel, home)
     except asyncio.CancelledError:
         cancel.set()
         raise

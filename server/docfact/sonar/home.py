@@ -10,6 +10,7 @@ what it finds (argument lists, instance recipes) is evaluated in the sandbox alo
 from __future__ import annotations
 
 import ast
+import asyncio
 import configparser
 import doctest
 import hashlib
@@ -68,15 +69,44 @@ def home_of(path: str, module: str, text: str, qualname: str,
             python: str | None = None) -> Home | None:
     """The home of the function ``qualname`` of the module file ``path`` (None when the file
     is not a Python module on disk: an unsaved buffer has no package to import from)."""
+    place = _place(path, module, python)
+    if place is None:
+        return None
+    return _home(place, module, text, qualname, _texts_naming(place[1], *_names(qualname)))
+
+
+async def find_home(path: str, module: str, text: str, qualname: str,
+                    python: str | None = None) -> Home | None:
+    """``home_of`` with the file system read off the event loop, and the code parsed on
+    it: two threads parsing at once can break CPython 3.11's ast module."""
+    place = await asyncio.to_thread(_place, path, module, python)
+    if place is None:
+        return None
+    texts = await asyncio.to_thread(_texts_naming, place[1], *_names(qualname))
+    return _home(place, module, text, qualname, texts)
+
+
+def _names(qualname: str) -> tuple[str, str]:
+    """(the function's name, its class's name or "")."""
+    owner, _, name = qualname.rpartition(".")
+    return name, owner.rpartition(".")[2]
+
+
+def _place(path: str, module: str, python: str | None):
+    """(the module file, the project root, the import root, the interpreter), or None."""
     file = Path(path).resolve()
     if file.suffix != ".py" or not file.is_file():
         return None
-    depth = module.count(".") + (file.name != "__init__.py")
-    import_root = file.parents[depth - 1] if depth > 0 else file.parent
+    # stdcopy/textwrap.py is stdcopy.textwrap: imported from two folders up; a package's
+    # __init__.py from one more.
+    import_root = file.parents[module.count(".") + (file.name == "__init__.py")]
     project_root = _project_root(file.parent, import_root)
-    interpreter = project_interpreter(project_root, python)
-    owner, _, name = qualname.rpartition(".")
-    calls, instances = seen_arguments(str(project_root), name, owner.rpartition(".")[2], text)
+    return file, project_root, import_root, project_interpreter(project_root, python)
+
+
+def _home(place, module: str, text: str, qualname: str, texts: list[str]) -> Home:
+    file, project_root, import_root, interpreter = place
+    calls, instances = seen_arguments(text, texts, *_names(qualname))
     return Home(module, str(file), text, qualname, str(import_root), str(project_root),
                 interpreter, calls, instances)
 
@@ -135,19 +165,20 @@ def _environment_roots(executable: Path) -> tuple[str, ...]:
 # --- arguments seen in the project ----------------------------------------------------
 
 
-def seen_arguments(project_root: str, name: str, owner: str, module_text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def seen_arguments(module_text: str, texts: list[str], name: str,
+                   owner: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Argument lists of the calls of ``name`` (``name(...)``, ``x.name(...)``) in the
-    module's doctests and in the project's files, and the expressions that build an
-    ``owner`` (for a method; ``owner`` is "" for a function), literal ones first."""
+    module's doctests and in the project's files ``texts`` (and their doctests), and the
+    expressions that build an ``owner`` (for a method; ``owner`` is "" for a function),
+    literal ones first."""
     calls: dict[str, bool] = {}
     instances: dict[str, bool] = {}
     for tree in _doctest_trees(module_text):
         _collect(tree, None, name, owner, calls, instances)
-    for path in _files_naming(project_root, name, owner):
+    for text in texts:
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
             tree = ast.parse(text)
-        except (SyntaxError, ValueError, OSError):
+        except (SyntaxError, ValueError):
             continue
         _collect(tree, text, name, owner, calls, instances)
         for doctest_tree in _doctest_trees(text):
@@ -245,11 +276,11 @@ def _literal(node: ast.Call) -> bool:
     return True
 
 
-def _files_naming(project_root: str, name: str, owner: str) -> list[Path]:
-    """The project's Python files whose text holds ``name(`` or ``owner(``."""
+def _texts_naming(project_root: Path, name: str, owner: str) -> list[str]:
+    """The texts of the project's Python files that hold ``name(`` or ``owner(``."""
     needles = [f"{word}(".encode() for word in (name, owner) if word]
     found = []
-    for path in _python_files(project_root):
+    for path in _python_files(str(project_root)):
         try:
             if path.stat().st_size > MAX_FILE_BYTES:
                 continue
@@ -257,7 +288,7 @@ def _files_naming(project_root: str, name: str, owner: str) -> list[Path]:
         except OSError:
             continue
         if any(needle in data for needle in needles):
-            found.append(path)
+            found.append(data.decode("utf-8", "replace"))
     return found
 
 

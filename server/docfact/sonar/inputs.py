@@ -194,7 +194,8 @@ def _from_votes(votes: set[str], element: dict | None) -> dict | None:
 
 def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[dict]:
     """[{"name", "keyword": bool, "spec", "hint"}] for every parameter the caller must or
-    may pass (``*args`` and ``**kwargs`` are left empty); ``hint`` is true when the
+    may pass (``*args`` and ``**kwargs`` are left empty; so are the private parameters
+    with a default, ``_w=WHITESPACE.match``, which only the function itself sets); ``hint`` is true when the
     annotation names a type the spec cannot build (the sandbox resolves it, when it runs
     the function in its module)."""
     args = function.args
@@ -203,7 +204,12 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
     params = [(a, d, False) for a, d in zip(positional, defaults)]
     params += [(a, d, True) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
     found = []
+    skipped = False
     for arg, default, keyword in params:
+        if default is not None and arg.arg.startswith("_"):
+            skipped = True  # ``_w=WHITESPACE.match``: the implementation's, not the caller's
+            continue
+        keyword = keyword or skipped  # after a skipped one, passed by name
         spec = annotation_spec(arg.annotation) or usage_spec(arg.arg, function)
         literal = default_spec(default)
         if literal is not None:
