@@ -9,7 +9,6 @@ client's concurrency bound and its HTTP connections are shared by every file.
 from __future__ import annotations
 
 import asyncio
-import sys
 from dataclasses import replace
 
 from .cache import Cache
@@ -30,9 +29,6 @@ def model_passes(outcomes: list[tuple[FileJob, dict]], project: ProjectGraph, se
     if client is None:
         return {}
     hits = asyncio.run(_passes(outcomes, project, settings, cache, client, result))
-    notice = client.take_notice()
-    if notice:
-        print(f"docfact: {notice}", file=sys.stderr)
     stats = client.stats
     return {"model": settings.llm.model, "calls": stats.calls,
             "prompt_tokens": stats.prompt_tokens, "completion_tokens": stats.completion_tokens,
@@ -159,9 +155,6 @@ def score_one(job: FileJob, qualname: str, project: ProjectGraph, settings: Sett
     entry = result.scores[0]
     entry["calibrated_over"] = len(documented)
     entry["findings"] = [d for d in result.diagnostics if d["symbol"] == report.symbol]
-    notice = client.take_notice()
-    if notice:
-        print(f"docfact: {notice}", file=sys.stderr)
     return entry
 
 

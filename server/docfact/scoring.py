@@ -9,6 +9,7 @@ sandbox, torch and transformers) are imported only when a score is asked for.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import textwrap
 from dataclasses import dataclass, replace
@@ -20,6 +21,8 @@ from .model import Finding
 
 if TYPE_CHECKING:
     from .engine import FileAnalysis, UnitReport
+
+log = logging.getLogger(__name__)
 
 LOW_CORRECTNESS = 0.5  # below this, code written from the docstring mostly behaves otherwise
 SANDBOX_PARALLELISM = 2  # functions whose sandbox runs overlap (they are CPU-bound)
@@ -91,8 +94,11 @@ async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, setting
     home = await find_home(analysis.path, analysis.module_name, analysis.text, unit.qualname,
                            settings.sonar.python)
     # Asked for explicitly (a command, a flag): run even where the setting is off.
-    return await sonar_scores(source, unit.name, unit.docstring.value, context, client,
-                              replace(settings.sonar, enabled=True), cache, home)
+    result = await sonar_scores(source, unit.name, unit.docstring.value, context, client,
+                                replace(settings.sonar, enabled=True), cache, home)
+    if result.unusable:  # a failed call was said by the client; an unusable answer is said here
+        log.warning("%s: SONAR: the model's code is unusable: %s", report.symbol, result.unusable)
+    return result
 
 
 def sonar_inputs(analysis: "FileAnalysis", report: "UnitReport") -> tuple[str, str | None]:

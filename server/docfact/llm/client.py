@@ -124,8 +124,12 @@ class LlmClient:
             try:
                 return await self._complete_with_retries(messages, response_format, max_tokens,
                                                          temperature, n)
-            except LlmError:
+            except ModelUnavailable:
+                self.stats.failures += 1  # refused while the breaker is open: said when it opened
+                raise
+            except LlmError as failure:
                 self.stats.failures += 1
+                log.warning("model %s: call failed: %s", self.settings.model, failure)
                 raise
             finally:
                 self.in_flight -= 1

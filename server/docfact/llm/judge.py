@@ -10,6 +10,7 @@ tied); None never counts either way. Only results whose every sample answered ev
 from __future__ import annotations
 
 import asyncio
+import logging
 import textwrap
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,8 @@ from .prompts import CRITERIA, Answer, JudgeInput
 
 if TYPE_CHECKING:  # the engine imports the judge, not the other way round
     from ..engine import UnitReport
+
+log = logging.getLogger(__name__)
 
 # criterion -> (code, severity) of a model finding
 FINDING_CODES = {
@@ -123,6 +126,11 @@ async def judge_unit(report: UnitReport, text: str, evidence: Sequence[Evidence]
         cache.put(key, [{"votes": v, "reason": r} for v, r in zip(votes, reasons)])
     result = _result(report, evidence, settings, votes, reasons, calls=calls, cache_hit=False)
     result.error = error
+    if not complete and error is None:  # the model answered, but not in a form we read
+        lost = sum(v is None for sentence in votes for vs in sentence.values() for v in vs)
+        total = sum(len(vs) for sentence in votes for vs in sentence.values())
+        log.warning("%s: the model's judgement could not be read (%d of %d verdicts missing)",
+                    report.symbol, lost, total)
     return result
 
 

@@ -39,6 +39,7 @@ class SonarResult:
     calls: int = 0  # model calls made (0 on a cache hit)
     cache_hit: bool = False
     error: str | None = None  # the first failure, when some score could not be measured
+    unusable: str | None = None  # why the model's answer was no implementation (garbage, a stub)
 
     def to_json(self) -> dict:
         return {"correctness": self.correctness.to_json(), "abstraction": self.abstraction.to_json(),
@@ -160,12 +161,14 @@ async def _measure(unit_source, function, docstring, context, clients, models, s
         failed = not_measured(f"model call failed: {pool.first.error}")
         return SonarResult(failed, failed, failed, _pending(), calls=calls, error=pool.first.error), False
     regeneration = pool.regeneration
+    unusable = None if regeneration.usable else \
+        regeneration.problem or f"the regenerated code is a stub ({regeneration.stub_kind})"
     ((correctness, example, correct_ok),), concise = await asyncio.gather(
         correctnesses(unit_source, function, context, [regeneration], settings, home),
         _conciseness(docstring, compressed, function, context, regeneration, settings, home))
     result = SonarResult(correctness, pool.abstraction(context), concise.measure,
                          _pending(), example, concise.compression, calls,
-                         error=pool.error or compressed.error)
+                         error=pool.error or compressed.error, unusable=unusable)
     return result, correct_ok and concise.complete and pool.error is None
 
 

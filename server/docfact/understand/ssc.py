@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import math
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
@@ -36,6 +37,8 @@ from . import prompting
 from .bertscore import Encoder, Idf, f1_matrix, load_encoder, mean_pairwise, score
 from .calibrate import (HIGH, LOW, Calibration, Labelled, conformal_labels,
                         conformal_threshold, p1_alphas, p2_alphas)
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Calibration", "FunctionInput", "JudgeShare", "Labelled", "ProjectUnderstanding",
@@ -255,6 +258,7 @@ async def _summaries(function: FunctionInput, client: LlmClient, settings: SscSe
         return None, str(error), False
     if len(summaries) < settings.k:  # partial: used, never stored
         error = f"{len(summaries)} of {settings.k} summaries received"
+        log.warning("%s: SSC: the model gave %s", function.symbol, error)
         return (summaries if len(summaries) >= 2 else None), error, False
     if cache is not None:
         cache.put(key, summaries)
