@@ -258,3 +258,55 @@ def test_a_reference_is_read_in_its_module_not_its_package(tmp_path):
                 return json.dumps(obj)
         ''',
     }) == [("dumps", "DF107", "json.JSONEncodr")]
+
+
+def test_relative_references_find_attributes_and_module_variables(tmp_path):
+    # falcon: ":attr:`~.ws_options`" (an instance attribute); google-cloud-storage:
+    # ":data:`.UPLOAD_CHUNK_SIZE`" (a module variable).
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/common.py": "UPLOAD_CHUNK_SIZE = 262144\n",
+        "pkg/app.py": '''
+            class App:
+                ws_options: dict
+
+                def __init__(self):
+                    self.ws_options = {}
+                    self.scope = None
+
+                def upload(self, size):
+                    """Upload; ``size`` is a multiple of :data:`.UPLOAD_CHUNK_SIZE`, see
+                    :attr:`~.ws_options`, :attr:`~.scope` and :attr:`~.wss_options`."""
+                    return size
+        ''',
+    }) == [("upload", "DF107", "wss_options")]
+
+
+def test_a_callable_bound_at_run_time_may_raise_anything(tmp_path):
+    # trio: `raise_cancel = PARENT_TASK_DATA.cancel_register[0]; raise_cancel()`.
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/threads.py": '''
+            class Cancelled(Exception):
+                """Cancelled."""
+
+            REGISTER = {}
+
+            def check_cancelled():
+                """Check.
+
+                Raises:
+                    Cancelled: if the task was cancelled.
+                """
+                raise_cancel = REGISTER["task"]
+                raise_cancel()
+
+            def check_length(items):
+                """Check.
+
+                Raises:
+                    Cancelled: never, in fact.
+                """
+                return len(items)
+        ''',
+    }) == [("check_length", "DF302", "Cancelled")]

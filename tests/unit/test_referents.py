@@ -250,3 +250,21 @@ def test_an_alias_read_from_kwargs_is_a_parameter_even_near_a_real_one():
                 resolution = kwargs.pop("resolution", None)
                 return distance, quadsegs or resolution or quad_segs
     ''') == [("DF101", "quad_seg")]
+
+
+def test_cross_references_in_version_notes_name_what_was_there():
+    # werkzeug: ".. versionchanged:: 0.5 ... consistency with :class:`werkzeug.FileWrapper`."
+    assert codes('''
+        def wrap(stream):
+            """Wrap a stream.
+
+            .. versionchanged:: 0.5
+                Consistent with :class:`FileWrapper`.
+
+            See :class:`StreamWraper`.
+            """
+            return stream
+
+        class StreamWrapper:
+            """A wrapper."""
+    ''') == [("DF107", "StreamWraper")]

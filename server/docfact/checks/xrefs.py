@@ -18,6 +18,7 @@ from ..source.xref import Reference, references
 from .context import CheckContext
 from ..graph.references import nearest
 from .names import _HISTORY  # sentences about what was renamed or removed
+from .referents import version_notes
 from .registry import rule
 
 _MODULE_ROLE = "mod"
@@ -29,10 +30,13 @@ _MODULE_ROLE = "mod"
 def unresolved_reference(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.docstring.style == "javadoc":
         return  # DF105
+    notes = version_notes(ctx.docstring)
     for reference in references(ctx.docstring):
         segment = next((s for s in ctx.segments if s.start <= reference.whole.start < s.end), None)
         if segment is not None and _HISTORY.search(segment.text):
             continue  # "The :meth:`linked` function was removed": names what is gone
+        if any(start <= reference.whole.start < end for start, end in notes):
+            continue  # a ``.. versionchanged::`` note names what was there then
         finding = _check(ctx, reference, segment)
         if finding is not None:
             yield finding

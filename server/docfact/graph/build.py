@@ -11,6 +11,7 @@ resolved is left out: an unknown never produces a finding.
 
 from __future__ import annotations
 
+import builtins
 import os
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -21,6 +22,7 @@ from ..source.files import SkippedFile, read_regular
 from . import references
 from .external import defined_outside, external_evidence
 
+_BUILTINS = frozenset(dir(builtins))
 _NAMESPACE_DEPTH = 3  # namespace packages looked for above a project's top-level package
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
@@ -36,8 +38,9 @@ class ProjectGraph:
         self._units: dict[str, dict] = {}  # qualified name -> unit facts, plus "path"
         self._modules: dict[str, str] = {}  # module name -> path
         self._names: Counter[str] = Counter()  # defined name -> files defining it
-        self._by_simple_name: dict[str, set[str]] = defaultdict(set)
+        self._by_simple_name: dict[str, set[str]] = defaultdict(set)  # entities, variables too
         self._guesses: dict[str, list[str]] = {}  # unit -> methods called on unknown values
+        self._dynamic_callers: set[str] = set()  # units calling a callable bound at run time
         self._unlinked_refs: set[str] = set()
         self._scopes: dict[str, _Scope] = {}
         self._bases: dict[str, list[str]] = {}  # class -> its resolved project bases
@@ -69,9 +72,11 @@ class ProjectGraph:
         for name, line in facts.get("variables", ()):
             if name not in self._units:  # a def or class of the same name wins
                 self._units[name] = _variable(name, path, line)
+                self._by_simple_name[name.rsplit(".", 1)[-1]].add(name)
         for name, line in facts.get("attributes", ()):
             if name not in self._units:  # so does a class-level variable
                 self._units[name] = _variable(name, path, line, "attribute")
+                self._by_simple_name[name.rsplit(".", 1)[-1]].add(name)
         self._invalidate({path})
         if importers_too:
             module = facts["module"]
@@ -91,6 +96,7 @@ class ProjectGraph:
         for node in _nodes_of(facts):
             self._units.pop(node, None)
             self._guesses.pop(node, None)
+            self._dynamic_callers.discard(node)
             self._by_simple_name[node.rsplit(".", 1)[-1]].discard(node)
             if node in self.graph:
                 # Files pointing at what disappears must resolve their references again.
@@ -165,10 +171,15 @@ class ProjectGraph:
             self._edge(facts["module"], scope.absolute(target), "imports")
         for unit in facts["units"]:
             guesses = []
+            self._dynamic_callers.discard(unit["q"])
             for call in unit.get("calls", ()):
                 targets = scope.resolve(unit["q"], call)
                 if targets is None:
                     guesses.append(call.rsplit(".", 1)[-1])
+                elif not targets and "." not in call and call not in _BUILTINS:
+                    # A callable bound at run time (a parameter, a local looked up in
+                    # data): it may raise anything.
+                    self._dynamic_callers.add(unit["q"])
                 for target in targets or ():
                     self._edge(unit["q"], target,
                                "instantiates" if self.kind(target) == "class" else "calls")
@@ -391,7 +402,7 @@ class ProjectGraph:
                 continue
             self._link_refs(unit["path"])
             raised = {r.rsplit(".", 1)[-1] for r in unit.get("raises", ())}
-            if unit.get("reraises", False):
+            if unit.get("reraises", False) or node in self._dynamic_callers:
                 raised.add("*")
             callees = [q for name in self._guesses.get(node, ())
                        for q in self._by_simple_name.get(name, ()) if self.kind(q) == "method"]
