@@ -122,3 +122,47 @@ def test_df503_numpydoc_yields_convention_is_opt_in_and_leaves_df204_its_cases()
     '''
     assert codes(source) == [("DF204", "list of str")]
     assert codes(source, select=("DF503",)) == [("DF503", "Iterator[str]"), ("DF204", "list of str")]
+
+
+def test_df302_builtin_exceptions_are_judged_only_where_nothing_could_raise_them():
+    from docfact.engine import facts_of, resolve
+    from docfact.graph.build import ProjectGraph
+
+    source = textwrap.dedent('''
+        class BadKey(ValueError):
+            """A key that is not allowed."""
+
+
+        def identity(key):
+            """The key itself.
+
+            Raises:
+                ValueError: never, in fact.
+            """
+            return key
+
+
+        def checked(key):
+            """The key, checked.
+
+            Raises:
+                ValueError: through a subclass.
+            """
+            if key:
+                raise BadKey(key)
+            return key
+
+
+        def converted(key):
+            """The key as a number.
+
+            Raises:
+                ValueError: int() may raise it.
+            """
+            return int(key)
+    ''')
+    analysis = analyze(source, "sample.py", "sample", Settings())
+    project = ProjectGraph()
+    project.set_file(facts_of(analysis))
+    found = [(f.symbol, source[f.span.start:f.span.end]) for f in resolve(analysis.findings, project)]
+    assert found == [("sample.identity", "ValueError")]

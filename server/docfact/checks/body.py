@@ -62,3 +62,22 @@ def only_calls(text: str, unit: Unit) -> bool:
         return True
     body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Call)
+
+
+# What may raise an exception the code does not name: a call, an operator (a dunder method
+# may run), an attribute or a subscript, iteration, a context manager, awaiting, an import.
+_MAY_RAISE = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.AugAssign,
+              ast.Attribute, ast.Subscript, ast.For, ast.AsyncFor, ast.comprehension, ast.With,
+              ast.AsyncWith, ast.Await, ast.YieldFrom, ast.Import, ast.ImportFrom, ast.Assert,
+              ast.Delete, ast.JoinedStr, ast.Starred, ast.Try, ast.Raise)
+
+
+def cannot_raise_implicitly(text: str, unit: Unit) -> bool:
+    """Whether the body of ``unit`` does nothing that could raise an exception it does not
+    name (``return key``, ``self = x``): no call, operator, attribute, subscript,
+    iteration, ``with``, ``await``, import or ``raise`` of something else."""
+    function = function_ast(text, unit)
+    if function is None:
+        return False
+    body = ast.Module(body=function.body, type_ignores=[])
+    return not any(isinstance(node, _MAY_RAISE) for node in ast.walk(body))

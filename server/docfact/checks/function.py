@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
 import re
 from typing import Iterator
 
 from ..model import Finding
+from .body import cannot_raise_implicitly, is_stub, only_calls, writes_code_with
 from .context import CheckContext
-from .body import is_stub, only_calls, writes_code_with
 from .registry import rule
 
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod",
@@ -42,10 +43,21 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
         # Whether a callee raises it, and whether the project defines it at all, is only
         # known once every file is read: the condition is settled project-wide (by the
         # name as written, which the file's imports may place outside the project).
+        condition = ("raised", documented)
+        if simple in _BUILTIN_EXCEPTIONS:
+            # Anything the function calls, and most operations, may raise a builtin
+            # exception: judged only for code that does nothing that could.
+            if not cannot_raise_implicitly(ctx.lines.text, unit):
+                continue
+            condition = ("raised builtin", simple)
         message = (f"`{documented}` is documented as raised, but neither `{unit.name}` "
                    "nor anything it calls in the project raises it")
         yield ctx.finding("DF302", message, entry.name.start, entry.name.end, entry=entry,
-                          condition=("raised", documented))
+                          condition=condition)
+
+
+_BUILTIN_EXCEPTIONS = frozenset(name for name, value in vars(builtins).items()
+                                 if isinstance(value, type) and issubclass(value, BaseException))
 
 
 # A summary that claims a result: "Return the total.", "Returns True if ...", "Yields rows".

@@ -572,6 +572,8 @@ class ProjectGraph:
             simple = value.rsplit(".", 1)[-1]
             return (self._imported_from_outside(symbol, value) or not self.is_project_exception(simple)
                     or self.may_raise(symbol, simple))
+        if kind == "raised builtin":  # the function cannot raise it itself (checks/function.py)
+            return self.may_raise(symbol, value)
         if kind in references.KINDS:
             return references.judge(self, symbol, condition) is None
         if kind == "thrown":  # Java: the JDK's exceptions are known too
