@@ -50,6 +50,8 @@ class ProjectGraph:
         self._packages: frozenset[str] | None = None  # imported from outside the project
         self.generation = 0
         self._members: tuple[int, dict[str, set[str]]] | None = None  # by generation
+        self._judgements: dict[tuple, object] = {}  # (generation, symbol, condition) -> judgement
+        self._cache: dict[str, tuple[int, object]] = {}  # see cached()
 
     # --- building ----------------------------------------------------------------------
 
@@ -575,7 +577,7 @@ class ProjectGraph:
         if kind == "raised builtin":  # the function cannot raise it itself (checks/function.py)
             return self.may_raise(symbol, value)
         if kind in references.KINDS:
-            return references.judge(self, symbol, condition) is None
+            return self._judgement(symbol, condition) is None
         if kind == "thrown":  # Java: the JDK's exceptions are known too
             known = jdk.is_checked(value) is not None or self.is_project_exception(value)
             return not known or self.may_throw(symbol, value)
@@ -586,8 +588,24 @@ class ProjectGraph:
         missing, the replacement text of its fix or None); None when nothing."""
         if condition is None or condition[0] not in references.KINDS:
             return None
-        judgement = references.judge(self, symbol, condition)
+        judgement = self._judgement(symbol, condition)
         return None if judgement is None else (judgement.message, judgement.replacement)
+
+    def cached(self, key: str, make):
+        """``make(self)``, computed once per version of the project."""
+        found = self._cache.get(key)
+        if found is None or found[0] != self.generation:
+            found = self._cache[key] = (self.generation, make(self))
+        return found[1]
+
+    def _judgement(self, symbol: str, condition: tuple[str, str]):
+        """references.judge, once per question and version of the project."""
+        key = (self.generation, symbol, condition)
+        if key not in self._judgements:
+            if len(self._judgements) > 100_000:
+                self._judgements.clear()
+            self._judgements[key] = references.judge(self, symbol, condition)
+        return self._judgements[key]
 
     def _imported_from_outside(self, symbol: str, dotted: str) -> bool:
         """Whether the file of ``symbol`` imports the head of ``dotted`` from a module that

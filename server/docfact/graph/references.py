@@ -281,13 +281,11 @@ def nearest(name: str, candidates) -> str | None:
     """The real name ``name`` most likely means: one spelled closely (a reference names
     one thing, so a looser match than in prose is safe), or the same words in another
     order (``MAX_BACKOFF`` for ``BACKOFF_MAX``)."""
-    # A close spelling is about as long: the others cannot match (and a project has tens
-    # of thousands of names).
-    candidates = sorted(c for c in candidates if abs(len(c) - len(name)) <= max(2, len(name) // 3))
-    words = sorted(name.lower().split("_"))
-    reordered = [c for c in candidates if len(words) > 1 and sorted(c.lower().split("_")) == words]
+    names = candidates if isinstance(candidates, Names) else Names(candidates)
+    reordered = names.reordered(name)
     if reordered:
         return reordered[0]
+    candidates = sorted(names.near(name))
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
     return matches[0] if matches else None
 
@@ -304,10 +302,42 @@ def _misspelt_type(missing: Missing) -> bool:
             and difflib.SequenceMatcher(None, missing.name, missing.closest).ratio() >= 0.85)
 
 
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(sorted(word for word in name.lower().split("_") if word))
+
+
 def _importable(name: str) -> bool:
     return name in sys.stdlib_module_names or _module_source((name,)) is not None
 
 
-def _project_names(project) -> set[str]:
+def _project_names(project) -> "Names":
     """Names a misspelt target may have meant: the project's definitions and modules."""
-    return project.simple_names() | {m.rpartition(".")[2] for m in project.modules()}
+    return project.cached("reference names", lambda p: Names(
+        p.simple_names() | {m.rpartition(".")[2] for m in p.modules()}))
+
+
+class Names:
+    """Many names, indexed by length and letters for ``nearest``."""
+
+    def __init__(self, names) -> None:
+        self.by_start: dict[tuple[str, int], list[tuple[str, frozenset[str]]]] = {}
+        self.by_words: dict[tuple[str, ...], list[str]] = {}
+        for name in names:
+            key = (name.lstrip("_")[:1].lower(), len(name))
+            self.by_start.setdefault(key, []).append((name, frozenset(name.lower())))
+            self.by_words.setdefault(_words(name), []).append(name)
+
+    def reordered(self, name: str) -> list[str]:
+        """The names made of the same words as ``name`` in another order."""
+        words = _words(name)
+        return sorted(n for n in self.by_words.get(words, ()) if n != name) if len(words) > 1 else []
+
+    def near(self, name: str) -> list[str]:
+        """The names that start with the same letter, are about as long as ``name`` and
+        share most of its letters: the only ones taken for a misspelling of it (a typo
+        seldom changes the first letter)."""
+        letters, slack = set(name.lower()), max(2, len(name) // 3)
+        first = name.lstrip("_")[:1].lower()
+        return [other for length in range(len(name) - slack, len(name) + slack + 1)
+                for other, its in self.by_start.get((first, length), ())
+                if len(letters - its) <= slack]
