@@ -186,7 +186,7 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             cross_reference = default_role and _SEE.search(text, 0, match.start()) is not None
             how = _written_as(match, name, docstring.style, cross_reference)
             yield segment, start, name, is_call, how
-        if docstring.style in ("epytext", "plain"):  # Epytext writes code as C{...}
+        if docstring.style != "numpy":  # Epytext writes code as C{...}, also beside :param:
             for match in _EPYTEXT_CODE.finditer(text):
                 reference = _reference_in(match.group("body"))
                 covered.append(match.span())

@@ -53,7 +53,7 @@ def references(docstring: Docstring) -> list[Reference]:
             reference = _reference(value, "role", match.group("role"), match)
             if reference is not None:
                 found.append(reference)
-    if docstring.style in ("epytext", "plain"):
+    if docstring.style != "numpy":  # Epytext links survive in docstrings of every style
         for match in _EPYTEXT_LINK.finditer(value):
             if not _in_code(docstring, match.start()):
                 reference = _reference(value, "link", None, match)
