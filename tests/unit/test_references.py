@@ -209,6 +209,17 @@ def test_keywords_read_or_passed_on_are_parameters_near_misses_are_not(tmp_path)
                 other: kept.
             """
             return dict(options)
+
+
+        def draw(graph, arrows=None, **kwds):
+            """Draws, passing the keywords on.
+
+            Args:
+                arrows: whether to draw arrows.
+                arrowsize: a keyword sharing the stem of a parameter is no typo.
+                kwds: the drawing keywords.
+            """
+            return dict(kwds)
     '''})
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF101", "poxy_url", "proxy_url"),

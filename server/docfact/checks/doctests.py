@@ -29,11 +29,11 @@ def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
     code = doctest_code(ctx.docstring.text.value)
     known = ctx.known_names
     for name in code.names:
-        if name.text in known or name.text in code.bound:
-            continue
+        if name.text in known or name.text in code.bound or "_" + name.text in known:
+            continue  # ... or a private name by its public spelling (``write_call``)
         closest = closest_name(name.text, (known - ctx.universal_names) | code.bound)
-        if closest is None:
-            continue  # a name the doctests' set-up may provide
+        if closest is None or len(name.text) < 4:
+            continue  # a name the set-up may provide (``np``, ``xps``): not a clear typo
         yield _finding(ctx, name, f"`{name.text}` is used in a doctest but defined nowhere; "
                        f"did you mean `{closest}`?", ("defined", name.text), closest)
     for dotted in code.dotted:

@@ -11,6 +11,7 @@ knows (the condition ``("forwarded", "f,g:x")``).
 from __future__ import annotations
 
 import ast
+import difflib
 from dataclasses import dataclass
 
 from ..model import Unit
@@ -86,18 +87,11 @@ def _dotted(node) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-# Sections and field tags that list keyword arguments as such.
-_KEYWORD_SECTIONS = frozenset({"keyword args", "keyword arguments", "keyword parameters",
-                               "other parameters", "kwargs", ":key", ":keyword", ":kwarg",
-                               ":kwparam", "@keyword", "@kwarg"})
-
-
-def keyword_fate(use: KwargsUse, key: str, beside_kwargs: bool) -> str | tuple[str, str]:
+def keyword_fate(use: KwargsUse, key: str) -> str | tuple[str, str]:
     """What becomes of a documented ``key`` that is not a parameter of a function taking
     ``**kwargs``: "accepted" (read, or possibly used), "unread", or the condition on
-    the callees the keywords are passed on to. ``beside_kwargs``: the entry is listed
-    with an entry for the ``**kwargs`` itself, so it does not describe one of them."""
-    if key in use.read or (use.anywhere and not beside_kwargs):
+    the callees the keywords are passed on to."""
+    if key in use.read or use.anywhere:
         return "accepted"
     if use.forwarded_to:
         return ("forwarded", f"{','.join(use.forwarded_to)}:{key}")
@@ -117,13 +111,10 @@ def kwargs_use_of(ctx, kwargs: str) -> KwargsUse:
     return kwargs_use(ctx.lines.text, unit, kwargs)
 
 
-def documented_beside(docstring, kwargs: str, entry) -> bool:
-    """Whether ``entry`` comes before an entry documenting the ``**kwargs`` itself, in the
-    same list: parameters are listed in the signature's order, so it documents a named
-    parameter, not one of the keywords (a section for keyword arguments excepted)."""
-    section = entry.section.lower()
-    if " ".join(section.split()) in _KEYWORD_SECTIONS:
+def is_typo_of(key: str, parameter: str | None, kwargs: str) -> bool:
+    """Whether a documented ``key`` is a typo of a named ``parameter`` (``poxy_url`` for
+    ``proxy_url``), not a keyword that merely shares its stem (``arrowsize`` beside
+    ``arrows``): as long give or take a letter, and spelled alike."""
+    if parameter is None or parameter == kwargs:
         return False
-    return any(e.kind == "param" and e.name is not None and e.name.text == kwargs
-               and e.section.lower() == section and e.name.start > entry.name.start
-               for e in docstring.entries)
+    return abs(len(key) - len(parameter)) <= 1 and difflib.SequenceMatcher(None, key, parameter).ratio() >= 0.85

@@ -10,7 +10,7 @@ from typing import Iterator
 
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
-from .kwargs import documented_beside, keyword_fate, kwargs_use_of
+from .kwargs import is_typo_of, keyword_fate, kwargs_use_of
 from .referents import closest_name, one_typo_apart, version_notes
 from .registry import rule
 
@@ -92,10 +92,9 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         condition = None
         if use is not None and name in use.read:
             continue  # read from **kwargs by name (a deprecated alias: ``kwargs.pop("quadsegs")``)
-        if use is not None and closest in (None, kwargs):
-            # **kwargs: a near miss of a named parameter is a typo; else the key may be read.
-            beside = documented_beside(ctx.docstring, kwargs, entry)
-            closest, fate = None, keyword_fate(use, name, beside)
+        if use is not None and not is_typo_of(name, closest, kwargs):
+            # **kwargs: a typo of a named parameter is reported; else the key may be read.
+            closest, fate = None, keyword_fate(use, name)
             if fate == "accepted":
                 continue
             message += f", and it reads no `{name}` from `**{kwargs}`"

@@ -196,6 +196,8 @@ def missing_module(project, symbol: str, written: str) -> Missing | None:
     parts = written.lstrip(".").split(".")
     if project.kind(".".join(parts)) == "module" or _module_source(tuple(parts)) is not None:
         return None
+    if len(parts) > 1 and missing_reference(project, symbol, written) is None:
+        return None  # a module a package makes an attribute (``networkx.community``)
     for cut in range(len(parts) - 1, 0, -1):
         owner = ".".join(parts[:cut])
         if project.kind(owner) == "module":
