@@ -139,8 +139,8 @@ class ScoreError(Exception):
 
 def score_one(job: FileJob, qualname: str, project: ProjectGraph, settings: Settings,
               cache: Cache | None) -> dict:
-    """ReFEree, SONAR and SSC of one function (SSC calibrated over its file's functions),
-    as the ``scores`` item of the JSON report, with the function's findings."""
+    """ReFEree, SONAR and SSC of one function (SSC labelled against the project's
+    calibration set), as the ``scores`` item of the JSON report, with its findings."""
     analysis = _analysis(job, settings, project)
     if analysis is None:
         raise ScoreError(f"{job.display} cannot be read as source")
@@ -151,24 +151,20 @@ def score_one(job: FileJob, qualname: str, project: ProjectGraph, settings: Sett
         raise ScoreError(f"{job.display} has no documented function {qualname} (documented: {names})")
     client = client_for(settings.llm)
     result = RunResult()
-    asyncio.run(_score_one(job, analysis, report, documented, project, settings, cache, client, result))
+    asyncio.run(_score_one(job, analysis, report, project, settings, cache, client, result))
     entry = result.scores[0]
-    entry["calibrated_over"] = len(documented)
     entry["findings"] = [d for d in result.diagnostics if d["symbol"] == report.symbol]
     return entry
 
 
-async def _score_one(job, analysis, report, documented, project, settings, cache, client, result):
+async def _score_one(job, analysis, report, project, settings, cache, client, result):
     entries = _ScoreEntries(result)
     entries.of(job.display, report.symbol, analysis)
     _add_findings(result, report.findings, analysis, job, settings)  # the judge may agree with them
     only = replace(analysis, units=[report])
     await _judge_file(job, only, project, settings, cache, client, result, entries)
-    sonar = await score_units([(analysis, report)], settings, cache, client, sonar=True, ssc=False)
-    understood = await score_units([(analysis, r) for r in documented], settings, cache, client,
-                                   sonar=False, ssc=True)
-    found = understood[report.symbol]
-    found.sonar = sonar[report.symbol].sonar
+    # SSC of this function alone: tau comes from the project's calibration set in the cache.
+    found = (await score_units([(analysis, report)], settings, cache, client, sonar=True, ssc=True))[report.symbol]
     entry = entries.of(job.display, report.symbol, analysis)
     entry["sonar"], entry["ssc"] = sonar_json(found.sonar), ssc_json(found)
     _add_findings(result, score_findings(report, found), analysis, job, settings)

@@ -83,11 +83,11 @@ def score_card(entry: dict) -> str:
     if ssc.get("value") is None:
         lines.append(f"Model understandability: not computed ({ssc.get('error') or 'no summaries'})")
     else:
-        cut = (f"High at SSC >= {ssc['threshold']:.2f}" if ssc.get("threshold") is not None
-               else "too few functions to calibrate: High")
-        lines.append(_score_line(f"Model understandability: {ssc['label'].capitalize()}", ssc["value"],
-                                 f"SSC of k = {ssc['k']} summaries; {cut}, calibrated over the "
-                                 f"{entry.get('calibrated_over', '?')} documented functions of the file"))
+        over = f"calibrated over {ssc.get('calibrated_over', '?')} functions of the project"
+        cut = (f"High at SSC >= {ssc['threshold']:.2f}, {over}" if ssc.get("threshold") is not None
+               else f"not labelled: too few functions calibrated ({over})")
+        lines.append(_score_line(f"Model understandability: {(ssc['label'] or 'unlabelled').capitalize()}",
+                                 ssc["value"], f"SSC of k = {ssc['k']} summaries; {cut}"))
         if "docstring" in ssc:
             lines.append(f"  P2, docstring vs the model's reading: {ssc['docstring']['value']:.2f} "
                          f"({ssc['docstring']['label']})")

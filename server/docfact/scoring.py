@@ -64,18 +64,40 @@ async def score_units(items: list[tuple["FileAnalysis", "UnitReport"]], settings
 
         await asyncio.gather(*(one(analysis, report) for analysis, report in items))
     if ssc and items:
+        from .sonar.home import project_root_of
         from .understand.ssc import function_input, understand_project
 
-        functions = [function_input(analysis.text, report.unit, report.symbol)
-                     for analysis, report in items]
         judge = client if settings.ssc.judge_votes > 0 else None
-        project = await understand_project(functions, client, settings.ssc, cache, judge_client=judge)
-        for symbol, found in scores.items():
-            found.ssc = project.p1.functions.get(symbol)
-            found.docstring_similarity = project.p2.functions.get(symbol)
-            found.judged = project.p3.get(symbol)
-            found.ssc_error = project.errors.get(symbol)
+        by_project: dict[str, list] = {}
+        for analysis, report in items:
+            root = project_root_of(analysis.path, analysis.module_name)
+            by_project.setdefault(root, []).append(function_input(analysis.text, report.unit, report.symbol))
+        for root, functions in by_project.items():
+            project = await understand_project(functions, client, settings.ssc, cache,
+                                               judge_client=judge, project=root)
+            _say_if_uncalibrated(root, project.p1, settings.ssc.epsilon)
+            for function in functions:
+                found = scores[function.symbol]
+                found.ssc = project.p1.functions.get(function.symbol)
+                found.docstring_similarity = project.p2.functions.get(function.symbol)
+                found.judged = project.p3.get(function.symbol)
+                found.ssc_error = project.errors.get(function.symbol)
     return scores
+
+
+_UNCALIBRATED_SAID: set[str] = set()
+
+
+def _say_if_uncalibrated(project: str, calibration, epsilon: float) -> None:
+    """Once per project and process: too few of its functions are scored to label any."""
+    from .understand.calibrate import minimum_functions
+
+    if math.isfinite(calibration.tau) or project in _UNCALIBRATED_SAID:
+        return
+    _UNCALIBRATED_SAID.add(project)
+    log.warning("SSC: %d function(s) of %s calibrated so far; High/Low labels need at least %d "
+                "(epsilon %g), so none is labelled until more are scored (docfact check --ssc over "
+                "the project)", calibration.n, project, minimum_functions(epsilon), epsilon)
 
 
 async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, settings: Settings, cache):
@@ -176,7 +198,8 @@ def ssc_json(scores: FunctionScores) -> dict | None:
         return {"value": None, "error": scores.ssc_error} if scores.ssc_error else None
     shaped = {"value": round(p1.value, 4), "label": p1.label, "k": p1.k,
               "tau": p1.tau if math.isfinite(p1.tau) else None,
-              "threshold": round(_threshold(p1.tau), 4) if math.isfinite(p1.tau) else None}
+              "threshold": round(_threshold(p1.tau), 4) if math.isfinite(p1.tau) else None,
+              "calibrated_over": p1.calibrated_over}
     p2 = scores.docstring_similarity
     if p2 is not None and p2.value is not None:
         shaped["docstring"] = {"value": round(p2.value, 4), "label": p2.label}

@@ -79,7 +79,7 @@ async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start,
     card = await _hover(client, uri, "Return the larger")
     assert re.search(r"Correctness `[█░]+` 0\.\d\d — FuncSim over \d+ cases", card)
     assert "Where they disagree" in card and "Model understandability: **" in card
-    assert "too few functions to calibrate tau" in card
+    assert "not labelled: too few functions calibrated" in card
     assert SECRET not in card
     good = await _hover(client, uri, "Return the sum")
     assert "Correctness `██████████` 1.00" in good

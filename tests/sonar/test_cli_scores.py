@@ -69,7 +69,7 @@ def test_flags_without_a_model_are_a_usage_error(tmp_path):
 
 
 def test_score_prints_one_functions_card(tmp_path, server):
-    (tmp_path / "arith.py").write_text(SOURCE)
+    run(tmp_path, server, "--ssc")  # the project's calibration set, in the cache `score` reads
     env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
            "HF_HUB_OFFLINE": "1"}
     base = [sys.executable, "-m", "docfact", "score", "--llm-model", "openai/test-model",
@@ -81,7 +81,7 @@ def test_score_prints_one_functions_card(tmp_path, server):
     assert card.startswith("arith.larger  (") and "ReFEree SCORE" in card
     assert re.search(r"Correctness\s+[█░]{10}  0\.\d\d  FuncSim over \d+ cases", card)
     assert "where they disagree: for (" in card
-    assert "Model understandability: Low" in card and "calibrated over the 20 documented" in card
+    assert "Model understandability: Low" in card and "calibrated over 20 functions of the project" in card
     assert "DF304" in card and SECRET not in card + done.stderr
     as_json = subprocess.run([*base, "--format", "json", f"{tmp_path / 'arith.py'}::plus_3"],
                              capture_output=True, text=True, env=env, timeout=600)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docfact.understand.calibrate import (conformal_labels, conformal_threshold, halves,
+from docfact.understand.calibrate import (conformal_labels, conformal_threshold, halves, minimum_functions,
                                           p1_alphas, p2_alphas)
 
 alphas_lists = st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=60)
@@ -65,6 +65,24 @@ def test_small_projects_get_an_infinite_threshold():
     assert conformal_threshold([0.2] * 9, 0.1) == 0.2  # ceil(10 * 0.9) = 9 <= 9
     assert conformal_threshold([], 0.1) == math.inf
     assert conformal_threshold([0.5, 0.1, 0.3, 0.2], 0.5) == 0.3  # rank ceil(5 * 0.5) = 3
+
+
+def test_with_an_infinite_tau_nothing_is_labelled():
+    result = conformal_labels("p1", {"f": (0.1, 0.2), "g": (0.3, 0.9)}, 0.1, {})
+    assert result.tau == math.inf and result.n == 2
+    assert {labelled.label for labelled in result.functions.values()} == {None}
+    assert result.functions["f"].value == pytest.approx(0.8)
+    assert minimum_functions(0.1) == 9 and minimum_functions(0.5) == 1
+    assert conformal_threshold([0.2] * minimum_functions(0.2), 0.2) < math.inf
+    assert conformal_threshold([0.2] * (minimum_functions(0.2) - 1), 0.2) == math.inf
+
+
+def test_labels_against_a_given_calibration_set():
+    # 20 calibration values 0, 0.05, ..., 0.95: tau is the ceil(21 * 0.9) = 19th, 0.9.
+    result = conformal_labels("p1", {"f": (0.1, 0.2), "g": (0.3, 0.93)}, 0.1, {},
+                              calibration=[i / 20 for i in range(20)])
+    assert result.n == 20 and result.functions["f"].label == "high"
+    assert result.functions["g"].label == "low" and result.functions["g"].calibrated_over == 20
 
 
 @pytest.mark.parametrize("epsilon", [0, 1, -0.1, 1.5])

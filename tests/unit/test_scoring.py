@@ -61,9 +61,10 @@ def test_json_shapes():
     assert shaped["correctness"] == 0.1 and shaped["how"]["abstraction"] == "measured"
     assert shaped["counterexample"] == {"input": "(0, 1)", "original": "returned 0", "candidate": "returned 1"}
     assert sonar_json(None) is None
-    p1 = Labelled(0.81, 0.2, 0.19, "high", 0.26, 8)
+    p1 = Labelled(0.81, 0.2, 0.19, "high", 0.26, 8, 12)
     shaped = ssc_json(FunctionScores("m.f", ssc=p1))
-    assert shaped == {"value": 0.81, "label": "high", "k": 8, "tau": 0.26, "threshold": 0.74}
+    assert shaped == {"value": 0.81, "label": "high", "k": 8, "tau": 0.26, "threshold": 0.74,
+                      "calibrated_over": 12}
     uncalibrated = ssc_json(FunctionScores("m.f", ssc=Labelled(0.81, 0.2, 0.19, "high", math.inf, 8)))
     assert uncalibrated["tau"] is None and uncalibrated["threshold"] is None
     assert ssc_json(FunctionScores("m.f", ssc_error="the model failed")) == {

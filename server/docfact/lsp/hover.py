@@ -100,12 +100,12 @@ def _understandability(scores) -> list[str]:
     if p1 is None or p1.value is None:
         why = scores.ssc_error if scores and scores.ssc_error else None
         return [f"- Model understandability (SSC): {f'not computed — {why}' if why else _HOW_TO_SCORE}"]
+    over = f"calibrated over {p1.calibrated_over} functions of the project"
     if math.isfinite(p1.tau):
-        cut = (f"tau {p1.tau:.2f}, i.e. SSC ≥ {1 - p1.tau:.2f} is High, calibrated over the "
-               f"document's functions")
+        cut = f"tau {p1.tau:.2f}, i.e. SSC ≥ {1 - p1.tau:.2f} is High, {over}"
     else:
-        cut = "too few functions to calibrate tau: every function counts as High"
-    line = (f"- Model understandability: **{(p1.label or '?').capitalize()}** {_bar(p1.value)} "
+        cut = f"not labelled: too few functions calibrated ({over})"
+    line = (f"- Model understandability: **{(p1.label or 'unlabelled').capitalize()}** {_bar(p1.value)} "
             f"(SSC {p1.value:.2f}, k = {p1.k}; {cut})")
     extra = []
     p2 = scores.docstring_similarity

@@ -1,9 +1,9 @@
 """SONAR and SSC scores in the editor: on command (``docfact.score``) or on save, as
 configured, in the background, cancellable, with progress, cached like the judge.
 
-SONAR scores the asked-for function (or every documented function of the document); SSC
-samples every documented function of the document, since its High/Low threshold is
-calibrated over them. Scores are kept with the text of the unit they describe, so they
+SONAR and SSC score the asked-for function (or every documented function of the
+document); SSC's High/Low threshold comes from the project's calibration set in the cache,
+which the command line and the editor share. Scores are kept with the text of the unit they describe, so they
 survive edits elsewhere in the document and hover shows them at once.
 """
 
@@ -50,9 +50,9 @@ class EditorScorer(BackgroundPass):
             if sonar:
                 self.report(uri, f"SONAR: {len(wanted)} function(s)")
                 scores = await score_units(wanted, settings, cache, client, sonar=True, ssc=False)
-            if ssc:
-                self.report(uri, f"SSC: {len(documented)} function(s)")
-                understood = await score_units(documented, settings, cache, client, sonar=False, ssc=True)
+            if ssc:  # tau from the project's calibration set: only these functions are sampled
+                self.report(uri, f"SSC: {len(wanted)} function(s)")
+                understood = await score_units(wanted, settings, cache, client, sonar=False, ssc=True)
                 for name, found in understood.items():
                     if name in scores:
                         found.sonar = scores[name].sonar

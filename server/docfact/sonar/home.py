@@ -97,9 +97,7 @@ def _place(path: str, module: str, python: str | None):
     file = Path(path).resolve()
     if file.suffix != ".py" or not file.is_file():
         return None
-    # stdcopy/textwrap.py is stdcopy.textwrap: imported from two folders up; a package's
-    # __init__.py from one more.
-    import_root = file.parents[module.count(".") + (file.name == "__init__.py")]
+    import_root = _import_root(file, module)
     project_root = _project_root(file.parent, import_root)
     return file, project_root, import_root, project_interpreter(project_root, python)
 
@@ -109,6 +107,22 @@ def _home(place, module: str, text: str, qualname: str, texts: list[str]) -> Hom
     calls, instances = seen_arguments(text, texts, *_names(qualname))
     return Home(module, str(file), text, qualname, str(import_root), str(project_root),
                 interpreter, calls, instances)
+
+
+def project_root_of(path: str, module: str) -> str:
+    """The root of the project the module file ``path`` belongs to (its folder when the
+    file is not on disk)."""
+    file = Path(path).resolve()
+    if not file.is_file():
+        return str(file.parent)
+    return str(_project_root(file.parent, _import_root(file, module)))
+
+
+def _import_root(file: Path, module: str) -> Path:
+    # stdcopy/textwrap.py is stdcopy.textwrap: imported from two folders up; a package's
+    # __init__.py from one more.
+    depth = module.count(".") + (file.name == "__init__.py")
+    return file.parents[min(depth, len(file.parents) - 1)]
 
 
 def _project_root(folder: Path, import_root: Path) -> Path:

@@ -8,9 +8,10 @@ half into a nonconformity score alpha = 1 - similarity. Over the project's funct
 
 the split-conformal quantile with its finite-sample correction: for exchangeable scores a
 new function's alpha is <= tau with probability >= 1 - epsilon. When that rank exceeds n
-(fewer than 1/epsilon - 1 functions) no calibration value is high enough and tau is
-infinite: every function is labelled High, i.e. the project is too small to tell. A
-function is High when its test alpha <= tau, else Low. A half needs two summaries for P1
+(fewer than ``minimum_functions(epsilon)``, 9 at epsilon 0.1) no calibration value is high
+enough and tau is infinite: the project is too small to tell, and no function is
+labelled. A function is High when its test alpha <= tau, else Low. The calibration set
+is the project's (``store.py`` keeps it in the cache), not only the functions at hand. A half needs two summaries for P1
 (a pair) and one for P2, so P1 labels need k >= 4.
 """
 
@@ -34,6 +35,14 @@ def conformal_threshold(alphas: Sequence[float], epsilon: float) -> float:
     return sorted(alphas)[rank - 1]
 
 
+def minimum_functions(epsilon: float) -> int:
+    """The fewest calibration values that give a finite tau."""
+    n = 1
+    while math.ceil((n + 1) * (1 - epsilon)) > n:
+        n += 1
+    return n
+
+
 def halves(k: int) -> tuple[range, range]:
     """Indices of the calibration and the test summaries."""
     return range(k // 2), range(k // 2, k)
@@ -46,9 +55,10 @@ class Labelled:
     value: float | None  # the test half's similarity (1 - alpha_test)
     alpha_cal: float | None
     alpha_test: float | None
-    label: str | None  # "high" | "low"; None when it could not be scored
+    label: str | None  # "high" | "low"; None when it could not be scored or tau is infinite
     tau: float
     k: int  # summaries it had
+    calibrated_over: int = 0  # calibration values behind tau
 
 
 @dataclass(frozen=True)
@@ -61,19 +71,23 @@ class Calibration:
 
 
 def conformal_labels(proxy: str, alphas: Mapping[str, tuple[float, float] | None],
-                     epsilon: float, ks: Mapping[str, int]) -> Calibration:
-    """Labels from each function's (calibration alpha, test alpha); None = not scored."""
-    calibration = [pair[0] for pair in alphas.values() if pair is not None]
+                     epsilon: float, ks: Mapping[str, int],
+                     calibration: Sequence[float] | None = None) -> Calibration:
+    """Labels from each function's (calibration alpha, test alpha); None = not scored.
+    ``calibration``: the calibration alphas tau is taken from (default: these functions')."""
+    if calibration is None:
+        calibration = [pair[0] for pair in alphas.values() if pair is not None]
     tau = conformal_threshold(calibration, epsilon)
+    n = len(calibration)
     functions = {}
     for symbol, pair in alphas.items():
         if pair is None:
-            functions[symbol] = Labelled(None, None, None, None, tau, ks.get(symbol, 0))
+            functions[symbol] = Labelled(None, None, None, None, tau, ks.get(symbol, 0), n)
             continue
         cal, test = pair
-        functions[symbol] = Labelled(1 - test, cal, test, HIGH if test <= tau else LOW, tau,
-                                     ks.get(symbol, 0))
-    return Calibration(proxy, epsilon, tau, len(calibration), functions)
+        label = None if math.isinf(tau) else HIGH if test <= tau else LOW
+        functions[symbol] = Labelled(1 - test, cal, test, label, tau, ks.get(symbol, 0), n)
+    return Calibration(proxy, epsilon, tau, n, functions)
 
 
 def _mean(values: Sequence[float]) -> float:

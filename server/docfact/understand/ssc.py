@@ -37,6 +37,7 @@ from . import prompting
 from .bertscore import Encoder, Idf, f1_matrix, load_encoder, mean_pairwise, score
 from .calibrate import (HIGH, LOW, Calibration, Labelled, conformal_labels,
                         conformal_threshold, p1_alphas, p2_alphas)
+from .store import calibration_values, remember, store_key
 
 log = logging.getLogger(__name__)
 
@@ -217,9 +218,13 @@ def _digest(texts: Sequence[str]) -> str:
 async def understand_project(functions: Sequence[FunctionInput], client: LlmClient,
                              settings: SscSettings, cache: Cache | None = None,
                              encoder: Encoder | None = None,
-                             judge_client: LlmClient | None = None) -> ProjectUnderstanding:
+                             judge_client: LlmClient | None = None,
+                             project: str | None = None) -> ProjectUnderstanding:
     """P1 and P2 labels for every function (P3 too with a ``judge_client``); a function
-    whose summaries or similarities could not be had is labelled None, with its error."""
+    whose summaries or similarities could not be had is labelled None, with its error.
+
+    With a ``project`` (its root folder) tau comes from the project's calibration set in
+    the cache, which these functions join; else from these functions alone."""
     sampled = await asyncio.gather(*(_summaries(f, client, settings, cache) for f in functions))
     errors = {f.symbol: error for f, (_, error, _) in zip(functions, sampled) if error}
     summaries = {f.symbol: found for f, (found, _, _) in zip(functions, sampled) if found}
@@ -232,9 +237,15 @@ async def understand_project(functions: Sequence[FunctionInput], client: LlmClie
     p1 = {s: p1_alphas(sims[s].pairwise) if s in sims else None for s in symbols}
     p2 = {s: p2_alphas(sims[s].docstring) if s in sims and sims[s].docstring else None
           for s in symbols}
+    calibration = {"p1": None, "p2": None}
+    if project is not None:
+        kept = remember(cache, store_key(project, _decoding(client, settings), settings),
+                        {s: {"p1": p1[s][0] if p1[s] else None, "p2": p2[s][0] if p2[s] else None}
+                         for s in symbols})
+        calibration = {proxy: calibration_values(kept, proxy) for proxy in calibration}
     result = ProjectUnderstanding(
-        conformal_labels("p1", p1, settings.epsilon, _ks(summaries)),
-        conformal_labels("p2", p2, settings.epsilon, _ks(summaries)),
+        conformal_labels("p1", p1, settings.epsilon, _ks(summaries), calibration["p1"]),
+        conformal_labels("p2", p2, settings.epsilon, _ks(summaries), calibration["p2"]),
         summaries=summaries, errors=errors,
         calls_saved=sum(from_cache for _, _, from_cache in sampled))
     if judge_client is not None and settings.judge_votes > 0:
