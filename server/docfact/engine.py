@@ -8,7 +8,7 @@ project graph, so a file's result depends on its content alone and can be cached
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .checks.context import CheckContext  # importing checks registers every rule
 from .checks.lookups import Answers, Lookups
@@ -16,7 +16,7 @@ from .checks.registry import RULES, enabled_codes, ignored_for_path, is_suppress
 from .config import Settings
 from .graph.build import ProjectGraph
 from .graph.facts import file_facts
-from .model import Docstring, Finding, Fix, Module, Segment, Signature, Span, Unit
+from .model import Docstring, Finding, Fix, Module, Outdated, Segment, Signature, Span, Unit
 from .source import java, python
 from .source.docstring import parse_docstring
 from .source.files import SkippedFile
@@ -88,6 +88,11 @@ class UnitMemo:
         self.keep(key, unit, lines, moved, answers)
         return moved
 
+    def finish(self) -> None:
+        """End an analysis: the version before it is no longer needed (after a large paste
+        is undone, its reports would otherwise stay in memory until the next edit)."""
+        self._entries = {}
+
     def keep(self, key: tuple, unit: Unit, lines: LineIndex, report: UnitReport,
              answers: Answers | None) -> None:
         if answers is not None:
@@ -95,26 +100,31 @@ class UnitMemo:
 
 
 def analyze(text: str, path: str, module_name: str, settings: Settings,
-            relative_path: str | None = None, memo: UnitMemo | None = None) -> FileAnalysis:
+            relative_path: str | None = None, memo: UnitMemo | None = None,
+            outdated: Callable[[], bool] | None = None) -> FileAnalysis:
     """Parse ``text`` (Java when ``path`` ends with .java, else Python) and run every
-    enabled rule on each documented unit. A Java file's module name is its package."""
+    enabled rule on each documented unit. A Java file's module name is its package.
+    ``outdated`` is asked between statements and units: when it says yes, ``Outdated``
+    ends the analysis (the editor has a newer version)."""
     lines = LineIndex(text)
     if path.endswith(".java"):
         module = java.parse_module(text)
         module_name = module.package
     else:
         try:
-            module = memo.parser.parse(text) if memo is not None else python.parse_module(text)
+            module = (memo.parser.parse(text, outdated) if memo is not None
+                      else python.parse_module(text))
         except SkippedFile as reason:
             return FileAnalysis(path, module_name, text, lines, EMPTY_MODULE, [], str(reason))
     reports = check_units(module.units, module, module_name, path, lines, settings,
-                          relative_path, memo)
+                          relative_path, memo, outdated)
     return FileAnalysis(path, module_name, text, lines, module, reports)
 
 
 def check_units(units, module: Module, module_name: str, path: str, lines: LineIndex,
                 settings: Settings, relative_path: str | None = None,
-                memo: UnitMemo | None = None) -> list[UnitReport]:
+                memo: UnitMemo | None = None,
+                outdated: Callable[[], bool] | None = None) -> list[UnitReport]:
     """Run every enabled rule on each documented unit of ``units`` (names resolve in
     ``module``; offsets and lines are those of the text ``lines`` indexes)."""
     codes = codes_for(settings, relative_path or path)
@@ -127,6 +137,8 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
     for unit in units:
         if unit.docstring is None or not unit.docstring.value.strip():
             continue
+        if outdated is not None and outdated():
+            raise Outdated
         key = (context_key, unit.qualname, lines.text[unit.span.start:unit.span.end])
         reused = memo.reuse(key, unit, module, lines, path) if memo is not None else None
         if reused is not None:
@@ -156,6 +168,8 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
         reports.append(report)
         if memo is not None:
             memo.keep(key, unit, lines, report, lookups.answers())
+    if memo is not None:
+        memo.finish()
     return reports
 
 

@@ -100,6 +100,11 @@ class Unit:
     attribute_reads: tuple[str, ...] = ()
 
 
+class Outdated(Exception):
+    """An analysis given up because a newer version of its text arrived (the editor's
+    work on a version nobody will see again)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Module:
     """A parsed source file: its units and the names it defines or imports."""

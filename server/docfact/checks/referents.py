@@ -278,8 +278,8 @@ def bound_names(module: Module) -> frozenset[str]:
     (functions, classes, methods, at any depth), module- and class-level assignments,
     imports and the attributes its methods assign through ``self``. Unlike every
     identifier of the code, these leave out words of comments and strings and other
-    functions' local variables. Kept for the last few modules (one analysis asks once
-    per unit)."""
+    functions' local variables. Kept for the last module only (one analysis asks once
+    per unit; more would keep a large pasted-then-undone text's module alive)."""
     hit = _recent.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
@@ -288,7 +288,6 @@ def bound_names(module: Module) -> frozenset[str]:
     names.update(module.imported_names)
     names.update(attribute for unit in module.units for attribute, _ in unit.attribute_writes)
     found = frozenset(names)
-    if len(_recent) >= 8:
-        _recent.clear()
+    _recent.clear()
     _recent[id(module)] = (module, found)
     return found

@@ -88,10 +88,10 @@ class ProjectGraph:
         facts = self._files.pop(path, None)
         if facts is None:
             return
-        for name in facts["names"].split():
+        for name in [*facts["names"].split(), *facts["module"].split(".")]:
             self._names[name] -= 1
-        for part in facts["module"].split("."):
-            self._names[part] -= 1
+            if self._names[name] <= 0:
+                del self._names[name]  # a name no file binds any more costs nothing
         if self._modules.get(facts["module"]) == path:  # a Java package has many files
             del self._modules[facts["module"]]
         affected = set()
@@ -99,7 +99,10 @@ class ProjectGraph:
             self._units.pop(node, None)
             self._guesses.pop(node, None)
             self._dynamic_callers.discard(node)
-            self._by_simple_name[node.rsplit(".", 1)[-1]].discard(node)
+            simple = node.rsplit(".", 1)[-1]
+            self._by_simple_name[simple].discard(node)
+            if not self._by_simple_name[simple]:
+                del self._by_simple_name[simple]
             if node in self.graph:
                 # Files pointing at what disappears must resolve their references again.
                 affected.update(self._path_of(p) for p in self.graph.pred[node])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import logging
 import os
@@ -11,12 +12,14 @@ import threading
 from pathlib import Path
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
 from ..source.segment import warm_up
 from ..config import ConfigError
+from ..model import Outdated
 from . import actions, hover
 from .convert import PositionMapper, diagnostic
 from .protocol import DocfactProtocol
@@ -27,6 +30,7 @@ from .scheduler import Scheduler
 from .state import DocumentState, Workspace
 
 log = logging.getLogger("docfact")
+LARGE_TEXT = 256 << 10  # characters: a text whose analysis leaves memory worth giving back
 
 
 class DocfactServer(LanguageServer):
@@ -44,6 +48,7 @@ class DocfactServer(LanguageServer):
         self._runs: set[asyncio.Future] = set()  # background passes, held: the loop keeps tasks weakly
         self.settled: set[str] = set()  # open documents analysed since they were opened
         self.warnings_shown: set[str] = set()
+        self._largest_text: dict[str, int] = {}  # per document, since memory was last released
 
     # --- analysis --------------------------------------------------------------------
 
@@ -54,9 +59,8 @@ class DocfactServer(LanguageServer):
         """Analyse the open document ``uri`` and publish, unless it changed meanwhile."""
         document = self.document(uri)
         version, text = document.version, document.source
-        path = to_fs_path(uri) or uri
-        state = await asyncio.to_thread(self.state.analyze, uri, path, text, version)
-        if self.document(uri).version != version:
+        state = await self.analyzed(uri, text, version)
+        if state is None or self.document(uri).version != version:
             return  # a newer edit is already scheduled; never publish stale results
         if not self.pull_diagnostics:
             self.publish(uri, state)
@@ -82,9 +86,36 @@ class DocfactServer(LanguageServer):
         document = self.document(uri)
         state = self.state.current(uri, document.version)
         if state is None:
-            state = await asyncio.to_thread(self.state.analyze, uri, to_fs_path(uri) or uri,
-                                            document.source, document.version)
+            state = await self.analyzed(uri, document.source, document.version)
         return state
+
+    async def analyzed(self, uri: str, text: str, version: int | None) -> DocumentState | None:
+        """The analysis of this version of an open document, off the event loop; None when
+        a newer version arrived meanwhile (the thread cannot be cancelled, so it stops
+        itself between statements and units, and a large paste undone at once costs
+        nothing more)."""
+        def outdated() -> bool:
+            return self.document(uri).version != version
+
+        def analyze() -> DocumentState | None:  # in the thread: its awaiter may be cancelled
+            try:
+                return self.state.analyze(uri, self.path_of(uri), text, version, outdated)
+            except Outdated:
+                log.info("analysis of %s version %s dropped: a newer version arrived", uri, version)
+                return None
+            finally:
+                self._give_back_memory(uri, len(text))
+
+        return await asyncio.to_thread(analyze)
+
+    def _give_back_memory(self, uri: str, size: int) -> None:
+        """After a large text of a document is gone (a paste undone), return the memory
+        its analysis used to the system: the allocator keeps freed pages otherwise."""
+        largest = max(self._largest_text.get(uri, 0), size)
+        if largest >= LARGE_TEXT and size < largest // 4:
+            release_memory()
+            largest = size
+        self._largest_text[uri] = largest
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
@@ -232,6 +263,15 @@ async def _pull_configuration(ls: DocfactServer) -> None:
             ls.state.set_editor_settings({**ls.initial_settings, **answer[0]})
         except ConfigError as error:
             ls.show_config_error(error)
+
+
+def release_memory() -> None:
+    """Free what is garbage now and hand the allocator's free pages back to the system."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass  # not glibc: the allocator keeps them
 
 
 def settle_memory() -> None:
@@ -418,8 +458,9 @@ def _recheck_all(ls: DocfactServer) -> None:
 async def document_diagnostic(ls: DocfactServer, params: types.DocumentDiagnosticParams):
     uri = params.text_document.uri
     document = ls.document(uri)
-    path = to_fs_path(uri) or uri
-    state = await asyncio.to_thread(ls.state.analyze, uri, path, document.source, document.version)
+    state = await ls.analyzed(uri, document.source, document.version)
+    if state is None:  # the client will ask again for the newer version
+        raise JsonRpcContentModified("the document changed while it was analysed")
     if params.previous_result_id == state.result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=state.result_id)
     return types.FullDocumentDiagnosticReport(result_id=state.result_id,

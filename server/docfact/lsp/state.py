@@ -9,6 +9,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 from ..cache import Cache
 from ..config import ConfigError, Settings, load_settings
@@ -112,10 +113,12 @@ class Workspace:
         state = self._documents.get(uri)
         return state if state is not None and state.version == version else None
 
-    def analyze(self, uri: str, path: str, text: str, version: int | None) -> DocumentState:
+    def analyze(self, uri: str, path: str, text: str, version: int | None,
+                outdated: Callable[[], bool] | None = None) -> DocumentState:
         """Analysis of an open document's text (reused while neither the version nor the
         project changed). The document's own definitions enter the project graph, so the
-        docstrings of other files that describe them see the change (drift)."""
+        docstrings of other files that describe them see the change (drift). ``Outdated``
+        when ``outdated()`` says a newer version arrived meanwhile."""
         file_path = Path(path)
         settings, root = self._settings_and_root(file_path)
         existing = self.current(uri, version)
@@ -125,7 +128,7 @@ class Workspace:
             return existing
         relative = relative_to_root(file_path.resolve(), root)
         memo = self._memos.setdefault(uri, UnitMemo()) if uri in self._documents else None
-        analysis = analyze(text, path, module_name_for(file_path), settings, relative, memo)
+        analysis = analyze(text, path, module_name_for(file_path), settings, relative, memo, outdated)
         facts = facts_of(analysis, is_package=file_path.name == "__init__.py")
         with self._lock:
             # Only the newest text of an open document speaks for its file: a file pulled

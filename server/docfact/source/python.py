@@ -6,11 +6,12 @@ import re
 import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Callable
 
 import tree_sitter
 import tree_sitter_python
 
-from ..model import DocstringText, Module, Parameter, Signature, Span, Unit
+from ..model import DocstringText, Module, Outdated, Parameter, Signature, Span, Unit
 from .files import SkippedFile
 from .hazards import check_python_text, check_tree_depth
 from .literal import clean, decode_literal
@@ -65,7 +66,7 @@ class ModuleParser:
         self._reparser = Reparser()
         self._pieces: dict[tuple, _Piece] = {}
 
-    def parse(self, text: str) -> Module:
+    def parse(self, text: str, outdated: Callable[[], bool] | None = None) -> Module:
         """The units of ``text``; ``SkippedFile`` if the parser would crash on it or its
         tree is too deep to query."""
         data = text.encode("utf-8", "surrogatepass")
@@ -77,7 +78,7 @@ class ModuleParser:
             except SkippedFile:
                 self._reparser, self._pieces = Reparser(), {}  # the next version starts afresh
                 raise
-            extractor = _Extractor(text, data, tree, self._pieces, alone)
+            extractor = _Extractor(text, data, tree, self._pieces, alone, outdated)
             module = extractor.module()
             self._pieces = extractor.fresh
             return module
@@ -107,7 +108,8 @@ class _Piece:
 class _Extractor:
     def __init__(self, text: str, data: bytes, tree: tree_sitter.Tree,
                  known: dict[tuple, _Piece] | None = None,
-                 alone: dict[int, tree_sitter.Node] | None = None):
+                 alone: dict[int, tree_sitter.Node] | None = None,
+                 outdated: Callable[[], bool] | None = None):
         self.text = text
         self.data = data
         self.tree = tree
@@ -115,6 +117,7 @@ class _Extractor:
         self.known = known or {}  # the previous version's pieces, by context and text
         self.alone = alone or {}  # definitions parsed on their own, in place of the tree's
         self.fresh: dict[tuple, _Piece] = {}
+        self.outdated = outdated or (lambda: False)  # asked between statements
 
     def module(self) -> Module:
         root = self.tree.root_node
@@ -147,6 +150,8 @@ class _Extractor:
         docstring = _docstring_statement(container)
         pieces = []
         for node in container.children:
+            if self.outdated():
+                raise Outdated
             node = self.alone.get(node.start_byte, node)
             is_docstring = docstring is not None and node.id == docstring.id
             key = (prefix, in_class, is_docstring, self.data[node.start_byte:node.end_byte])
