@@ -255,7 +255,8 @@ def _missing_member(project, entity: str, name: str, resolved: str) -> Missing |
         names = project.module_names(entity)
         if names is None or name in names or project.kind(f"{entity}.{name}") is not None:
             return None
-        return Missing(entity, name, resolved, nearest(name, project.members(entity)))
+        # What the module defines or imports (``from .edgedfs import *`` brings ``edge_dfs``).
+        return Missing(entity, name, resolved, nearest(name, Names(names | project.members(entity))))
     if kind != "class":
         return None  # an attribute of a function or a variable: made at run time
     members = project.class_members(entity)
@@ -280,16 +281,18 @@ def _missing_relative(project, parts: list[str]) -> Missing | None:
 
 
 def nearest(name: str, candidates) -> str | None:
-    """The real name ``name`` most likely means: one spelled closely (a reference names
-    one thing, so a looser match than in prose is safe), or the same words in another
-    order (``MAX_BACKOFF`` for ``BACKOFF_MAX``)."""
+    """The real name ``name`` most likely means: one spelled very closely; else the same
+    words in another order (``BACKOFF_MAX`` for ``MAX_BACKOFF``); else one spelled closely
+    (a reference names one thing, so a looser match than in prose is safe)."""
     names = candidates if isinstance(candidates, Names) else Names(candidates)
+    # The project's names are too many to compare each: only those that may be near. A
+    # few (a function's parameters) are all compared.
+    near = sorted(names.near(name) if candidates is names else candidates)
+    close = difflib.get_close_matches(name, near, n=1, cutoff=0.75)
+    if close and difflib.SequenceMatcher(None, name, close[0]).ratio() >= 0.85:
+        return close[0]
     reordered = names.reordered(name)
-    if reordered:
-        return reordered[0]
-    candidates = sorted(names.near(name))
-    matches = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
-    return matches[0] if matches else None
+    return reordered[0] if reordered else (close[0] if close else None)
 
 
 # Names of types every module may write in a docstring without importing them.
