@@ -209,7 +209,8 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
         settled = project.settled_finding(finding.symbol, finding.condition)
         if settled is not None:
             message, replacement = settled
-            fix = Fix(f"Replace with `{replacement}`", replacement, finding.span) if replacement else finding.fix
+            fix = (Fix(f"Replace with `{replacement}`", replacement, finding.span, "unsafe")
+                   if replacement else finding.fix)
             finding = replace(finding, message=message, fix=fix)
         standing.append(finding)
     return standing

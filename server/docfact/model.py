@@ -187,11 +187,20 @@ class Evidence:
     text: str = ""
 
 
+# How far a fix may be trusted, as ruff grades them: a "safe" fix makes the docstring say
+# what the code says and may be applied with every other; an "unsafe" one may pick the
+# wrong word (a name merely spelled alike), so it is applied one at a time, after reading
+# it; a "display-only" one is shown but never applied (it would leave the docstring wrong
+# another way).
+FIX_SAFETIES = ("safe", "unsafe", "display-only")
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     title: str
     replacement: str
     span: Span
+    safety: str = "unsafe"  # one of FIX_SAFETIES
 
 
 @dataclass(frozen=True, slots=True)

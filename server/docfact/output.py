@@ -139,6 +139,7 @@ def to_sarif(result) -> str:
             fix = d["fix"]
             entry["fixes"] = [{
                 "description": {"text": fix["title"]},
+                "properties": {"safety": fix.get("safety", "unsafe")},
                 "artifactChanges": [{
                     "artifactLocation": {"uri": d["path"].replace("\\", "/")},
                     "replacements": [{

@@ -154,7 +154,7 @@ def resolved(outcome: dict, project: ProjectGraph) -> list[dict]:
             item["message"], replacement = settled
             if replacement:
                 item["fix"] = {"title": f"Replace with `{replacement}`", "replacement": replacement,
-                               "start": item["start"], "end": item["end"]}
+                               "start": item["start"], "end": item["end"], "safety": "unsafe"}
         kept.append(item)
     return kept
 
@@ -310,6 +310,7 @@ def diagnostic_dict(finding: Finding, lines: LineIndex, path: str) -> dict:
             "replacement": finding.fix.replacement,
             "start": _position(lines, finding.fix.span.start),
             "end": _position(lines, finding.fix.span.end),
+            "safety": finding.fix.safety,
         },
         "condition": list(finding.condition) if finding.condition else None,
     }

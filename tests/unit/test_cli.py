@@ -64,6 +64,7 @@ def test_json_contract(project):
     assert diagnostic["evidence"][0]["line"] == 1
     assert diagnostic["fix"]["replacement"] == "amount"
     assert diagnostic["fix"]["start"] == diagnostic["start"]
+    assert diagnostic["fix"]["safety"] == "safe"  # one typo from an undocumented parameter
     assert report["scores"] == []
 
 
@@ -89,6 +90,7 @@ def test_sarif_format(project):
     region = result["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"]) == (6, 9)
     assert result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"] == "amount"
+    assert result["fixes"][0]["properties"] == {"safety": "safe"}
     assert sarif["runs"][0]["tool"]["driver"]["rules"][0]["id"] == "DF101"
 
 

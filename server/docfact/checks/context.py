@@ -94,12 +94,13 @@ class CheckContext:
 
     def finding(self, code: str, message: str, start: int, end: int,
                 segment: Segment | None = None, entry: DocEntry | None = None,
-                fix: tuple[str, str] | None = None, evidence: tuple[Evidence, ...] = (),
+                fix: tuple[str, ...] | None = None, evidence: tuple[Evidence, ...] = (),
                 condition: tuple[str, str] | None = None) -> Finding:
         """A finding of rule ``code`` on value[start:end] of the docstring.
 
         The sentence is ``segment``'s, else the whole ``entry``, else the span itself;
-        ``fix`` is (title, replacement text for value[start:end]).
+        ``fix`` is (title, replacement text for value[start:end]), or the same with its
+        safety last (``model.FIX_SAFETIES``; "unsafe" when not given).
         """
         rule = RULES[code]
         text = self.docstring.text
@@ -115,7 +116,7 @@ class CheckContext:
             sentence=text.value[sentence_start:sentence_end],
             sentence_span=text.span_of(sentence_start, sentence_end),
             evidence=evidence,
-            fix=Fix(fix[0], fix[1], span) if fix else None,
+            fix=Fix(fix[0], fix[1], span, *fix[2:]) if fix else None,
             condition=condition,
         )
 

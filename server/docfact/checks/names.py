@@ -104,9 +104,19 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, render_signature(signature)),)
         yield ctx.finding(
             "DF101", message, entry.name.start, entry.name.end, entry=entry,
-            fix=(f"Rename to `{closest}`", closest) if closest else None, evidence=evidence,
+            fix=(f"Rename to `{closest}`", closest, _rename_safety(name, closest, undocumented))
+            if closest else None, evidence=evidence,
             condition=condition,
         )
+
+
+def _rename_safety(name: str, closest: str, undocumented: list[str]) -> str:
+    """A documented name one typo away from an undocumented parameter is that parameter
+    ("safe"); a looser match may be another ("unsafe"); renaming to a parameter documented
+    already would document it twice ("display-only")."""
+    if closest not in undocumented:
+        return "display-only"
+    return "safe" if one_typo_apart(name, closest) else "unsafe"
 
 
 def _returned_callable_parameters(ctx: CheckContext) -> set[str]:
@@ -310,7 +320,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     head_start = start if head == parts[0] else start + name.index(head)
     yield ctx.finding(
         code, message, head_start, head_start + len(head), segment=segment,
-        fix=(f"Replace with `{closest}`", closest) if closest else None,
+        fix=(f"Replace with `{closest}`", closest, "unsafe") if closest else None,
         condition=referent.condition,
     )
 

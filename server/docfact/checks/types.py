@@ -58,7 +58,7 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
                    f"but {described}")
         fix = None
         if parameter.annotation is not None:
-            fix = (f"Change the type to `{parameter.annotation}`", parameter.annotation)
+            fix = (f"Change the type to `{parameter.annotation}`", parameter.annotation, "safe")
         evidence = (ctx.evidence(f"{ctx.unit.qualname}({parameter.name})", parameter.span.start,
                                  described),)
         yield ctx.finding("DF201", message, entry.type.start, entry.type.end, entry=entry,
@@ -217,7 +217,7 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
         loose = loose_claim and not java and _loosely_true(documented, [actual])
         if not contradicts(documented, actual) or loose:
             return None
-        fix = (f"Change the type to `{signature.returns}`", signature.returns)
+        fix = (f"Change the type to `{signature.returns}`", signature.returns, "safe")
         shown = f"{signature.returns} {ctx.unit.name}(...)" if java else f"-> {signature.returns}"
         evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start, shown),)
         said = f"it is declared `{shown}`" if java else f"it is annotated `{shown}`"

@@ -28,11 +28,12 @@ def code_actions(uri: str, state, mapper: PositionMapper, params: types.CodeActi
             if diagnostic.source != "docfact":
                 continue
             fix = (diagnostic.data or {}).get("fix") if isinstance(diagnostic.data, dict) else None
-            if fix:
+            if fix and fix.get("safety") != "display-only":
+                # An unsafe fix is offered on its own, never as the preferred one.
                 result.append(_edit_action(uri, fix["title"], types.CodeActionKind.QuickFix,
                                            [types.TextEdit(range=range_from_json(fix["range"]),
                                                            new_text=fix["replacement"])],
-                                           [diagnostic], preferred=True))
+                                           [diagnostic], preferred=fix.get("safety") == "safe"))
             ignore = _ignore_action(uri, state, mapper, diagnostic)
             if ignore is not None:
                 result.append(ignore)
@@ -116,11 +117,11 @@ def _inside(span: Span, offset: int) -> bool:
 
 
 def fix_all_edits(state, mapper: PositionMapper) -> list[types.TextEdit]:
-    """One edit per fixable finding, skipping fixes that overlap an earlier one."""
+    """One edit per finding with a safe fix, skipping fixes that overlap an earlier one."""
     edits, taken = [], []
     for finding in sorted(state.findings, key=lambda f: f.span.start):
         fix = finding.fix
-        if fix is None or any(fix.span.start < end and start < fix.span.end for start, end in taken):
+        if fix is None or fix.safety != "safe" or any(fix.span.start < end and start < fix.span.end for start, end in taken):
             continue
         taken.append((fix.span.start, fix.span.end))
         edits.append(types.TextEdit(range=mapper.range(fix.span), new_text=fix.replacement))

@@ -76,6 +76,7 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
             "title": finding.fix.title,
             "replacement": finding.fix.replacement,
             "range": _range_json(mapper.range(finding.fix.span)),
+            "safety": finding.fix.safety,
         }
     return types.Diagnostic(
         range=mapper.range(finding.span),
@@ -114,6 +115,7 @@ def diagnostic_from_dict(item: dict, mapper: PositionMapper) -> types.Diagnostic
             "title": fix["title"],
             "replacement": fix["replacement"],
             "range": _range_json(mapper.range(Span(offset(fix["start"]), offset(fix["end"])))),
+            "safety": fix.get("safety", "unsafe"),  # results cached before fixes had one
         }
     return types.Diagnostic(
         range=mapper.range(Span(offset(item["start"]), offset(item["end"]))),
