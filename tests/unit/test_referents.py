@@ -268,3 +268,14 @@ def test_cross_references_in_version_notes_name_what_was_there():
         class StreamWrapper:
             """A wrapper."""
     ''') == [("DF107", "StreamWraper")]
+
+
+def test_what_a_parameter_is_about_is_no_stale_name():
+    # typing.dataclass_transform: "``kw_only_default`` indicates whether the ``kw_only``
+    # parameter is assumed to be True" (a parameter of the decorated function).
+    assert codes('''
+        def dataclass_transform(*, kw_only_default=False, eq_default=True):
+            """``kw_only_default`` says whether the ``kw_only`` parameter is assumed,
+            ``default_kw`` too."""
+            return kw_only_default, eq_default
+    ''') == [("DF102", "default_kw")]

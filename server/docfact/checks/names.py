@@ -299,6 +299,8 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     head = referent.name
     if _stands_for_known(head, ctx.known_names):
         return
+    if any(p.startswith(head + "_") for p in ctx.referents.parameters):
+        return  # what a parameter is about: ``kw_only`` of ``kw_only_default``
     closest = _nearest(ctx, head, how)
     note = _version_note(ctx, start)
     if note is not None and (closest is None or not one_typo_apart(head, closest)

@@ -140,7 +140,7 @@ def _parsed(path: Path) -> tuple[dict[str, Unit], tuple[tuple[str, str], ...]]:
 _DEFINITION = re.compile(
     rb"^(?:[ ]{0,4}|\t)?(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)"
     rb"|^([A-Za-z]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
-_MAX_FILES = 4000  # per package: an index of torch would cost more than it could tell
+_MAX_FILES = 1500  # per package: torch's whole tree would cost seconds for little more
 _SKIPPED_FOLDERS = frozenset({"site-packages", "dist-packages", "test", "tests", "__pycache__",
                               "idlelib", "turtledemo"})
 
@@ -181,13 +181,13 @@ def _in_stdlib(top: str) -> bool:
 
 
 def _names_under(folder: Path) -> frozenset[str]:
-    files = []
-    for path in folder.rglob("*.py*"):  # stubs (.pyi) tell the names of C extensions
-        if path.suffix in (".py", ".pyi") and _SKIPPED_FOLDERS.isdisjoint(path.relative_to(folder).parts[:-1]):
-            files.append(path)
-            if len(files) >= _MAX_FILES:
-                break
-    return _names_in(files)
+    """The names of a package's files, the shallowest first (its public API), up to
+    ``_MAX_FILES`` of them."""
+    files = [path for path in folder.rglob("*.py*")  # stubs (.pyi) tell a C extension's names
+             if path.suffix in (".py", ".pyi")
+             and _SKIPPED_FOLDERS.isdisjoint(path.relative_to(folder).parts[:-1])]
+    files.sort(key=lambda path: (len(path.parts), path))
+    return _names_in(files[:_MAX_FILES])
 
 
 def _names_in(files) -> frozenset[str]:
