@@ -310,3 +310,31 @@ def test_a_callable_bound_at_run_time_may_raise_anything(tmp_path):
                 return len(items)
         ''',
     }) == [("check_length", "DF302", "Cancelled")]
+
+
+def test_a_stub_documents_what_its_implementation_raises(tmp_path):
+    # trio: `if TYPE_CHECKING: async def open_process(...): """... Raises: OSError"""`.
+    assert findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/process.py": '''
+            import typing
+
+            if typing.TYPE_CHECKING:
+                def open_process(command):
+                    """Start it.
+
+                    Raises:
+                        OSError: if the command cannot be found.
+                    """
+            else:
+                from ._impl import open_process
+
+            def describe(command):
+                """Describe it.
+
+                Raises:
+                    ValueError: never, in fact.
+                """
+                return command
+        ''',
+    }) == [("describe", "DF302", "ValueError")]

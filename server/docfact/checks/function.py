@@ -27,8 +27,8 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
         return  # a decorator may raise on the function's behalf (``@not_implemented_for``)
     if any(d.rpartition(".")[2] == "abstractmethod" for d in unit.decorators):
         return  # an abstract method documents what its implementations raise
-    if "NotImplementedError" in unit.raises:
-        return  # an abstract method documents what its implementations raise
+    if "NotImplementedError" in unit.raises or is_stub(ctx.lines.text, unit):
+        return  # an abstract method or a stub (typing-only) documents what implementations raise
     if any(_INSTANCE.match(value) for value in unit.return_values):
         return  # the object it returns raises on its behalf (a validator's ``__call__``)
     raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
