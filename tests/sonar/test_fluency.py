@@ -1,4 +1,6 @@
-"""SONAR's Fluency: the causal-LM path on a tiny GPT-2 built here, and the n-gram default."""
+"""SONAR's Fluency: the causal-LM path on a tiny GPT-2 built here, and the Kneser-Ney
+prose model (trained once, in a process of its own, on the stdlib's and the installed
+packages' docstring descriptions) that is the default."""
 
 import gzip
 import json
@@ -9,6 +11,7 @@ import time
 import pytest
 
 from docfact.sonar import fluency as flu
+from docfact.sonar import prose_lm
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -81,7 +84,7 @@ def test_tiny_gpt2_scores_one_word_after_the_start_token(tiny_gpt2):
 def test_a_model_that_cannot_load_falls_back_to_ngrams(tmp_path):
     value, how = flu.fluency("Return the number of items.", model=str(tmp_path / "missing"))
     assert 0 <= value <= 1
-    assert "could not be loaded" in how and "trigram" in how
+    assert "could not be loaded" in how and "Kneser-Ney" in how
 
 
 def test_ngram_default_prefers_fluent_english_to_word_salad():
@@ -94,7 +97,27 @@ def test_ngram_default_prefers_fluent_english_to_word_salad():
         "string file into its read contents and the open a.",
         "banana seven purple quickly the of xyzzy")]
     assert min(fluent) > max(salad)
-    assert flu.fluency("Return the number of items in the list.")[1].startswith("stdlib-docstring trigram")
+    assert flu.fluency("Return the number of items in the list.")[1].startswith(
+        "Kneser-Ney trigram of docstring descriptions: SLOR")
+
+
+def test_rare_words_are_not_bad_prose():
+    """SLOR discounts what the words' own frequencies explain: a plain sentence of rare
+    words still reads better than the same words shuffled."""
+    plain, _ = flu.fluency("Count every unit in stock.")
+    salad, _ = flu.fluency("units stock every in count the of")
+    assert plain > salad
+
+
+def test_only_the_description_is_scored():
+    docstring = ("Add stock to an item.\n\nThe ``amount`` may be 0.\n\n>>> restock(item, 3)\n"
+                 "Item(...)\n\nArgs:\n    item: The item.\n    amount: How many.\n")
+    assert prose_lm.description(docstring) == "Add stock to an item.\n\nThe ``amount`` may be 0."
+    assert flu.fluency(docstring) == flu.fluency("Add stock to an item.\n\nThe ``amount`` may be 0.")
+    assert flu.fluency("Args:\n    x: The x.\n") == (None, "no description prose to score (only sections or code)")
+    assert prose_lm.description("Use it so::\n\n    run(x)\n\nThen stop.") == "Use it so:\n\nThen stop."
+    assert prose_lm.tokens("Call `run` on my_list.items() 3 times, then getValue.") == [
+        "call", "<code>", "on", "<name>", "<num>", "times", ",", "then", "<name>", "."]
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t ", None])
@@ -122,34 +145,36 @@ def test_huge_text_is_cut_and_quick(tiny_gpt2):
     assert time.monotonic() - began < 10
 
 
-PARAGRAPHS = [["return", "the", "number", "of", "items"], ["open", "the", "file", "for", "reading"],
-              ["the", "sum", "of", "the", "items"]] * 20
+PARAGRAPHS = [["return", "the", "number", "of", "items", "."], ["open", "the", "file", "for", "reading", "."],
+              ["the", "sum", "of", "the", "items", "."]] * 20
 
 
-def test_ngram_cache_is_written_then_read_and_rebuilt_when_corrupt(monkeypatch):
-    trained = []
-    monkeypatch.setattr(flu, "stdlib_paragraphs", lambda: trained.append(1) or PARAGRAPHS)
-    path = flu.ngram_cache_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"not gzip at all")
-    built = flu._ngram.__wrapped__()  # bypass the per-process memo, keep it for other tests
-    assert trained == [1]
-    with gzip.open(path, "rt") as stream:
-        assert json.load(stream)["version"] == flu.NGRAM_VERSION
-    loaded = flu._ngram.__wrapped__()
-    assert trained == [1]  # read from disk, not trained again
-    tokens = ["return", "the", "sum", "of", "the", "items"]
-    assert loaded.perplexity(tokens) == pytest.approx(built.perplexity(tokens))
-    assert (loaded.low, loaded.high) == (built.low, built.high)
-    with gzip.open(path, "wt") as stream:  # valid gzip, truncated JSON
-        stream.write('{"version": 1, "unigrams": {')
-    flu._ngram.__wrapped__()
-    assert trained == [1, 1]
+def test_a_stored_model_is_read_back_and_a_broken_one_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("DOCFACT_CACHE_DIR", str(tmp_path))
+    built = prose_lm.build(PARAGRAPHS)
+    path = flu.prose_model_path()
+    with gzip.open(path, "wt") as stream:
+        json.dump(prose_lm.to_json(built), stream)
+    loaded = flu.prose_model.__wrapped__()  # bypass the per-process memo
+    sequence = ["return", "the", "sum", "of", "the", "items", "."]
+    assert loaded.score(sequence) == pytest.approx(built.score(sequence))
+    assert (loaded.fluent, loaded.salad) == (built.fluent, built.salad)
+    with gzip.open(path, "wt") as stream:  # valid gzip, another version
+        json.dump({**prose_lm.to_json(built), "version": 0}, stream)
+    with pytest.raises(ValueError):
+        flu.read_model(path)
 
 
-def test_ngram_anchors_order_real_below_salad():
-    model = flu._ngram()
-    assert 1 < model.low < model.high
+def test_kneser_ney_is_a_distribution():
+    lm = prose_lm.train(PARAGRAPHS)
+    for context in (("<s>", "<s>"), ("the", "sum"), ("of", "the"), ("never", "seen")):
+        total = sum(lm.probability(*context, w) for w in lm.vocabulary)
+        assert total == pytest.approx(1.0, abs=1e-9)
+
+
+def test_prose_model_anchors_order_salad_below_fluent():
+    model = flu.prose_model()
+    assert model.salad < model.fluent and model.paragraphs > 10_000
 
 
 @pytest.fixture
