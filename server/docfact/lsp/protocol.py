@@ -1,20 +1,43 @@
-"""pygls's protocol, less its errors for notifications about documents that are not open.
+"""pygls's protocol, made to answer every request and to keep quiet about harmless
+notifications.
 
-A client may send didChange or didClose for a document it never opened (or closed twice,
-after a reconnect); pygls raises KeyError there and shows "Error in server" to the user.
-Such a notification changes nothing: it is logged and dropped."""
+- A request whose params cannot be read (a negative line, a string for a number) was
+  dropped by pygls before it reached any handler: the client waited for ever. It is
+  answered with InvalidParams; a notification like it is logged and dropped.
+- A client may send didChange or didClose for a document it never opened (or closed twice,
+  after a reconnect); pygls raised KeyError there and showed "Error in server" to the user.
+  Such a notification changes nothing: it is logged and dropped."""
 
 from __future__ import annotations
 
 import logging
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 log = logging.getLogger(__name__)
+_DEALT_WITH = object()  # a message already answered or dropped while it was read
 
 
 class DocfactProtocol(LanguageServerProtocol):
+    def structure_message(self, data: dict):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            method = data.get("method", "?")
+            if "id" in data and "method" in data:  # a request: it is owed an answer
+                log.warning("%s request with params that cannot be read: %s", method, error.__cause__)
+                self._send_response(data["id"], error=JsonRpcInvalidParams(
+                    message=f"invalid params for {method}: {error.__cause__}").to_response_error())
+            else:
+                log.warning("%s message that cannot be read, ignored: %s", method, error.__cause__)
+            return _DEALT_WITH
+
+    def handle_message(self, message) -> None:
+        if message is not _DEALT_WITH:
+            super().handle_message(message)
+
     def is_open(self, uri: str, method: str) -> bool:
         if uri in self.workspace.text_documents:
             return True
