@@ -69,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", type=_address,
                        help="listen on a TCP address instead")
+    serve.add_argument("-v", "--verbose", action="store_true",
+                       help="log more: every document checked, and with --log-file every LSP message")
+    serve.add_argument("--log-file", type=Path, metavar="PATH",
+                       help="also write the server's log to this file")
 
     cache = commands.add_parser("cache", help="inspect or clear the results cache")
     cache.add_argument("action", choices=("clear", "path"))
@@ -310,7 +314,14 @@ def _write(text: str) -> None:
 def _serve(arguments) -> int:
     from .lsp.server import serve
 
-    return serve(tcp=arguments.tcp)
+    if arguments.log_file is not None:
+        try:
+            arguments.log_file.open("a", encoding="utf-8").close()
+        except OSError as error:
+            print(f"docfact: error: --log-file {arguments.log_file}: {error.strerror or error}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    return serve(tcp=arguments.tcp, verbose=arguments.verbose, log_file=arguments.log_file)
 
 
 def _cache(arguments) -> int:

@@ -114,3 +114,45 @@ def _lsp_log(home: Path) -> str:
     if not logs:
         return "(no lsp.log)"
     return "lsp.log (tail):\n" + "\n".join(logs[0].read_text(errors="replace").splitlines()[-40:])
+
+
+def readme_init_lua(docfact: Path) -> str:
+    """The README's Neovim configuration, with the absolute path of this docfact."""
+    readme = (HERE.parent.parent / "README.md").read_text()
+    section = readme.split("### Neovim (0.8 or newer)", 1)[1]
+    block = section.split("```lua\n", 1)[1].split("```", 1)[0]
+    placeholder = "/absolute/path/to/docfact/.venv/bin/docfact"
+    assert placeholder in block
+    return block.replace(placeholder, str(docfact))
+
+
+@pytest.mark.parametrize("nvim", [n for n in NEOVIMS if _version(n) >= (0, 8, 0)] or [None])
+def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
+    if nvim is None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"{HOW_TO_GET} (0.8 or newer); CI must run this test")
+        pytest.skip(HOW_TO_GET + " (0.8 or newer)")
+    project = tmp_path / "project"
+    shutil.copytree(SHOP, project / "shop")
+    (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    # The docfact command of the environment running the tests (the README's .venv in CI).
+    docfact = Path(sys.executable).parent / "docfact"
+    init = tmp_path / "init.lua"
+    init.write_text(readme_init_lua(docfact))
+    out = tmp_path / "result.json"
+    home = tmp_path / "home"
+    env = {**os.environ, "DOCFACT_E2E_OUT": str(out), "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+           "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_DATA_HOME": str(home / "data"), "XDG_STATE_HOME": str(home / "state"),
+           "XDG_CACHE_HOME": str(home / "cache")}
+    run = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "-u", str(init),
+                          str(project / "shop" / "orders.py"),
+                          "-c", f"luafile {HERE / 'nvim_readme_check.lua'}"],
+                         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    assert out.exists(), f"exit {run.returncode}\n{run.stdout}\n{run.stderr}\n{_lsp_log(home)}"
+    result = json.loads(out.read_text())
+    assert result["filetype"] == "python"
+    assert result["client"] == "docfact" and result["root_dir"] == str(project)
+    assert result["arrived"] and result["codes"] == "DF101,DF102,DF202", result
+    assert result["virtual_text"] and result["virtual_text_marks"] >= 3, result

@@ -253,3 +253,9 @@ def test_pathological_but_valid_files(tmp_path):
     done = run("check", tmp_path, "--format", "json", "--no-cache")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["files_checked"] == 5
+
+
+def test_serve_with_a_log_file_that_cannot_be_written(tmp_path):
+    done = run("serve", "--log-file", tmp_path / "no-such-folder" / "docfact.log")
+    assert done.returncode == 2
+    assert "docfact: error: --log-file" in done.stderr and "No such file or directory" in done.stderr

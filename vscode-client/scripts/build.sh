@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
 # Builds the extension from a clean checkout: dependencies from package-lock.json, the
-# esbuild bundle, the unit tests, then the .vsix (docfact-<version>.vsix in vscode-client/).
+# extension's version set to docfact's (server/docfact/__init__.py, the one place it is
+# written), docfact's own wheel into wheels/ (the .vsix carries it, to install docfact into
+# an environment that lacks it), the esbuild bundle, the unit tests, then the .vsix
+# (docfact-<version>.vsix in vscode-client/). The wheel is built by the Python in
+# $DOCFACT_PYTHON, else the repository's .venv, else python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$(cd .. && pwd)"
+python="${DOCFACT_PYTHON:-$root/.venv/bin/python}"
+[ -x "$python" ] || python="$(command -v python3)"
+version="$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$root/server/docfact/__init__.py")"
+[ -n "$version" ] || { echo "no __version__ in server/docfact/__init__.py" >&2; exit 1; }
+
 npm ci --no-audit --no-fund
+npm pkg set version="$version"
+rm -rf wheels
+"$python" -m pip wheel --quiet --no-deps --wheel-dir wheels "$root"
+ls wheels/"docfact-$version-py3-none-any.whl"
 npm run build
 npm test
+rm -f ./*.vsix
 npx --no-install vsce package --no-dependencies --allow-missing-repository
 ls -l ./*.vsix

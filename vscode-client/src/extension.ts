@@ -5,7 +5,9 @@
  * unit-tested without VS Code.
  */
 import { execFile, spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -23,7 +25,20 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from "vscode-languageclient/node";
-import { displayCommand, explainProbeFailure, findLauncher, type Launcher, serverCommand } from "./interpreter";
+import {
+  bundledWheel,
+  displayCommand,
+  environmentName,
+  explainInstallFailure,
+  explainProbeFailure,
+  explainProbeOutput,
+  findLauncher,
+  installCommand,
+  isMissingDocfact,
+  type Launcher,
+  reportedVersion,
+  serverCommand,
+} from "./interpreter";
 import { checkArguments, initializationOptions, RESTART_KEYS, toServerSettings } from "./settings";
 import { describeStatus, parseStats, type StatusState } from "./status";
 
@@ -38,6 +53,14 @@ const DOCUMENT_SELECTOR = LANGUAGES.flatMap((language) => [
 ]);
 const DOCUMENT_COMMANDS = ["docfact.judge", "docfact.score"]; // server commands on the active document
 const PROBE_TIMEOUT_MS = 30_000;
+const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
+
+/** What `<launcher> --version` showed: nothing wrong, or one sentence; and whether the
+ * Python simply lacks docfact (then installing it from the bundled wheel is offered). */
+interface ProbeResult {
+  problem?: string;
+  missingDocfact?: boolean;
+}
 
 type WorkDoneValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
@@ -180,33 +203,94 @@ class Extension {
       home: os.homedir(),
       env: process.env,
       platform: process.platform,
+      exists: (file) => fs.existsSync(file),
     });
   }
 
-  /** `<launcher> --version`: undefined when docfact runs, else one sentence saying why not. */
-  private probe(launcher: Launcher): Promise<string | undefined> {
+  /** `<launcher> --version`: whether docfact runs, else one sentence saying why not. */
+  private probe(launcher: Launcher): Promise<ProbeResult> {
     const [command, ...args] = launcher.argv;
     return new Promise((resolve) => {
       execFile(command, [...args, "--version"], { timeout: PROBE_TIMEOUT_MS, cwd: this.cwd() }, (error, stdout, stderr) => {
         if (!error) {
-          this.log.info(`${displayCommand(launcher.argv)}: ${String(stdout).trim()}`);
-          resolve(undefined);
+          const printed = `${String(stdout)}${String(stderr)}`.trim();
+          this.log.info(`${displayCommand(launcher.argv)} --version: ${printed}`);
+          const version = reportedVersion(printed);
+          const own = String(this.context.extension.packageJSON.version ?? "");
+          if (version && own && version !== own) {
+            this.log.warn(`the server is docfact ${version}, the extension ${own}: install the extension's docfact to have both agree`);
+          }
+          resolve({ problem: explainProbeOutput(launcher, printed) });
           return;
         }
         const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string };
         if (stderr) {
           this.log.error(String(stderr).trim());
         }
-        resolve(
-          explainProbeFailure(launcher, {
-            code: failure.code,
-            exitCode: typeof failure.code === "number" ? failure.code : null,
-            stderr: String(stderr ?? ""),
-            timedOut: failure.killed === true && failure.signal === "SIGTERM",
-          }),
-        );
+        const seen = {
+          code: failure.code,
+          exitCode: typeof failure.code === "number" ? failure.code : null,
+          stderr: String(stderr ?? ""),
+          timedOut: failure.killed === true && failure.signal === "SIGTERM",
+        };
+        resolve({ problem: explainProbeFailure(launcher, seen, this.cwd()), missingDocfact: launcher.python !== undefined && isMissingDocfact(seen) });
       });
     });
+  }
+
+  /** The docfact wheel the .vsix carries (absent in a development build). */
+  private wheel(): string | undefined {
+    const folder = this.context.asAbsolutePath("wheels");
+    const files = fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+    const found = bundledWheel(files);
+    return found ? path.join(folder, found) : undefined;
+  }
+
+  /** The Python lacks docfact: offer to install it there from the bundled wheel. */
+  private offerInstall(launcher: Launcher, problem: string): void {
+    const python = launcher.python ?? [];
+    const environment = environmentName(python, this.cwd());
+    const wheel = this.wheel();
+    if (!wheel) {
+      this.fail(`${problem} Install docfact there (from a docfact checkout: ${displayCommand([...python, "-m", "pip", "install", "<the checkout's folder>"])}), or set docfact.path to a docfact executable.`);
+      return;
+    }
+    this.fail(problem, { title: `Install docfact into ${environment}`, run: () => void this.install(python, environment, wheel) });
+  }
+
+  /** `<python> -m pip install <wheel>` with progress; the server restarts when it worked. */
+  private async install(python: string[], environment: string, wheel: string): Promise<void> {
+    const [command, ...args] = installCommand(python, wheel);
+    this.log.info(`$ ${displayCommand([command, ...args])}`);
+    const { code, output } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `docfact: installing docfact into ${environment}` },
+      () =>
+        new Promise<{ code: number | null; output: string }>((resolve) => {
+          let output = "";
+          const child = spawn(command, args, { cwd: this.cwd(), env: process.env });
+          const timer = setTimeout(() => child.kill(), INSTALL_TIMEOUT_MS);
+          const collect = (chunk: Buffer) => {
+            output += chunk.toString();
+            this.log.info(chunk.toString().trimEnd());
+          };
+          child.stdout.on("data", collect);
+          child.stderr.on("data", collect);
+          child.on("error", (error) => {
+            clearTimeout(timer);
+            resolve({ code: null, output: `${output}\n${String(error)}` });
+          });
+          child.on("close", (exitCode) => {
+            clearTimeout(timer);
+            resolve({ code: exitCode, output });
+          });
+        }),
+    );
+    if (code !== 0) {
+      this.fail(explainInstallFailure(environment, output, code));
+      return;
+    }
+    void vscode.window.showInformationMessage(`docfact: installed into ${environment}.`);
+    await this.restart(true);
   }
 
   private cwd(): string | undefined {
@@ -236,9 +320,13 @@ class Extension {
     const described = `${displayCommand(launcher.argv)} (${launcher.source})`;
     this.setStatus({ launcher: described });
     this.log.info(`docfact server: ${described}`);
-    const problem = await this.probe(launcher);
+    const { problem, missingDocfact } = await this.probe(launcher);
     if (problem) {
-      this.fail(problem);
+      if (missingDocfact) {
+        this.offerInstall(launcher, problem);
+      } else {
+        this.fail(problem);
+      }
       return;
     }
     const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
@@ -343,16 +431,20 @@ class Extension {
     await this.start();
   }
 
-  /** One clear message per distinct problem, with the logs a click away. */
-  private fail(message: string): void {
+  /** One clear message per distinct problem, with the logs a click away (and the action
+   * that solves it, when there is one). */
+  private fail(message: string, action?: { title: string; run: () => void }): void {
     this.log.error(message);
     this.setStatus({ phase: "failed", error: message, progress: [] });
     if (this.shownError === message) {
       return;
     }
     this.shownError = message;
-    void vscode.window.showErrorMessage(message, "Show logs", "Open settings").then((choice) => {
-      if (choice === "Show logs") {
+    const choices = [...(action ? [action.title] : []), "Show logs", "Open settings"];
+    void vscode.window.showErrorMessage(message, ...choices).then((choice) => {
+      if (action && choice === action.title) {
+        action.run();
+      } else if (choice === "Show logs") {
         this.log.show(true);
       } else if (choice === "Open settings") {
         void vscode.commands.executeCommand("workbench.action.openSettings", "@ext:docfact.docfact");
@@ -393,9 +485,13 @@ class Extension {
 
   private async cliLauncher(): Promise<Launcher | undefined> {
     const launcher = this.launcher ?? (await this.findLauncher());
-    const problem = await this.probe(launcher);
+    const { problem, missingDocfact } = await this.probe(launcher);
     if (problem) {
-      this.fail(problem);
+      if (missingDocfact) {
+        this.offerInstall(launcher, problem);
+      } else {
+        this.fail(problem);
+      }
       return undefined;
     }
     return launcher;

@@ -3,10 +3,11 @@
  *
  * Pure logic (no `vscode` import) so it is unit-tested with node:test.
  * Order: `docfact.path` (a docfact executable) > `docfact.interpreter` > the Python
- * extension's active environment > `python3` (`python` on Windows) on PATH.
+ * extension's active environment > the workspace's `.venv` > `python3` (`python` on
+ * Windows) on PATH.
  */
 
-export type LauncherSource = "docfact.path" | "docfact.interpreter" | "python extension" | "PATH";
+export type LauncherSource = "docfact.path" | "docfact.interpreter" | "python extension" | "workspace .venv" | "PATH";
 
 export interface Launcher {
   /** argv prefix that runs the docfact CLI: append a subcommand (serve, check, cache). */
@@ -26,6 +27,8 @@ export interface DiscoveryInput {
   home?: string;
   env?: Record<string, string | undefined>;
   platform?: string;
+  /** whether a file exists (to find the workspace's .venv). */
+  exists?: (path: string) => boolean;
 }
 
 /** A setting given as a string or a list of strings, as argv (empty entries dropped). */
@@ -83,8 +86,24 @@ export async function findLauncher(input: DiscoveryInput): Promise<Launcher> {
       return { argv: [...python, "-m", "docfact"], source: "python extension", python };
     }
   }
+  const venv = workspaceVenvPython(input);
+  if (venv) {
+    return { argv: [venv, "-m", "docfact"], source: "workspace .venv", python: [venv] };
+  }
   const python = [defaultPython(input.platform)];
   return { argv: [...python, "-m", "docfact"], source: "PATH", python };
+}
+
+/** The Python of the workspace folder's `.venv`, when there is one. */
+export function workspaceVenvPython(input: Pick<DiscoveryInput, "workspaceFolder" | "platform" | "exists">): string | undefined {
+  if (!input.workspaceFolder || !input.exists) {
+    return undefined;
+  }
+  const windows = input.platform === "win32";
+  const separator = windows ? "\\" : "/";
+  const folder = input.workspaceFolder.replace(/[\\/]+$/, "");
+  const python = [folder, ".venv", ...(windows ? ["Scripts", "python.exe"] : ["bin", "python"])].join(separator);
+  return input.exists(python) ? python : undefined;
 }
 
 /** The server's command line: `<launcher> serve [serverArgs...]`. */
@@ -110,7 +129,7 @@ export interface ProbeFailure {
  * One clear sentence for a launcher that cannot run docfact (the probe `<launcher> --version`
  * failed), or undefined when the failure is not understood (then the logs say more).
  */
-export function explainProbeFailure(launcher: Launcher, failure: ProbeFailure): string {
+export function explainProbeFailure(launcher: Launcher, failure: ProbeFailure, workspaceFolder?: string): string {
   const program = launcher.argv[0];
   const where = launcher.source === "PATH" ? `"${program}" on PATH` : `"${program}" (from ${launcher.source})`;
   const stderr = failure.stderr ?? "";
@@ -125,10 +144,79 @@ export function explainProbeFailure(launcher: Launcher, failure: ProbeFailure): 
   if (failure.timedOut) {
     return `docfact: ${displayCommand([...launcher.argv, "--version"])} did not answer in time.`;
   }
-  if (/No module named '?docfact'?/.test(stderr) || /No module named docfact/.test(stderr)) {
-    return `docfact: the docfact package is not installed for ${where}. Install it with: ${displayCommand([...(launcher.python ?? [program]), "-m", "pip", "install", "docfact"])}`;
+  if (isMissingDocfact(failure)) {
+    return `docfact: docfact is not installed in ${environmentName(launcher.python ?? [program], workspaceFolder)}.`;
   }
   const lastLine = stderr.trim().split(/\r?\n/).pop() ?? "";
   const detail = lastLine ? `: ${lastLine}` : failure.exitCode != null ? ` (exit status ${failure.exitCode})` : "";
   return `docfact: ${displayCommand([...launcher.argv, "--version"])} failed${detail}`;
+}
+
+/** Whether the probe failed because the Python has no docfact package. */
+export function isMissingDocfact(failure: ProbeFailure): boolean {
+  return /No module named '?docfact'?/.test(failure.stderr ?? "");
+}
+
+/**
+ * How an environment is named in messages: the folder of a virtual environment
+ * (`/w/.venv` for `/w/.venv/bin/python`; `.venv` when it is in the workspace folder `/w`),
+ * else the interpreter's command.
+ */
+export function environmentName(python: string[], workspaceFolder?: string): string {
+  if (python.length === 1) {
+    const match = /^(.*)[\\/](bin|Scripts)[\\/]python[\d.]*(\.exe)?$/i.exec(python[0]);
+    if (match && match[1]) {
+      const folder = workspaceFolder?.replace(/[\\/]+$/, "");
+      const inside = folder !== undefined && match[1].length > folder.length + 1 && match[1].startsWith(folder) && /[\\/]/.test(match[1][folder.length]);
+      return inside ? match[1].slice(folder.length + 1) : match[1];
+    }
+  }
+  return displayCommand(python);
+}
+
+/**
+ * What a successful `<launcher> --version` printed, checked: undefined when it is docfact,
+ * else one sentence (a `docfact.path` that is a Python interpreter says "Python 3.x").
+ */
+export function explainProbeOutput(launcher: Launcher, output: string): string | undefined {
+  const printed = output.trim();
+  if (/^docfact \S+/.test(printed)) {
+    return undefined;
+  }
+  const program = launcher.argv[0];
+  if (/^Python \d/.test(printed) && launcher.source === "docfact.path") {
+    return `docfact: docfact.path is "${program}", a Python interpreter, not the docfact executable. ` +
+      `Put it in docfact.interpreter instead (the server then runs as ${displayCommand([program, "-m", "docfact", "serve"])}), ` +
+      `or set docfact.path to the docfact executable of that environment.`;
+  }
+  return `docfact: ${displayCommand([...launcher.argv, "--version"])} printed "${printed.split(/\r?\n/)[0] ?? ""}", not docfact's version: ` +
+    (launcher.source === "docfact.path" ? "docfact.path must be the docfact executable." : "see the logs.");
+}
+
+/** The version a `docfact --version` output names. */
+export function reportedVersion(output: string): string | undefined {
+  return /^docfact (\S+)/.exec(output.trim())?.[1];
+}
+
+/** The docfact wheel among the files of the extension's `wheels` folder. */
+export function bundledWheel(files: string[]): string | undefined {
+  return files.filter((f) => /^docfact-[^-]+-py3-none-any\.whl$/.test(f)).sort().pop();
+}
+
+/** `<python> -m pip install <wheel>`: docfact from the bundled wheel, its dependencies from the package index. */
+export function installCommand(python: string[], wheel: string): string[] {
+  return [...python, "-m", "pip", "install", wheel];
+}
+
+/** One sentence for a failed install, from pip's output. */
+export function explainInstallFailure(environment: string, output: string, exitCode: number | null): string {
+  if (/externally-managed-environment/.test(output)) {
+    return `docfact: ${environment} is managed by the operating system and pip may not install into it. ` +
+      `Create a virtual environment in the workspace folder (python3 -m venv .venv) and reload the window: docfact finds it and offers to install into it.`;
+  }
+  if (/No module named pip/.test(output)) {
+    return `docfact: ${environment} has no pip, so docfact cannot be installed into it. Select another environment or create one with python3 -m venv .venv.`;
+  }
+  const lastLine = output.trim().split(/\r?\n/).pop() ?? "";
+  return `docfact: installing docfact into ${environment} failed${lastLine ? `: ${lastLine}` : exitCode != null ? ` (exit status ${exitCode})` : ""}. See the logs.`;
 }

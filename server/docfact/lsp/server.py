@@ -142,10 +142,10 @@ class DocfactServer(LanguageServer):
             self.publish(uri, state)
 
     def publish(self, uri: str, state: DocumentState) -> None:
+        diagnostics = self.diagnostics(uri, state)
+        log.debug("%s version %s: %d diagnostics", uri, state.version, len(diagnostics))
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(
-                uri=uri, version=state.version, diagnostics=self.diagnostics(uri, state)
-            )
+            types.PublishDiagnosticsParams(uri=uri, version=state.version, diagnostics=diagnostics)
         )
 
     def diagnostics(self, uri: str, state: DocumentState) -> list[types.Diagnostic]:
@@ -521,16 +521,27 @@ def on_exit(ls: DocfactServer, *args) -> None:
     os._exit(0 if ls.protocol._shutdown else 1)
 
 
-def serve(tcp: tuple[str, int] | None = None) -> int:
-    handler = _ClientLogHandler()
-    handler.setFormatter(logging.Formatter("%(message)s"))
+def serve(tcp: tuple[str, int] | None = None, verbose: bool = False,
+          log_file: Path | None = None) -> int:
+    """Run the server. The editor gets docfact's log (DEBUG too with ``verbose``); ``log_file``
+    gets them all, and with ``verbose`` every LSP message too (pygls's debug log)."""
     root = logging.getLogger("docfact")
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
     root.propagate = False
+    to_editor = _ClientLogHandler()
+    to_editor.setFormatter(logging.Formatter("%(message)s"))
+    root.addHandler(to_editor)
+    if log_file is not None:
+        to_file = logging.FileHandler(log_file, encoding="utf-8")
+        to_file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root.addHandler(to_file)
+        if verbose:
+            protocol = logging.getLogger("pygls")
+            protocol.setLevel(logging.DEBUG)
+            protocol.addHandler(to_file)
+    log.info("docfact %s language server, Python %s", __version__, sys.version.split()[0])
     if tcp:
         server.start_tcp(*tcp)
     else:
         server.start_io()
     return 0
-

@@ -1,6 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { asArgv, explainProbeFailure, findLauncher, serverCommand, substitute } from "../interpreter";
+import {
+  asArgv,
+  bundledWheel,
+  environmentName,
+  explainInstallFailure,
+  explainProbeFailure,
+  explainProbeOutput,
+  findLauncher,
+  installCommand,
+  isMissingDocfact,
+  reportedVersion,
+  serverCommand,
+  substitute,
+} from "../interpreter";
 
 describe("findLauncher: discovery order", () => {
   const neverAsked = async () => {
@@ -43,6 +56,27 @@ describe("findLauncher: discovery order", () => {
     const launcher = await findLauncher({ pythonExtension: async () => Promise.reject(new Error("boom")), platform: "darwin" });
     assert.equal(launcher.source, "PATH");
     assert.deepEqual(launcher.argv, ["python3", "-m", "docfact"]);
+  });
+
+  it("then the workspace's .venv", async () => {
+    const seen: string[] = [];
+    const exists = (file: string) => {
+      seen.push(file);
+      return file === "/w/.venv/bin/python";
+    };
+    const launcher = await findLauncher({ workspaceFolder: "/w/", pythonExtension: async () => undefined, exists, platform: "linux" });
+    assert.deepEqual(launcher, { argv: ["/w/.venv/bin/python", "-m", "docfact"], source: "workspace .venv", python: ["/w/.venv/bin/python"] });
+    assert.deepEqual(seen, ["/w/.venv/bin/python"]);
+  });
+
+  it("finds .venv\\Scripts\\python.exe on Windows", async () => {
+    const launcher = await findLauncher({ workspaceFolder: "C:\\w", exists: (f) => f === "C:\\w\\.venv\\Scripts\\python.exe", platform: "win32" });
+    assert.equal(launcher.source, "workspace .venv");
+  });
+
+  it("goes on to PATH without a .venv", async () => {
+    const launcher = await findLauncher({ workspaceFolder: "/w", exists: () => false, platform: "linux" });
+    assert.equal(launcher.source, "PATH");
   });
 
   it("uses python on Windows", async () => {
@@ -90,10 +124,14 @@ describe("explainProbeFailure: one clear sentence", () => {
     assert.match(message, /docfact\.interpreter/);
   });
 
-  it("no docfact in that Python", () => {
-    const message = explainProbeFailure(launcher, { code: 1, exitCode: 1, stderr: "/usr/bin/python3: No module named docfact\n" });
-    assert.match(message, /docfact package is not installed/);
-    assert.match(message, /python3 -m pip install docfact/);
+  it("no docfact in that Python: named, and no command that cannot work", () => {
+    const failure = { code: 1, exitCode: 1, stderr: "/w/.venv/bin/python: No module named docfact\n" };
+    const launcher = { argv: ["/w/.venv/bin/python", "-m", "docfact"], source: "workspace .venv" as const, python: ["/w/.venv/bin/python"] };
+    assert.equal(explainProbeFailure(launcher, failure), "docfact: docfact is not installed in /w/.venv.");
+    assert.equal(explainProbeFailure(launcher, failure, "/w"), "docfact: docfact is not installed in .venv.");
+    assert.ok(isMissingDocfact(failure));
+    assert.ok(!isMissingDocfact({ stderr: "ImportError: No module named 'tree_sitter'" }));
+    assert.doesNotMatch(explainProbeFailure(launcher, failure), /pip install docfact/);
   });
 
   it("a missing docfact executable", () => {
@@ -104,5 +142,52 @@ describe("explainProbeFailure: one clear sentence", () => {
   it("anything else: the last line of stderr", () => {
     const message = explainProbeFailure(launcher, { exitCode: 1, stderr: "Traceback\nImportError: bad tree-sitter\n" });
     assert.match(message, /python3 -m docfact --version failed: ImportError: bad tree-sitter$/);
+  });
+});
+
+describe("docfact.path and what --version printed", () => {
+  const fromPath = { argv: ["/usr/bin/python3"], source: "docfact.path" as const };
+
+  it("docfact itself", () => {
+    assert.equal(explainProbeOutput(fromPath, "docfact 0.2.0\n"), undefined);
+    assert.equal(reportedVersion("docfact 0.2.0\n"), "0.2.0");
+  });
+
+  it("a Python interpreter in docfact.path: one message that says so and what to do", () => {
+    const message = explainProbeOutput(fromPath, "Python 3.11.7");
+    assert.match(message ?? "", /docfact\.path is "\/usr\/bin\/python3", a Python interpreter, not the docfact executable/);
+    assert.match(message ?? "", /docfact\.interpreter/);
+    assert.match(message ?? "", /\/usr\/bin\/python3 -m docfact serve/);
+  });
+
+  it("anything else", () => {
+    assert.match(explainProbeOutput(fromPath, "hello") ?? "", /printed "hello", not docfact's version: docfact\.path must be/);
+  });
+});
+
+describe("installing docfact from the bundled wheel", () => {
+  it("names environments by their folder", () => {
+    assert.equal(environmentName(["/w/.venv/bin/python"]), "/w/.venv");
+    assert.equal(environmentName(["/w/env/bin/python3.12"]), "/w/env");
+    assert.equal(environmentName(["C:\\w\\.venv\\Scripts\\python.exe"]), "C:\\w\\.venv");
+    assert.equal(environmentName(["/w/.venv/bin/python"], "/w/"), ".venv");
+    assert.equal(environmentName(["/w/sub/env/bin/python"], "/w"), "sub/env");
+    assert.equal(environmentName(["/work/.venv/bin/python"], "/w"), "/work/.venv");
+    assert.equal(environmentName(["python3"]), "python3");
+    assert.equal(environmentName(["conda", "run", "-n", "x", "python"]), "conda run -n x python");
+  });
+
+  it("finds the wheel and installs it with pip", () => {
+    assert.equal(bundledWheel(["README.md", "docfact-0.2.0-py3-none-any.whl"]), "docfact-0.2.0-py3-none-any.whl");
+    assert.equal(bundledWheel(["docfact-0.2.0.tar.gz"]), undefined);
+    assert.deepEqual(installCommand(["/w/.venv/bin/python"], "/x/docfact-0.2.0-py3-none-any.whl"), [
+      "/w/.venv/bin/python", "-m", "pip", "install", "/x/docfact-0.2.0-py3-none-any.whl",
+    ]);
+  });
+
+  it("explains pip's refusals", () => {
+    assert.match(explainInstallFailure("python3", "error: externally-managed-environment\n", 1), /managed by the operating system.*python3 -m venv \.venv/);
+    assert.match(explainInstallFailure("/e", "/e/bin/python: No module named pip\n", 1), /\/e has no pip/);
+    assert.match(explainInstallFailure("/e", "ERROR: Could not find a version that satisfies litellm\n", 1), /failed: ERROR: Could not find a version/);
   });
 });
