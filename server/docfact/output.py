@@ -14,11 +14,17 @@ PUBLIC_RULES_URL = "https://github.com/docfact/docfact/blob/main/docs/rules.md"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
 
 
+def local_rules() -> Path | None:
+    """docs/rules.md of this checkout, when docfact runs from one."""
+    local = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    return local if local.is_file() else None
+
+
 @lru_cache(maxsize=1)
 def rules_document() -> str:
     """docs/rules.md of this checkout when docfact runs from one, else the public copy."""
-    local = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
-    return local.as_uri() if local.is_file() else PUBLIC_RULES_URL
+    local = local_rules()
+    return local.as_uri() if local else PUBLIC_RULES_URL
 
 
 def rule_url(code: str) -> str:

@@ -262,3 +262,11 @@ async def wait_for_index(client: DocfactClient) -> None:
 
 def codes(diagnostics) -> list[str]:
     return sorted(str(d.code) for d in diagnostics)
+
+
+def linked_heading(href: str) -> str:
+    """The line a rule link opens: the heading of the local docs/rules.md at ``#L<n>``."""
+    location, _, fragment = href.partition("#L")
+    assert location.startswith("file://") and location.endswith("/docs/rules.md"), href
+    lines = Path(location[len("file://"):]).read_text(encoding="utf-8").splitlines()
+    return lines[int(fragment) - 1]

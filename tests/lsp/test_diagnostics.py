@@ -6,7 +6,7 @@ import asyncio
 
 from lsprotocol import types
 
-from lsp_harness import USES, codes, find_position, wait_until
+from lsp_harness import USES, codes, find_position, linked_heading, wait_until
 
 
 def _by_code(diagnostics, code):
@@ -37,10 +37,10 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
         assert d.source == "docfact"
         assert d.message
         assert d.code_description is not None
-        assert f"rules.md#{str(d.code).lower()}" in d.code_description.href
+        assert linked_heading(d.code_description.href).startswith(f"## {d.code} ")
         assert d.severity == types.DiagnosticSeverity.Warning
         assert isinstance(d.data, dict) and d.data["symbol"].startswith("shop.orders.")
-    assert "rules.md#df101" in df101.code_description.href
+    assert linked_heading(df101.code_description.href) == "## DF101 unknown-parameter"
     assert "did you mean `amount`" in df101.message
 
     # Evidence: the signature, in the same document, on the `def` line (line 4 -> 3).

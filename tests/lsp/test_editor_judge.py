@@ -64,7 +64,7 @@ async def test_judge_on_save_reports_on_the_sentence_and_scores_in_hover(start, 
     assert "test-model" in diagnostic.message
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
-        position=find_position(client.texts[uri], "Add stock")))
+        position=find_position(client.texts[uri], "def restock", within=4)))
     assert "ReFEree SCORE `" in hover.contents.value
     assert SECRET not in hover.contents.value
 

@@ -42,10 +42,11 @@ def _options(server):
         "timeoutS": 10, "run": "manual"}}}
 
 
-async def _hover(client, uri, text):
+async def _hover(client, uri, function):
+    """The card on the name of ``function``."""
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
-        position=find_position(client.texts[uri], text)))
+        position=find_position(client.texts[uri], f"def {function}", within=4)))
     return hover.contents.value
 
 
@@ -70,26 +71,26 @@ def _codes(client, uri):
 async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start, workspace, model_server):
     client = await start(options=_options(model_server))
     uri = await _opened(client, workspace)
-    before = await _hover(client, uri, "Return the larger")
-    assert "SONAR (correctness, abstraction, conciseness, fluency): not computed" in before
+    before = await _hover(client, uri, "larger")
+    assert "**Scores**: not computed — run *docfact: Score*" in before
     await _score(client, uri)
     await wait_until(lambda: "DF304" in _codes(client, uri), what="DF304 after scoring", timeout=240)
     warning = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF304")
     assert warning.range.start.line == 1 and "for the input" in warning.message
-    card = await _hover(client, uri, "Return the larger")
+    card = await _hover(client, uri, "larger")
     assert re.search(r"Correctness `[█░]+` 0\.\d\d — FuncSim over \d+ cases", card)
     assert "Where they disagree" in card and "Model understandability: **" in card
     assert "not labelled: too few functions calibrated" in card
     assert SECRET not in card
-    good = await _hover(client, uri, "Return the sum")
+    good = await _hover(client, uri, "total")
     assert "Correctness `██████████` 1.00" in good
     # Editing the scored function makes its scores stale: they leave the card and the warning goes.
     version = client.replace_all(uri, SOURCE.replace("return min(a, b)", "return max(a, b)"))
     await client.diagnostics_for(uri, version=version)
     assert "DF304" not in _codes(client, uri)
-    after = await _hover(client, uri, "Return the larger")
-    assert "SONAR (correctness, abstraction, conciseness, fluency): not computed" in after
-    assert "Correctness `██████████` 1.00" in await _hover(client, uri, "Return the sum")
+    after = await _hover(client, uri, "larger")
+    assert "**Scores**: not computed — run *docfact: Score*" in after
+    assert "Correctness `██████████` 1.00" in await _hover(client, uri, "total")
 
 
 async def test_score_command_without_a_model_says_what_is_missing(start, workspace):
@@ -116,6 +117,6 @@ async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
     await wait_until(lambda: isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd),
                      what="the progress to end")
-    assert "SONAR (correctness, abstraction, conciseness, fluency): not computed" in await _hover(
-        client, uri, "Return the larger")
+    assert "**Scores**: not computed — run *docfact: Score*" in await _hover(
+        client, uri, "larger")
     assert "DF304" not in _codes(client, uri)

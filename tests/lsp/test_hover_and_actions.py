@@ -32,13 +32,13 @@ async def _opened(start, workspace):
 # --- hover -------------------------------------------------------------------------------
 
 
-async def test_hover_on_docstring_and_on_function_name(start, workspace):
+async def test_hover_on_a_flagged_span_and_on_function_name(start, workspace):
     client, uri, _ = await _opened(start, workspace)
     text = client.texts[uri]
 
-    on_docstring = await _hover(client, uri, find_position(text, "Add stock to an item."))
-    assert on_docstring is not None
-    card = on_docstring.contents
+    on_flagged = await _hover(client, uri, find_position(text, "ammount", within=3))
+    assert on_flagged is not None
+    card = on_flagged.contents
     assert card.kind == types.MarkupKind.Markdown
     value = card.value
     assert "shop.orders.restock" in value
@@ -49,9 +49,13 @@ async def test_hover_on_docstring_and_on_function_name(start, workspace):
     right = [line for line in lines if "Add stock to an item" in line]
     assert right and "✓" in right[0], value
     assert "DF101" in value
-    assert "not computed" in value
-    # The hover range is the docstring literal.
-    assert on_docstring.range.start == find_position(text, '"""Add stock')
+    # Nothing computed: one short line says how to get scores.
+    assert "**Scores**: not computed — run *docfact: Score* (needs a model)" in value
+    assert value.count("not computed") == 1
+    # The hover range is the flagged word.
+    begin = find_position(text, "ammount")
+    assert on_flagged.range == types.Range(
+        start=begin, end=types.Position(line=begin.line, character=begin.character + 7))
 
     on_name = await _hover(client, uri, find_position(text, "def restock", within=6))
     assert on_name is not None
@@ -60,8 +64,11 @@ async def test_hover_on_docstring_and_on_function_name(start, workspace):
     assert on_name.range == types.Range(
         start=begin, end=types.Position(line=begin.line, character=begin.character + 7))
 
-    # A correct docstring: every sentence ticked, no cross.
-    clean = await _hover(client, uri, find_position(text, "Describe the item"))
+    # A clean word of a docstring has no card, even in a docstring with a finding.
+    assert await _hover(client, uri, find_position(text, "Add stock to an item.")) is None
+    assert await _hover(client, uri, find_position(text, "Describe the item")) is None
+    # On the name of a correct function: every sentence ticked, no cross.
+    clean = await _hover(client, uri, find_position(text, "def label", within=5))
     assert clean is not None and "✓" in clean.contents.value
     assert "✗" not in clean.contents.value
 
@@ -83,7 +90,7 @@ async def test_hover_right_after_an_edit_describes_the_new_text(start, workspace
     text = client.texts[uri].replace("ammount: How many units arrived.",
                                      "amount: How many units arrived.")
     client.replace_all(uri, text)
-    hover = await _hover(client, uri, find_position(text, "Add stock to an item."))
+    hover = await _hover(client, uri, find_position(text, "def restock", within=6))
     assert hover is not None
     assert "✗" not in hover.contents.value
 

@@ -5,12 +5,14 @@ This is the only place where string offsets become LSP positions.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
 
 from lsprotocol import types
 
 from ..model import Finding, Span
-from ..output import rule_url
+from ..output import local_rules, rule_url
 from ..source.lines import LineIndex
 
 _SEVERITY = {
@@ -83,11 +85,34 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
         message=finding.message,
         severity=_SEVERITY[finding.severity],
         code=finding.code,
-        code_description=types.CodeDescription(href=rule_url(finding.code)),
+        code_description=types.CodeDescription(href=rule_link(finding.code)),
         source="docfact",
         related_information=related or None,
         data=data,
     )
+
+
+def rule_link(code: str) -> str:
+    """Where a diagnostic's code links to: the rule's own section. In a checkout, the local
+    docs/rules.md at the line of the rule's heading (editors open file links at a line given
+    as ``#L<n>``, but ignore Markdown anchors); else the public page's anchor."""
+    line = _rule_headings().get(code)
+    local = local_rules()
+    return f"{local.as_uri()}#L{line}" if local and line else rule_url(code)
+
+
+@lru_cache(maxsize=1)
+def _rule_headings() -> dict[str, int]:
+    """Rule code -> 1-based line of its ``## DFnnn name`` heading in the local rules.md."""
+    local = local_rules()
+    if local is None:
+        return {}
+    headings = {}
+    for number, line in enumerate(local.read_text(encoding="utf-8").splitlines(), 1):
+        match = re.match(r"## (DF\d{3}) ", line)
+        if match:
+            headings.setdefault(match.group(1), number)
+    return headings
 
 
 def _range_json(value: types.Range) -> dict:
@@ -122,7 +147,7 @@ def diagnostic_from_dict(item: dict, mapper: PositionMapper) -> types.Diagnostic
         message=item["message"],
         severity=_SEVERITY[item["severity"]],
         code=item["code"],
-        code_description=types.CodeDescription(href=rule_url(item["code"])),
+        code_description=types.CodeDescription(href=rule_link(item["code"])),
         source="docfact",
         data=data,
     )

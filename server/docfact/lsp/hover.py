@@ -18,18 +18,23 @@ _BAR_WIDTH = 10
 
 
 def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hover | None:
-    """Hover for a position on a docstring or on the name of a documented definition."""
+    """Hover for a position on the name of a documented definition, or on a span of its
+    docstring that a finding flags (a clean word of a docstring has no card)."""
     report = _report_at(state.analysis.units, offset)
     if report is None:
         return None
     findings = [f for f in state.all_findings if f.symbol == report.symbol]
-    on_name = _inside(report.unit.name_span, offset)
+    if _inside(report.unit.name_span, offset):
+        over = report.unit.name_span
+    else:
+        flagged = [f.span for f in findings if _flags(f.span, offset)]
+        if not flagged:
+            return None
+        over = min(flagged, key=lambda span: span.end - span.start)
     value = markdown(report, findings, evidence_for(report.symbol), state.judged.get(report.symbol),
                      state.scored.get(report.symbol))
-    return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
-        range=mapper.range(report.unit.name_span if on_name else report.unit.docstring.literal),
-    )
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
+                       range=mapper.range(over))
 
 
 def _report_at(reports: list[UnitReport], offset: int) -> UnitReport | None:
@@ -37,6 +42,11 @@ def _report_at(reports: list[UnitReport], offset: int) -> UnitReport | None:
         if _inside(report.unit.docstring.literal, offset) or _inside(report.unit.name_span, offset):
             return report
     return None
+
+
+def _flags(span: Span, offset: int) -> bool:
+    """Whether a finding's span is under the pointer (an empty span: at it)."""
+    return _inside(span, offset) or span.start == span.end == offset
 
 
 def _inside(span: Span, offset: int) -> bool:
@@ -67,19 +77,35 @@ def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=No
     if evidence:
         lines += ["", "**Evidence** (1-hop neighbours in the project graph)"]
         lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence]
-    lines += ["", "**Scores**", f"- {_referee(judged, len(report.segments))}"]
+    return "\n".join(lines + _scores(report, judged, scores))
+
+
+_HOW_TO_SCORE = "run *docfact: Score* (needs a model)"
+
+
+def _scores(report: UnitReport, judged, scores) -> list[str]:
+    """The scores that were computed, and one line for those that were not."""
+    shown, unscored = [], []
+    if judged is not None:
+        shown.append(f"- {_referee(judged, len(report.segments))}")
     if scorable(report):
-        lines += _sonar(scores.sonar if scores else None) + _understandability(scores)
-    return "\n".join(lines)
-
-
-_HOW_TO_SCORE = ("not computed — run *docfact: Score* (the `docfact.score` command), or set "
-                 "`run = \"onSave\"` in `[tool.docfact.sonar]` / `[tool.docfact.ssc]` (needs a model)")
+        if scores is None or scores.sonar is None:
+            unscored.append("SONAR")
+        else:
+            shown += _sonar(scores.sonar)
+        if scores is None or (scores.ssc is None and not scores.ssc_error):
+            unscored.append("SSC")
+        else:
+            shown += _understandability(scores)
+    if not shown:
+        return ["", f"**Scores**: not computed — {_HOW_TO_SCORE}"]
+    missing = [f"{' and '.join(unscored)}: run *docfact: Score*"] if unscored else []
+    if judged is None:
+        missing.append("ReFEree: the model judge runs on save")
+    return ["", "**Scores**", *shown, *([f"- Not computed — {'; '.join(missing)}"] if missing else [])]
 
 
 def _sonar(result) -> list[str]:
-    if result is None:
-        return [f"- SONAR (correctness, abstraction, conciseness, fluency): {_HOW_TO_SCORE}"]
     lines = ["- SONAR"]
     for name in DIMENSIONS:
         measure = getattr(result, name)
@@ -96,10 +122,9 @@ def _sonar(result) -> list[str]:
 
 
 def _understandability(scores) -> list[str]:
-    p1 = scores.ssc if scores else None
+    p1 = scores.ssc
     if p1 is None or p1.value is None:
-        why = scores.ssc_error if scores and scores.ssc_error else None
-        return [f"- Model understandability (SSC): {f'not computed — {why}' if why else _HOW_TO_SCORE}"]
+        return [f"- Model understandability (SSC): not computed — {scores.ssc_error or 'no summaries'}"]
     over = f"calibrated over {p1.calibrated_over} functions of the project"
     if math.isfinite(p1.tau):
         cut = f"tau {p1.tau:.2f}, i.e. SSC ≥ {1 - p1.tau:.2f} is High, {over}"
@@ -122,10 +147,8 @@ def _bar(value: float) -> str:
 
 
 def _referee(judged, sentences: int) -> str:
-    if judged is None or judged.score is None:
-        how = ("not computed — configure a model (`[tool.docfact.llm] model`) and save the "
-               "file" if judged is None else f"no verdict — {judged.error or 'the model gave none'}")
-        return f"ReFEree SCORE: {how}"
+    if judged.score is None:
+        return f"ReFEree SCORE: no verdict — {judged.error or 'the model gave none'}"
     missing = f", {judged.missing} verdicts missing" if judged.missing else ""
     return (f"ReFEree SCORE {_bar(judged.score)} {judged.score:.2f} — "
             f"consistent verdicts over {sentences} sentences x {len(_CRITERIA)} criteria, "
