@@ -89,7 +89,7 @@ async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start,
     await client.diagnostics_for(uri, version=version)
     assert "DF304" not in _codes(client, uri)
     after = await _hover(client, uri, "larger")
-    assert "**Scores**: not computed — run *docfact: Score*" in after
+    assert "SONAR and model understandability: pending: scored again on save" in after
     assert "Correctness `██████████` 1.00" in await _hover(client, uri, "total")
 
 

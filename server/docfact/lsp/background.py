@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 
@@ -88,3 +90,52 @@ class BackgroundPass(ABC):
         self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(
             title=self.title, message=Path(self.server.path_of(uri)).name, cancellable=True))
         return token
+
+
+def warm_up_models(settings_list) -> threading.Thread | None:
+    """When a model is configured, import litellm in a thread now, and load what the
+    passes that run on save need (the SSC encoder, the fluency model), so that the first
+    save answers in seconds, not after the imports (litellm alone takes seconds, torch
+    more). Nothing is loaded without a model, and nothing a save does not use."""
+    wanted = [s for s in settings_list if s.llm.model]
+    if not wanted:
+        return None
+    steps = [("litellm", _litellm)]
+    for s in {(s.ssc.encoder, s.ssc.encoder_layer): s for s in wanted
+              if s.ssc.enabled and s.ssc.run == "onSave"}.values():
+        steps.append((f"encoder {s.ssc.encoder or 'MiniLM'}", lambda s=s: _encoder(s.ssc)))
+    for s in {s.sonar.fluency_model: s for s in wanted
+              if s.sonar.enabled and s.sonar.run == "onSave"}.values():
+        steps.append(("fluency model", lambda s=s: _fluency(s.sonar.fluency_model)))
+
+    def work() -> None:
+        began = time.monotonic()
+        for name, step in steps:
+            try:
+                step()
+            except Exception as error:  # the pass that needs it will say why
+                log.warning("warming up the %s failed: %s", name, error)
+        log.info("models warmed up in %.1f s (%s)", time.monotonic() - began,
+                 ", ".join(name for name, _ in steps))
+
+    thread = threading.Thread(target=work, name="docfact-warm-models", daemon=True)
+    thread.start()
+    return thread
+
+
+def _litellm() -> None:
+    from ..llm.client import _import_litellm
+
+    _import_litellm()
+
+
+def _encoder(ssc) -> None:
+    from ..understand.bertscore import load_encoder
+
+    load_encoder(ssc.encoder, ssc.encoder_layer)
+
+
+def _fluency(model: str | None) -> None:
+    from ..sonar.fluency import preload
+
+    preload(model)

@@ -32,7 +32,8 @@ def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hove
             return None
         over = min(flagged, key=lambda span: span.end - span.start)
     value = markdown(report, findings, evidence_for(report.symbol), state.judged.get(report.symbol),
-                     state.scored.get(report.symbol))
+                     state.scored.get(report.symbol),
+                     unjudged=report.symbol in state.unjudged, unscored=report.symbol in state.unscored)
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
                        range=mapper.range(over))
 
@@ -53,7 +54,10 @@ def _inside(span: Span, offset: int) -> bool:
     return span.start <= offset < span.end
 
 
-def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=None, scores=None) -> str:
+def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=None, scores=None,
+             unjudged: bool = False, unscored: bool = False) -> str:
+    """The card; ``unjudged`` (``unscored``): the unit's verdicts (scores) were dropped
+    because it was edited since."""
     unit = report.unit
     lines = [f"**docfact** · `{report.symbol or unit.kind}`"]
     if unit.signature is not None:
@@ -77,18 +81,24 @@ def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=No
     if evidence:
         lines += ["", "**Evidence** (1-hop neighbours in the project graph)"]
         lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence]
-    return "\n".join(lines + _scores(report, judged, scores))
+    return "\n".join(lines + _scores(report, judged, scores, unjudged, unscored))
 
 
 _HOW_TO_SCORE = "run *docfact: Score* (needs a model)"
 
 
-def _scores(report: UnitReport, judged, scores) -> list[str]:
-    """The scores that were computed, and one line for those that were not."""
+def _scores(report: UnitReport, judged, scores, unjudged: bool = False,
+            edited: bool = False) -> list[str]:
+    """The scores that were computed, those an edit made pending, and one line for those
+    that were not computed."""
     shown, unscored = [], []
     if judged is not None:
         shown.append(f"- {_referee(judged, len(report.segments))}")
-    if scorable(report):
+    elif unjudged:
+        shown.append(f"- ReFEree SCORE: {_PENDING_VERDICTS}")
+    if scorable(report) and scores is None and edited:
+        shown.append(f"- SONAR and model understandability: {_PENDING_SCORES}")
+    elif scorable(report):
         if scores is None or scores.sonar is None:
             unscored.append("SONAR")
         else:
@@ -100,9 +110,14 @@ def _scores(report: UnitReport, judged, scores) -> list[str]:
     if not shown:
         return ["", f"**Scores**: not computed — {_HOW_TO_SCORE}"]
     missing = [f"{' and '.join(unscored)}: run *docfact: Score*"] if unscored else []
-    if judged is None:
+    if judged is None and not unjudged:
         missing.append("ReFEree: the model judge runs on save")
     return ["", "**Scores**", *shown, *([f"- Not computed — {'; '.join(missing)}"] if missing else [])]
+
+
+_PENDING_VERDICTS = "pending: re-judged on save (the function changed since it was judged)"
+_PENDING_SCORES = ("pending: scored again on save or by *docfact: Score* (the function changed "
+                   "since it was scored)")
 
 
 def _sonar(result) -> list[str]:

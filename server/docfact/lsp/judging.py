@@ -1,7 +1,9 @@
 """The model judge in the editor: when it runs, and its status.
 
 The judge runs per ``llm.run`` (on save by default, never on every keystroke unless asked)
-as a background pass that a newer version of the document cancels.
+as a background pass that a newer version of the document cancels. Verdicts are kept with
+the text of the unit they judge: typing elsewhere moves them along, typing in the unit
+drops them until the next run (the hover says it is pending).
 """
 
 from __future__ import annotations
@@ -53,9 +55,9 @@ class EditorJudge(BackgroundPass):
         if notice:
             server.window_show_message(types.ShowMessageParams(
                 type=types.MessageType.Warning, message=f"docfact: {notice}"))
-        if server.document(uri).version != state.version:
-            return  # the text changed while the model answered
-        server.state.set_judgement(uri, state.version, results)
+        # Kept with the text of each unit judged: if the document changed while the model
+        # answered, the units it left as they were still get their verdicts.
+        server.state.set_judgement(uri, state, results)
         server.republish(uri)
 
     def client(self, llm: LlmSettings):

@@ -23,6 +23,7 @@ from ..model import Outdated
 from . import actions, hover
 from .convert import PositionMapper, diagnostic
 from .protocol import DocfactProtocol
+from .background import warm_up_models
 from .judging import EditorJudge
 from .rewriting import EditorRewriter
 from .scoring import EditorScorer
@@ -235,6 +236,8 @@ async def initialized(ls: DocfactServer, params: types.InitializedParams) -> Non
     await _pull_configuration(ls)
     # Keep a reference: the event loop holds tasks weakly.
     ls.index_task = asyncio.ensure_future(_index_workspace(ls))
+    warm_up_models([ls.state.settings_for(folder / "__init__.py") for folder in ls.state.folders]
+                   or [ls.state.settings_for(Path.cwd() / "__init__.py")])
 
 
 async def _register(ls: DocfactServer, params: types.RegistrationParams) -> None:
@@ -349,7 +352,9 @@ def did_open(ls: DocfactServer, params: types.DidOpenTextDocumentParams) -> None
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: DocfactServer, params: types.DidChangeTextDocumentParams) -> None:
     ls.prune_request_futures()
-    ls.judge.cancel(params.text_document.uri)  # its verdicts would be for the old text
+    if ls.judge.wanted(params.text_document.uri, "onType"):
+        ls.judge.cancel(params.text_document.uri)  # the run for the new text replaces it
+    # (a run on save goes on: its verdicts are kept for the units the edit left alone)
     ls.schedule(params.text_document.uri)
 
 

@@ -16,7 +16,7 @@ from ..config import ConfigError, Settings, load_settings
 from ..checks.project_rules import project_findings
 from ..engine import FileAnalysis, UnitMemo, analyze, codes_for, facts_of, resolve
 from ..graph.build import ProjectGraph
-from ..model import Finding
+from ..model import Finding, Span
 from ..runner import file_outcomes, relative_to_root, resolved
 from ..scoring import score_findings
 from ..source.files import SUFFIXES, module_name_for
@@ -38,6 +38,10 @@ class DocumentState:
     judged: dict = field(default_factory=dict)  # symbol -> the model judge's JudgeResult
     scored: dict = field(default_factory=dict)  # symbol -> FunctionScores of the unit's text
     score_findings: list[Finding] = field(default_factory=list)  # what low scores say
+    # Units whose model verdicts (scores) were dropped because their text changed since
+    # they were judged (scored): they are judged (scored) again on the next run.
+    unjudged: set = field(default_factory=set)
+    unscored: set = field(default_factory=set)
 
     @property
     def all_findings(self) -> list[Finding]:
@@ -60,6 +64,9 @@ class Workspace:
     # uri -> symbol -> (the unit's text when it was scored, its FunctionScores): scores are
     # dear, so they outlive edits elsewhere in the document, never an edit of the unit.
     _scores: dict[str, dict[str, tuple[str, object]]] = field(default_factory=dict)
+    # uri -> symbol -> (the unit's text and start when it was judged, its JudgeResult): an
+    # edit elsewhere moves the verdicts with the unit, an edit of the unit drops them.
+    _judgements: dict[str, dict[str, tuple[str, int, object]]] = field(default_factory=dict)
     # uri -> (symbol, "abstract" or a sentence) -> (the unit's text, verified rewrites)
     _rewrites: dict[str, dict[tuple[str, str], tuple[str, list]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -96,6 +103,7 @@ class Workspace:
         """Forget an open document; the file on disk speaks for it again."""
         self._memos.pop(uri, None)
         self._scores.pop(uri, None)
+        self._judgements.pop(uri, None)
         self._rewrites.pop(uri, None)
         state = self._documents.pop(uri, None)
         if state is not None:
@@ -145,6 +153,7 @@ class Workspace:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
         state = DocumentState(version, analysis, findings, result_id)
+        self._attach_judgements(uri, state)
         self._attach_scores(uri, state, codes_for(settings, relative), dict(settings.severity))
         with self._lock:
             stored = self._documents.get(uri)
@@ -161,12 +170,41 @@ class Workspace:
     def evidence_for(self, report) -> list:
         return self.evidence(report.symbol)
 
-    def set_judgement(self, uri: str, version: int | None, results) -> None:
-        """Keep the model's verdicts with the version of the text they were made for."""
+    def set_judgement(self, uri: str, judged: DocumentState, results) -> None:
+        """Keep the model's verdicts with the text of the unit they were made for (in the
+        analysis ``judged``), and show them in the document's current analysis: the text
+        may have changed meanwhile, and the units it left as they were keep their verdicts."""
         with self._lock:
+            units = {r.symbol: r.unit for r in judged.analysis.units}
+            text = judged.analysis.text
+            kept = self._judgements.setdefault(uri, {})
+            for result in results:
+                unit = units.get(result.symbol)
+                if unit is not None:
+                    kept[result.symbol] = (text[unit.span.start:unit.span.end], unit.span.start, result)
             state = self._documents.get(uri)
-            if state is not None and state.version == version:
-                state.judged = {result.symbol: result for result in results}
+            if state is not None:
+                self._attach_judgements(uri, state)
+
+    def _attach_judgements(self, uri: str, state: DocumentState) -> None:
+        """The verdicts of every unit whose text is as it was judged, moved to where the
+        unit now is; units edited since are pending."""
+        stored = self._judgements.get(uri)
+        if not stored:
+            return
+        text = state.analysis.text
+        for report in state.analysis.units:
+            found = stored.get(report.symbol)
+            if found is None:
+                continue
+            unit_text, start, result = found
+            span = report.unit.span
+            if unit_text == text[span.start:span.end]:
+                state.judged[report.symbol] = moved(result, span.start - start)
+                state.unjudged.discard(report.symbol)
+            else:
+                state.judged.pop(report.symbol, None)
+                state.unjudged.add(report.symbol)
 
     def set_scores(self, uri: str, scored: dict[str, tuple[str, object]]) -> None:
         """Keep SONAR and SSC scores with the text of the unit they were computed for, and
@@ -205,8 +243,12 @@ class Workspace:
         for report in state.analysis.units:
             unit_text, scores = stored.get(report.symbol, (None, None))
             span = report.unit.span
-            if scores is None or unit_text != state.analysis.text[span.start:span.end]:
+            if scores is None:
                 continue
+            if unit_text != state.analysis.text[span.start:span.end]:
+                state.unscored.add(report.symbol)
+                continue
+            state.unscored.discard(report.symbol)
             scored[report.symbol] = scores
             found += [replace(f, severity=severities.get(f.code, f.severity))
                       for f in score_findings(report, scores) if f.code in codes]
@@ -288,6 +330,22 @@ class Workspace:
     def close(self) -> None:
         """Nothing to release: each cache connection is closed where it was opened."""
 
+
+
+def moved(result, delta: int):
+    """A JudgeResult whose findings point ``delta`` characters further on."""
+    if not delta:
+        return result
+    return replace(result, findings=[_shifted(f, delta) for f in result.findings],
+                   agreements=[replace(a, finding=_shifted(a.finding, delta)) for a in result.agreements])
+
+
+def _shifted(finding: Finding, delta: int) -> Finding:
+    def shift(span):
+        return Span(span.start + delta, span.end + delta)
+
+    fix = replace(finding.fix, span=shift(finding.fix.span)) if finding.fix is not None else None
+    return replace(finding, span=shift(finding.span), sentence_span=shift(finding.sentence_span), fix=fix)
 
 
 def _older(version: int | None, stored: DocumentState | None) -> bool:
