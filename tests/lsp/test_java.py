@@ -26,7 +26,7 @@ async def test_javadoc_findings_hover_and_ignore_action(start, workspace):
 
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
-        position=find_position(client.texts[uri], "Adds an item")))
+        position=find_position(client.texts[uri], "quantiy", within=2)))
     assert "com.example.shop.Cart.add" in hover.contents.value and "✗" in hover.contents.value
 
     actions = await client.text_document_code_action_async(types.CodeActionParams(
