@@ -39,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     check.add_argument("--fail-on", choices=(*SEVERITIES, "never"),
                        help="exit 1 when a finding is at or above this severity (default: warning)")
+    fixing = check.add_argument_group("fixes")
+    fixing.add_argument("--fix", action="store_true",
+                        help="apply the safe fixes to the files and report what remains")
+    fixing.add_argument("--unsafe-fixes", action="store_true",
+                        help="with --fix, apply the unsafe fixes too (read them: they may pick "
+                             "the wrong word)")
     adopt = check.add_argument_group("report only some findings (for CI and pre-commit)")
     adopt.add_argument("--baseline", type=Path, metavar="FILE",
                        help="report only findings not in FILE; when FILE does not exist, write "
@@ -219,22 +225,51 @@ def _check(arguments) -> int:
     from . import output
     from .gitdiff import ChangedUnits, DiffError
 
+    if arguments.unsafe_fixes and not arguments.fix:
+        print("docfact: error: --unsafe-fixes goes with --fix", file=sys.stderr)
+        return EXIT_USAGE
     try:  # before the run: a wrong REF or a folder outside git is said at once
         changed = ChangedUnits(arguments.diff, arguments.paths[0]) if arguments.diff else None
     except DiffError as error:
         print(f"docfact: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    result, settings = _run(arguments)
-    if arguments.baseline is not None:
-        result.diagnostics = _not_in_baseline(arguments.baseline, result.diagnostics)
-    if changed is not None:
-        result.diagnostics = changed.keep(result.diagnostics)
+    result, settings = _reported(arguments, changed)
+    if arguments.fix and _fixed(result, arguments.unsafe_fixes):
+        result, settings = _reported(arguments, changed)  # what remains, where it now is
     render = {"json": output.to_json, "sarif": output.to_sarif, "text": output.to_text}
     _write(render[arguments.format](result) + "\n")
     missing = [p for p in arguments.paths if not p.exists()]
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if output.exceeds(result, settings.fail_on) else EXIT_OK
+
+
+def _reported(arguments, changed):
+    """The run, narrowed to the findings the baseline and --diff let through."""
+    result, settings = _run(arguments)
+    if arguments.baseline is not None:
+        result.diagnostics = _not_in_baseline(arguments.baseline, result.diagnostics)
+    if changed is not None:
+        result.diagnostics = changed.keep(result.diagnostics)
+    return result, settings
+
+
+def _fixed(result, unsafe: bool) -> bool:
+    """Apply the fixes and say what changed (on stderr: stdout keeps the report's
+    format); whether any file was rewritten."""
+    from .fixes import apply_fixes
+
+    outcome = apply_fixes(result.diagnostics, result.checked, unsafe)
+    for d in outcome.applied:
+        print(f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: "
+              f"{d['code']} {d['fix']['title']}", file=sys.stderr)
+    for reason in outcome.not_applied:
+        print(f"docfact: {reason}", file=sys.stderr)
+    summary = f"docfact: applied {len(outcome.applied)} fixes to {outcome.files} files"
+    if outcome.unsafe_left:
+        summary += f"; {outcome.unsafe_left} unsafe fixes not applied (--unsafe-fixes applies them)"
+    print(summary, file=sys.stderr)
+    return outcome.files > 0
 
 
 def _not_in_baseline(path: Path, diagnostics: list[dict]) -> list[dict]:

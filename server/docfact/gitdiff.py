@@ -59,7 +59,6 @@ class ChangedUnits:
         self.ref = ref
         self.commit = commit.stdout.decode().strip()
         self._renamed_from = self._renames()
-        self._changed: dict[str, _FileChanges | None] = {}
 
     def _renames(self) -> dict[str, str]:
         """Path now -> path at REF, for the files git sees as renamed."""
@@ -76,15 +75,17 @@ class ChangedUnits:
         return renames
 
     def keep(self, diagnostics: list[dict]) -> list[dict]:
-        return [d for d in diagnostics if self._keeps(d)]
-
-    def _keeps(self, diagnostic: dict) -> bool:
-        path = diagnostic["path"]
-        if path not in self._changed:
-            self._changed[path] = self._file_changes(Path(path))
-        changes = self._changed[path]
-        # None: nothing to compare with (a new, unreadable or outside file): all is new.
-        return changes is None or changes.changed_at(diagnostic["start"])
+        """The diagnostics in units that changed (the files as they are now)."""
+        changes: dict[str, _FileChanges | None] = {}
+        kept = []
+        for diagnostic in diagnostics:
+            path = diagnostic["path"]
+            if path not in changes:
+                changes[path] = self._file_changes(Path(path))
+            # None: nothing to compare with (a new, unreadable or outside file): all is new.
+            if changes[path] is None or changes[path].changed_at(diagnostic["start"]):
+                kept.append(diagnostic)
+        return kept
 
     def _file_changes(self, path: Path) -> _FileChanges | None:
         try:

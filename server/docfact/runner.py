@@ -36,6 +36,7 @@ class RunResult:
     cache_hits: int = 0
     scores: list[dict] = field(default_factory=list)  # per unit, from the model passes
     llm: dict = field(default_factory=dict)  # the model's usage, when one is configured
+    checked: dict[str, str] = field(default_factory=dict)  # path -> sha256 of the bytes read
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
     """Check every Python file under ``paths``; name findings resolved project-wide."""
     result = RunResult()
     jobs, keys = _keyed_jobs(paths, settings, config_root, result)
+    result.checked = {job.display: hashlib.sha256(job.data).hexdigest() for job in jobs}
     # The project-wide result depends on every file's content and nothing else: when no
     # file changed since the last run, it is read back whole (the warm start).
     project_key = cache_key("project", keys)

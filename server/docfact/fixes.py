@@ -1,0 +1,112 @@
+"""`check --fix`: write the fixes of a run's findings into the files.
+
+Safe fixes are applied; unsafe ones only when asked (`--unsafe-fixes`); display-only ones
+never. A file is rewritten only when its bytes are still those the run checked: an editor
+or another tool may have changed it meanwhile, and a fix placed by old line numbers would
+then land on the wrong text. Fixes that overlap one already applied to the file wait for
+the next run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .source.files import SkippedFile, decode_source
+from .source.lines import LineIndex
+
+
+@dataclass
+class FixOutcome:
+    applied: list[dict] = field(default_factory=list)  # the diagnostics whose fix was written
+    not_applied: list[str] = field(default_factory=list)  # files left alone, with why
+    unsafe_left: int = 0  # unsafe fixes not applied (no --unsafe-fixes)
+    files: int = 0  # files rewritten
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def apply_fixes(diagnostics: list[dict], checked: dict[str, str], unsafe: bool) -> FixOutcome:
+    """Apply the fixes of ``diagnostics`` allowed by their safety; ``checked`` maps each
+    path to the digest of the bytes the run read."""
+    allowed = {"safe", "unsafe"} if unsafe else {"safe"}
+    outcome = FixOutcome()
+    by_path: dict[str, list[dict]] = {}
+    for diagnostic in diagnostics:
+        fix = diagnostic["fix"]
+        if fix is None:
+            continue
+        if fix["safety"] in allowed:
+            by_path.setdefault(diagnostic["path"], []).append(diagnostic)
+        elif fix["safety"] == "unsafe":
+            outcome.unsafe_left += 1
+    for path, wanted in sorted(by_path.items()):
+        _fix_file(Path(path), wanted, checked.get(path), outcome)
+    return outcome
+
+
+def _fix_file(path: Path, wanted: list[dict], checked_digest: str | None, outcome: FixOutcome) -> None:
+    try:
+        data = path.read_bytes()
+        text = decode_source(data)
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except (OSError, SkippedFile, SyntaxError) as error:
+        outcome.not_applied.append(f"{path}: cannot be read ({error}): not fixed")
+        return
+    if checked_digest is None or digest(data) != checked_digest:
+        outcome.not_applied.append(f"{path} changed since it was checked: not fixed")
+        return
+    lines = LineIndex(text)
+
+    def offset(position: dict) -> int:
+        return lines.offset(position["line"] - 1, position["column"] - 1)
+
+    edits: list[tuple[int, int, str]] = []
+    done: list[dict] = []
+    for diagnostic in sorted(wanted, key=lambda d: (offset(d["fix"]["start"]), offset(d["fix"]["end"]))):
+        fix = diagnostic["fix"]
+        start, end = offset(fix["start"]), offset(fix["end"])
+        if edits and (start, end, fix["replacement"]) == edits[-1]:
+            done.append(diagnostic)  # the same edit for two findings: made once
+        elif not edits or start >= edits[-1][1]:
+            edits.append((start, end, fix["replacement"]))
+            done.append(diagnostic)
+    for start, end, replacement in reversed(edits):
+        text = text[:start] + replacement + text[end:]
+    try:
+        _replace(path, text.encode(encoding), checked_digest)
+    except _Changed:
+        outcome.not_applied.append(f"{path} changed since it was checked: not fixed")
+        return
+    except OSError as error:
+        outcome.not_applied.append(f"{path}: cannot be written ({error.strerror or error}): not fixed")
+        return
+    outcome.applied += done
+    outcome.files += 1
+
+
+class _Changed(Exception):
+    pass
+
+
+def _replace(path: Path, data: bytes, checked_digest: str) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename, unless the file
+    changed since it was checked (looked at again just before the rename)."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".docfact")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, path.stat().st_mode & 0o7777)
+        if digest(path.read_bytes()) != checked_digest:
+            raise _Changed
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
