@@ -158,7 +158,10 @@ def missing_reference(project, symbol: str, written: str) -> Missing | None:
         return _missing_in_stdlib(parts)
     if head in UNIVERSAL_NAMES or project.defines(head) or _importable(head):
         return None  # a builtin, a name some file of the project uses, a library
-    return Missing(None, head, "", nearest(head, _project_names(project)))
+    closest = nearest(head, _project_names(project))
+    if closest is None and len(parts) > 1:
+        return None  # ``clickpkg.Command``: a package this interpreter lacks, or a placeholder
+    return Missing(None, head, "", closest)
 
 
 def _missing_in_stdlib(parts: list[str]) -> Missing | None:
