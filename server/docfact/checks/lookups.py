@@ -98,6 +98,10 @@ class _RecordedNames:
     def __iter__(self):
         return iter(self._lookups.every(self._source))
 
+    def whole(self) -> frozenset[str]:
+        """Every name, as one set (answers depend on all of them, as when iterating)."""
+        return self._lookups.every(self._source)
+
 
 class _ModuleView:
     """A Module whose names record what is asked of them; reading any other part of it

@@ -6,6 +6,7 @@ import ast
 import builtins
 import inspect
 import re
+from functools import lru_cache
 from typing import Iterator
 
 from ..model import Docstring, Finding, Segment
@@ -287,7 +288,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
                 how: str) -> Iterator[Finding]:
     """A finding for ``name`` unless it resolves; ``how``: "code", "plain" or "maths"."""
     parts = name.split(".")
-    if _HISTORY.search(segment.text) or _MENTIONS_C.search(segment.text):
+    if _history_or_c(segment.text):
         return  # a history note, or a sentence about C code (names there are C's)
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)
@@ -414,7 +415,9 @@ def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: 
     if ctx.docstring.style != "javadoc" and _template(head, ctx):
         return True  # a name built on a one-letter placeholder is a pattern (``X_nowait``)
     at = start - segment.start
-    return _ILLUSTRATION.search(segment.text, 0, at) is not None or _in_enumeration(segment, at, ctx)
+    # A window, not the sentence so far: a sentence of many names would be read again per name.
+    return (_ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None
+            or _in_enumeration(segment, at, ctx))
 
 
 def _template(name: str, ctx: CheckContext) -> bool:
@@ -431,20 +434,36 @@ def _in_enumeration(segment: Segment, at: int, ctx: CheckContext) -> bool:
     none of them a parameter; or two or more of which none is a name of the code
     (```XMLHttpRequest`` or ``Fetch```). Never a list with a call or a cross-reference
     (``:func:`f```): such a list is about the code."""
-    for pattern, fewest in ((_PARENTHESES, 2), (_CODE_LIST, 2)):
-        for match in pattern.finditer(segment.text):
-            if not match.start() <= at < match.end():
-                continue
-            spans = list(_CODE.finditer(match.group()))
-            if len(spans) < fewest or any(m.group("role") or m.group("body").endswith("()") for m in spans):
-                continue
-            members = [m.group("body") for m in spans]
-            if pattern is _PARENTHESES or len(members) >= 3:
-                if not ctx.referents.parameters.intersection(members):
-                    return True
-            elif not any(ctx.referents.resolve(m).resolved for m in members if _NAME.fullmatch(m)):
+    for start, end, members, in_parentheses in _code_lists(segment.text):
+        if not start <= at < end:
+            continue
+        if in_parentheses or len(members) >= 3:
+            if not ctx.referents.parameters.intersection(members):
                 return True
+        elif not any(ctx.referents.resolve(m).resolved for m in members if _NAME.fullmatch(m)):
+            return True
     return False
+
+
+@lru_cache(maxsize=256)  # asked once per name of a sentence
+def _code_lists(sentence: str) -> tuple[tuple[int, int, tuple[str, ...], bool], ...]:
+    """The lists of two or more code spans in ``sentence``, with no call or cross-reference
+    among them: (start, end, members, whether in parentheses)."""
+    found = []
+    for pattern in (_PARENTHESES, _CODE_LIST):
+        for match in pattern.finditer(sentence):
+            spans = list(_CODE.finditer(match.group()))
+            if len(spans) < 2 or any(m.group("role") or m.group("body").endswith("()") for m in spans):
+                continue
+            found.append((match.start(), match.end(), tuple(m.group("body") for m in spans),
+                          pattern is _PARENTHESES))
+    return tuple(found)
+
+
+@lru_cache(maxsize=256)  # asked once per name of a sentence
+def _history_or_c(sentence: str) -> bool:
+    """Whether the sentence tells history (names there may be gone) or is about C code."""
+    return bool(_HISTORY.search(sentence) or _MENTIONS_C.search(sentence))
 
 
 def render_signature(signature) -> str:

@@ -35,8 +35,9 @@ import ast
 import difflib
 import re
 import textwrap
+from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ..model import Docstring, Module
 
@@ -139,20 +140,67 @@ class Referents:
         ctx = self._ctx
         # A function's own code; a module's or class's text holds every function's locals.
         own = ctx.unit.local_names if ctx.unit.kind in ("function", "method") else frozenset()
-        bound = frozenset(ctx.bound_names)
+        bound = likely_misspelt(name, ctx.bound_names.whole())
         if not name.startswith("_"):
             bound = {c for c in bound if not c.startswith("_")}
+        own = likely_misspelt(name, own)
         return closest_name(name, (own | bound) - ctx.universal_names - self.parameters)
 
 
 def closest_name(name: str, candidates) -> str | None:
     """The candidate ``name`` most likely misspells: close enough (difflib ratio 0.8) and
-    strictly closer than any other candidate."""
-    scored = sorted(((difflib.SequenceMatcher(None, name, c).ratio(), c) for c in candidates
-                     if c != name), reverse=True)
+    strictly closer than any other candidate (of the likeliest ones, when there are many)."""
+    if len(candidates) > 4 * _SCORED_AT_MOST:
+        candidates = likely_misspelt(name, frozenset(candidates))
+    matcher = difflib.SequenceMatcher(None, "", name)  # ``name`` is analysed once
+    scored = []
+    for candidate in candidates:
+        if candidate == name:
+            continue
+        matcher.set_seq1(candidate)
+        # Upper bounds first, as difflib.get_close_matches does: most candidates stop there.
+        if matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8:
+            scored.append((matcher.ratio(), candidate))
+    scored.sort(reverse=True)
     if not scored or scored[0][0] < 0.8 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     return scored[0][1]
+
+
+# "Did you mean" compares a name with every candidate (difflib, quadratic in the name's
+# length): with thousands of candidates and thousands of stale names that was minutes. Of
+# many candidates only the few sharing the most of the name's rarest character pairs are
+# compared, so each question costs about the same however many names the file binds.
+_SCORED_AT_MOST = 64
+_POSTINGS_READ = 2000
+
+
+def likely_misspelt(name: str, candidates: frozenset[str]) -> frozenset[str]:
+    """The ``_SCORED_AT_MOST`` candidates sharing the most character pairs with ``name``
+    (all of them when there are no more), counting pairs rarest first."""
+    if len(candidates) <= _SCORED_AT_MOST:
+        return candidates
+    index = _pair_index(candidates)
+    pairs = sorted({name[i:i + 2] for i in range(len(name) - 1)}, key=lambda p: len(index.get(p, ())))
+    votes: Counter[str] = Counter()
+    read = 0
+    for pair in pairs:
+        holders = index.get(pair, ())
+        if votes and read + len(holders) > _POSTINGS_READ:
+            break
+        read += len(holders)
+        votes.update(holders)
+    return frozenset(candidate for candidate, _ in votes.most_common(_SCORED_AT_MOST))
+
+
+@lru_cache(maxsize=8)
+def _pair_index(candidates: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Each pair of neighbouring characters -> the candidates containing it."""
+    index: dict[str, list[str]] = {}
+    for candidate in candidates:
+        for pair in {candidate[i:i + 2] for i in range(len(candidate) - 1)}:
+            index.setdefault(pair, []).append(candidate)
+    return {pair: tuple(holders) for pair, holders in index.items()}
 
 
 def one_typo_apart(a: str, b: str) -> bool:
@@ -241,19 +289,23 @@ def result_names(docstring: Docstring) -> frozenset[str]:
     return frozenset(names)
 
 
-def version_notes(docstring: Docstring) -> list[tuple[int, int]]:
+def version_notes(docstring: Docstring) -> tuple[tuple[int, int], ...]:
     """(start, end) in the docstring's value of each note about history: a
     ``.. versionchanged::`` (versionadded, versionremoved, deprecated) directive with its
     indented body, or a paragraph that starts "Changed in version", "Deprecated since",
     "Deprecated:" and the like."""
-    value = docstring.text.value
+    return _version_notes(docstring.text.value)
+
+
+@lru_cache(maxsize=64)  # asked once per name of a docstring
+def _version_notes(value: str) -> tuple[tuple[int, int], ...]:
     notes = []
     for match in _VERSION_DIRECTIVE.finditer(value):
         notes.append((match.start(), _indented_block_end(value, match.end(), len(match.group(1)))))
     for match in _VERSION_SENTENCE.finditer(value):
         blank = re.compile(r"\n[ \t]*\n").search(value, match.end())
         notes.append((match.start(), blank.start() if blank else len(value)))
-    return notes
+    return tuple(notes)
 
 
 def _indented_block_end(value: str, start: int, indent: int) -> int:
