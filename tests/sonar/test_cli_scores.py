@@ -113,3 +113,21 @@ def test_without_a_sandbox_nothing_runs_and_the_cli_says_what_to_install(tmp_pat
     sonar = json.loads(done.stdout)["sonar"]
     assert sonar["correctness"] is None and "no sandbox" in sonar["how"]["correctness"]
     assert not any("FuncSim" in how for how in sonar["how"].values())  # nothing was run
+
+
+def test_a_cached_score_loads_no_model(tmp_path, server):
+    """Everything cached: neither litellm nor torch (the encoder, a causal LM) is imported,
+    which is what keeps a cached `docfact score` within seconds."""
+    (tmp_path / "arith.py").write_text(SOURCE)
+    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+           "HF_HUB_OFFLINE": "1"}
+    score = ["-m", "docfact", "score", "--llm-model", "openai/test-model", "--llm-api-base",
+             server.base_url, "--llm-api-key-env", KEY_ENV, f"{tmp_path / 'arith.py'}::larger"]
+    first = subprocess.run([sys.executable, *score], capture_output=True, text=True, env=env, timeout=600)
+    asked = len(server.requests)
+    again = subprocess.run([sys.executable, "-X", "importtime", *score], capture_output=True, text=True,
+                           env=env, timeout=600)
+    assert first.returncode == again.returncode == 0 and again.stdout == first.stdout
+    assert len(server.requests) == asked
+    imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if "import time:" in line}
+    assert "litellm" not in imported and "torch" not in imported and "docfact.sonar.prose_lm" in imported

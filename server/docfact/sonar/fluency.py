@@ -98,6 +98,21 @@ def fluency(text: str, model: str | None = None) -> tuple[float | None, str]:
                    f"(anchors {prose.salad:.2f} salad .. {prose.fluent:.2f} fluent)")
 
 
+def fluency_identity(model: str | None = None) -> str | None:
+    """What a fluency value depends on besides the text, without loading any model: the
+    causal LM's id or folder, else the stored prose model's file and time; None when the
+    prose model is not trained yet."""
+    source = model or _cached_gpt2()
+    if source:
+        config = Path(source) / "config.json"
+        return f"{source}@{config.stat().st_mtime_ns}" if config.is_file() else source
+    path = prose_model_path()
+    try:
+        return f"{path.name}@{path.stat().st_mtime_ns}"
+    except OSError:
+        return None
+
+
 def _clean(text: str) -> str:
     # Lone surrogates cannot be encoded for any tokenizer; replace them. The line breaks
     # and indents of a wrapped docstring are layout, not language: one space each.

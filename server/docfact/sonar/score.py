@@ -67,8 +67,8 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
         return SonarResult(off, off, off, off)
     if context_function(context) != function_name:
         missing = not_measured(f"the context holds no signature of {function_name}")
-        return SonarResult(missing, missing, missing, await _fluency(docstring, settings))
-    fluency_task = asyncio.create_task(_fluency(docstring, settings))
+        return SonarResult(missing, missing, missing, await _fluency(docstring, settings, cache))
+    fluency_task = asyncio.create_task(_fluency(docstring, settings, cache))
     models = settings.generators or (client.settings.model,)
     key = cache_key("sonar", unit_source, function_name, docstring, context,
                     home.key() if home is not None else None,
@@ -269,11 +269,21 @@ def _pending() -> Measure:
     return not_measured("fluency not measured yet")
 
 
-async def _fluency(docstring: str, settings: SonarSettings) -> Measure:
-    """Fluency from ``sonar.fluency``, imported only when asked (it may load a model)."""
+async def _fluency(docstring: str, settings: SonarSettings, cache) -> Measure:
+    """Fluency from ``sonar.fluency``, imported only when asked (it may load a model), and
+    cached with the model it was measured with (so a cached score loads no model)."""
     try:
-        from .fluency import fluency
+        from .fluency import fluency, fluency_identity
     except ImportError:
         return not_measured("fluency model not available")
+    identity = await asyncio.to_thread(fluency_identity, settings.fluency_model)
+    key = cache_key("sonar-fluency", docstring, identity) if identity and cache is not None else None
+    stored = cache.get(key) if key else None
+    if isinstance(stored, list) and len(stored) == 2:
+        return Measure(*stored)
     value, how = await asyncio.to_thread(fluency, docstring, settings.fluency_model)
-    return Measure(value, how) if value is not None else not_measured(how)
+    if value is None:
+        return not_measured(how)
+    if key:
+        cache.put(key, [value, how])
+    return Measure(value, how)

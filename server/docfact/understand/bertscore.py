@@ -18,6 +18,7 @@ folder otherwise (DeBERTa-base, the paper's encoder, at layer 9 as bert_score us
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 import threading
@@ -99,6 +100,16 @@ def default_layer(config: Any) -> int:
     if getattr(config, "model_type", "") == "deberta" and layers == 12:
         return 9
     return layers
+
+
+def encoder_name(path: str | None = None, layer: int | None = None) -> str:
+    """The name ``load_encoder`` gives the encoder (for cache keys), read from its
+    config.json without loading it (nor torch)."""
+    path = path or default_encoder_path()
+    config = json.loads((Path(path) / "config.json").read_text(encoding="utf-8"))
+    layers = config["num_hidden_layers"]
+    default = 9 if config.get("model_type") == "deberta" and layers == 12 else layers
+    return f"{_weights_name(path)}@{default if layer is None else layer}"
 
 
 def load_encoder(path: str | None = None, layer: int | None = None) -> Encoder:

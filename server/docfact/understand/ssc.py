@@ -34,7 +34,7 @@ from ..llm.client import LlmClient, LlmError
 from ..llm.judge import code_without_docstring
 from ..model import Unit
 from . import prompting
-from .bertscore import Encoder, Idf, f1_matrix, load_encoder, mean_pairwise, score
+from .bertscore import Encoder, Idf, encoder_name, f1_matrix, load_encoder, mean_pairwise, score
 from .calibrate import (HIGH, LOW, Calibration, Labelled, conformal_labels,
                         conformal_threshold, p1_alphas, p2_alphas)
 from .store import calibration_values, remember, store_key
@@ -281,17 +281,29 @@ async def _similarities_for(functions: Sequence[FunctionInput],
                             cache: Cache | None, encoder: Encoder | None) -> dict[str, Similarities]:
     """Similarities per function, from the cache or computed (encoding runs in a thread;
     the cache stays on this one: its SQLite connection belongs to the thread that opened it)."""
-    if encoder is None:
-        encoder = await asyncio.to_thread(load_encoder, settings.encoder, settings.encoder_layer)
     docs = {f.symbol: f.docstring for f in functions if f.symbol in summaries}
     corpus = [s for ss in summaries.values() for s in ss] + [d for d in docs.values() if d]
-    weights = await asyncio.to_thread(_project_idf, encoder, corpus, settings.idf)
+    name = encoder.name if encoder is not None else None
+    if name is None and not settings.idf:  # cached similarities need no encoder (nor torch)
+        try:
+            name = await asyncio.to_thread(encoder_name, settings.encoder, settings.encoder_layer)
+        except (OSError, ValueError, KeyError, RuntimeError):
+            name = None
+    if name is None:
+        if encoder is None:
+            encoder = await asyncio.to_thread(load_encoder, settings.encoder, settings.encoder_layer)
+        name = encoder.name
+    weights = await asyncio.to_thread(_project_idf, encoder, corpus, settings.idf) if settings.idf else None
     idf_tag = _digest(corpus) if weights else None
-    keys = {symbol: cache_key("ssc-similarities", texts, docs[symbol], encoder.name, idf_tag)
+    keys = {symbol: cache_key("ssc-similarities", texts, docs[symbol], name, idf_tag)
             for symbol, texts in summaries.items()}
     stored = cache.get_many(keys.values()) if cache is not None else {}
     found = {symbol: Similarities(stored[key]["pairwise"], stored[key]["docstring"])
              for symbol, key in keys.items() if isinstance(stored.get(key), dict)}
+    if len(found) == len(keys):
+        return found
+    if encoder is None:
+        encoder = await asyncio.to_thread(load_encoder, settings.encoder, settings.encoder_layer)
 
     def compute() -> dict[str, Similarities]:
         return {symbol: similarities(texts, encoder, docs[symbol], weights)
