@@ -13,6 +13,7 @@ Usage: .venv/bin/python bench/doubling.py [--case NAME ...] [--steps K]
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from pathlib import Path
@@ -90,6 +91,7 @@ def timed(build, n: int) -> tuple[float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    gc.disable()  # as `docfact check` analyses files (cli.py and its workers disable it)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", choices=sorted(CASES))
     parser.add_argument("--steps", type=int, default=4, help="doublings after the first size")
