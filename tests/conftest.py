@@ -10,6 +10,19 @@ settings.load_profile("docfact")
 
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory, monkeypatch):
-    """No test reads or writes the user's real docfact cache."""
-    monkeypatch.setenv("DOCFACT_CACHE_DIR", str(tmp_path_factory.mktemp("docfact-cache")))
+    """No test reads or writes the user's real docfact cache. The offline fluency model
+    (trained into the cache folder, ~35 s of CPU) is trained once per session and linked
+    into each test's folder: every CLI or server a test starts would train it again."""
+    cache = tmp_path_factory.mktemp("docfact-cache")
+    monkeypatch.setenv("DOCFACT_CACHE_DIR", str(cache))
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from docfact.sonar.fluency import prose_model_path
+
+    mine = prose_model_path()
+    shared = tmp_path_factory.getbasetemp() / "shared-fluency" / mine.name
+    if shared.exists():
+        os.link(shared, mine)  # training replaces the file, never writes through the link
+    yield
+    if not shared.exists() and mine.is_file():
+        shared.parent.mkdir(exist_ok=True)
+        os.link(mine, shared)
