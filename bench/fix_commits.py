@@ -8,6 +8,12 @@ project's package at the parent commit and must report a finding on the line the
 changed; at the fix commit it must report nothing on the fixed line. A case counts as
 caught only when both hold.
 
+A case was kept when the changed text is code markup (backquotes, a cross-reference role,
+an Epytext link or C{...}, a doctest line), a documented entry's name or type, and named a
+Python object that did not exist at the parent commit; prose typos, string values,
+configuration keys of plain prose, file names and literal blocks (``::`` examples that are
+not run) were left out. One case per commit (its first such line).
+
 Rows carry a split: ``dev`` cases were looked at while docfact was built; ``heldout``
 ones (whole projects) only measured, to see whether the rules carry over.
 
