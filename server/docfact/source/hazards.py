@@ -16,6 +16,7 @@ the parser survives.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from functools import lru_cache
@@ -30,6 +31,9 @@ CPYTHON_MAX_INDENT = 100  # CPython's MAXINDENT: deeper files are not Python
 # statement of at least that many bytes, so only such statements are measured.
 QUERY_MAX_DEPTH = 65_000
 _CHILD_TIMEOUT_S = 30.0
+# Each level is one column deeper at least, so 100 levels need a line indented 100 columns:
+# 100 spaces, or fewer characters with a tab (then the lines are measured).
+_MAYBE_DEEP = re.compile(rb"^(?:[ \f]{%d}|[ \t\f]*\t)" % (CPYTHON_MAX_INDENT + 1), re.MULTILINE)
 # The parser the editor and the CLI use, in a process of its own.
 _PARSE_IN_CHILD = (
     "import sys, tree_sitter, tree_sitter_python\n"
@@ -40,6 +44,8 @@ _PARSE_IN_CHILD = (
 
 def check_python_text(data: bytes) -> None:
     """Raise ``SkippedFile`` with a one-line reason if parsing ``data`` would crash."""
+    if not _MAYBE_DEEP.search(data):
+        return  # no line indented 100 columns (the editor asks at every keystroke)
     depth = indentation_depth(data)
     if depth <= CPYTHON_MAX_INDENT:
         return
@@ -81,7 +87,7 @@ def _width(indent: bytes) -> int:
     return column
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=4)  # its keys hold whole texts
 def _crash_in_child(data: bytes, depth: int) -> str:
     """Why parsing killed a child process ("" if it did not: an editor asks again for
     every version of a document, so the answer is kept)."""
