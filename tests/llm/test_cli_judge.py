@@ -5,10 +5,8 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
-import pytest
-from llm_helpers import KEY_ENV, SECRET
+from llm_helpers import SECRET, docfact_with_model
 
 SOURCE = '''\
 def restock(item, amount):
@@ -27,14 +25,8 @@ def restock(item, amount):
 
 def check(tmp_path, server, *extra):
     (tmp_path / "shop.py").write_text(SOURCE)
-    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", str(tmp_path / "shop.py"), "--format", "json",
-         "--llm-model", "openai/test-model", "--llm-api-base", server.base_url,
-         "--llm-api-key-env", KEY_ENV, *extra],
-        capture_output=True, text=True, env=env, timeout=120)
-    assert SECRET not in done.stdout + done.stderr
-    assert "Traceback" not in done.stderr
+    done = docfact_with_model(tmp_path, server, "check", str(tmp_path / "shop.py"),
+                              "--format", "json", *extra, timeout=120)
     return done, json.loads(done.stdout)
 
 

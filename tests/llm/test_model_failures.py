@@ -2,11 +2,8 @@
 against a scripted server on 127.0.0.1 that answers garbage, stubs or errors."""
 
 import json
-import os
-import subprocess
-import sys
 
-from llm_helpers import KEY_ENV, SECRET
+from llm_helpers import SECRET, docfact_with_model
 from scripted_server import ScriptedServer
 
 SOURCE = '''\
@@ -24,14 +21,8 @@ def total(a: int, b: int) -> int:
 def check(tmp_path, server, *flags):
     (tmp_path / "arith.py").write_text(SOURCE)
     (tmp_path / "pyproject.toml").write_text("[tool.docfact.llm]\nmax-retries = 0\n")
-    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-           "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", str(tmp_path / "arith.py"), "--format", "json",
-         "--llm-model", "openai/test-model", "--llm-api-base", server.base_url,
-         "--llm-api-key-env", KEY_ENV, *flags],
-        capture_output=True, text=True, env=env, timeout=600)
-    assert "Traceback" not in done.stderr, done.stderr
+    done = docfact_with_model(tmp_path, server, "check", str(tmp_path / "arith.py"),
+                              "--format", "json", *flags)
     return json.loads(done.stdout), done.stderr.splitlines()
 
 

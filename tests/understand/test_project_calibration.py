@@ -3,14 +3,11 @@ encoder, a real cache shared by both runs, and a scripted model on 127.0.0.1 who
 summaries agree for half of the functions and scatter for the other half."""
 
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 
 import pytest
-from llm_helpers import KEY_ENV, SECRET
+from llm_helpers import docfact_with_model
 from scripted_server import ScriptedServer
 
 TOPICS = ["Parse a configuration file into sections.", "Send reminders to overdue customers.",
@@ -45,13 +42,8 @@ def {kind}_{n:02}(a: int, b: int) -> int:
 
 
 def run(tmp_path, server, *arguments):
-    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-           "HF_HUB_OFFLINE": "1"}
-    model = ["--llm-model", "openai/test-model", "--llm-api-base", server.base_url,
-             "--llm-api-key-env", KEY_ENV, "--format", "json"]
-    done = subprocess.run([sys.executable, "-m", "docfact", arguments[0], *model, *arguments[1:]],
-                          capture_output=True, text=True, env=env, timeout=900)
-    assert "Traceback" not in done.stderr, done.stderr
+    done = docfact_with_model(tmp_path, server, arguments[0], "--format", "json", *arguments[1:],
+                              timeout=900)
     return json.loads(done.stdout), done.stderr
 
 
