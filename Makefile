@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 FULL_STAMP := $(VENV)/.installed
 
-.PHONY: demo test install bench clean
+.PHONY: demo test lint install bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ demo: $(DEMO_STAMP)
 
 test: $(FULL_STAMP)
 	$(BIN)/python -m pytest
+
+# Lint, formatting and types, configured in pyproject.toml; all three run even if one fails.
+lint: $(FULL_STAMP)
+	status=0; \
+	$(BIN)/ruff check --output-format=concise . || status=1; \
+	$(BIN)/ruff format --check --output-format=concise . || status=1; \
+	$(BIN)/mypy || status=1; \
+	exit $$status
 
 bench: $(FULL_STAMP)
 	$(BIN)/python bench/stdlib_speed.py
