@@ -58,7 +58,7 @@ def test_extract_fenced_code_after_prose():
     answer = "Here you go:\n```python\nimport math\n\ndef area(r):\n    return math.pi * r * r\n```\nEnjoy."
     found = extract(answer, "area")
     assert found.code == "import math\n\ndef area(r):\n    return math.pi * r * r\n"
-    assert found.usable and not found.stub
+    assert found.usable_code == found.code and not found.stub
 
 
 def test_extract_bare_code_with_trailing_prose_and_thinking():
@@ -73,7 +73,7 @@ def test_extract_picks_the_fence_that_defines_the_function():
 
 def test_extract_without_the_function_is_unusable():
     found = extract("```python\ndef other(x):\n    return x\n```", "area")
-    assert found.code is None and not found.usable and "area" in found.problem
+    assert found.code is None and found.usable_code is None and "area" in found.problem
 
 
 @pytest.mark.parametrize("body, stub", [

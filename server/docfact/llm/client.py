@@ -96,6 +96,7 @@ class LlmClient:
                  breaker_cooldown_s: float = BREAKER_COOLDOWN_S, backoff_base_s: float = BACKOFF_BASE_S):
         if not settings.model:
             raise ValueError("LlmClient needs settings.model")
+        self.model: str = settings.model
         self.settings = settings
         self.stats = UsageStats()
         self.in_flight = 0

@@ -217,6 +217,8 @@ def _import_home(home):
     places = [os.path.dirname(home["path"])] if home["is_package"] else None
     spec = importlib.util.spec_from_file_location(name, home["path"],
                                                   submodule_search_locations=places)
+    if spec is None:
+        raise ImportError(f"no way to import {home['path']} as a module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     exec(compile(home["text"], home["path"], "exec"), module.__dict__)
@@ -306,7 +308,7 @@ def _load(program, function, case_s, base=None, like=None):
     loaded = _timed(lambda: exec(compile(tree, "<program>", "exec"), namespace), case_s * 5)
     if isinstance(loaded, str):
         return "loading timed out" if loaded.startswith("it took") else loaded
-    if wrapped:
+    if owner is not None and wrapped:
         found = _as_member_of(namespace.pop(owner.__name__).__dict__.get(function), owner)
         if base is not None and owner.__name__ in base:
             namespace[owner.__name__] = base[owner.__name__]
@@ -324,8 +326,9 @@ def _wrap_in_class(tree, function, name):
     there was one."""
     for index, node in enumerate(tree.body):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
-            holder = ast.ClassDef(name=name, bases=[], keywords=[], body=[node], decorator_list=[],
-                                  type_params=[])
+            holder = ast.ClassDef(name=name, bases=[], keywords=[], body=[node], decorator_list=[])
+            if sys.version_info >= (3, 12):
+                holder.type_params = []  # compile() needs it from 3.12 on
             tree.body[index] = ast.copy_location(holder, node)
             ast.fix_missing_locations(tree)
             return True
@@ -342,7 +345,7 @@ def _as_member_of(member, owner):
     if not isinstance(member, types.FunctionType) or "__class__" not in member.__code__.co_freevars:
         return member
     cells = tuple(types.CellType(owner) if name == "__class__" else cell
-                  for name, cell in zip(member.__code__.co_freevars, member.__closure__))
+                  for name, cell in zip(member.__code__.co_freevars, member.__closure__ or ()))
     rebuilt = types.FunctionType(member.__code__, member.__globals__, member.__name__,
                                  member.__defaults__, cells)
     rebuilt.__kwdefaults__ = member.__kwdefaults__
@@ -576,8 +579,10 @@ def _same(a, b, depth=0):
             return len(a) == len(b) and all(_same(x, y, depth + 1) for x, y in zip(a, b))
         if depth < 100 and type(a) is type(b) and isinstance(a, dict):
             return a.keys() == b.keys() and all(_same(a[k], b[k], depth + 1) for k in a)
-        if depth < 100 and _same_class(type(a), type(b)) and type(a).__eq__ is object.__eq__ \
-                and not callable(a):
+        # (mypy reads ``type(a).__eq__`` as the metaclass's bound method: it is the class's.)
+        if (depth < 100 and _same_class(type(a), type(b))
+                and type(a).__eq__ is object.__eq__  # type: ignore[comparison-overlap]
+                and not callable(a)):
             return _same(_state(a), _state(b), depth + 1)  # no equality of its own: by value
         if hasattr(a, "shape") and hasattr(a, "dtype") and "numpy" in sys.modules:
             numpy = sys.modules["numpy"]

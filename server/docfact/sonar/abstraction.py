@@ -14,6 +14,7 @@ import ast
 import io
 import itertools
 import keyword
+import sys
 import textwrap
 import tokenize
 from collections import Counter
@@ -28,6 +29,11 @@ _KEYWORDS = set(keyword.kwlist) | set(keyword.softkwlist)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _DOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _JUMPS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+_TRIES: tuple[type[ast.Try], ...] | tuple[type[ast.Try], type[ast.TryStar]]
+if sys.version_info >= (3, 11):
+    _TRIES = (ast.Try, ast.TryStar)  # try ... except* ...
+else:
+    _TRIES = (ast.Try,)
 
 
 def jaccard(a: Counter, b: Counter) -> float:
@@ -82,39 +88,43 @@ def _blocks(tree: ast.Module) -> Iterator[tuple[list[ast.stmt], None]]:
             yield node.body, None
 
 
+def _branch(statement: ast.stmt, body: list[ast.stmt], then: tuple[ast.stmt, str] | None,
+            edges: Counter) -> None:
+    """The edge from ``statement`` into one of its branches (``then`` if the branch is
+    empty), and the branch's own edges."""
+    if body:
+        edges[(_label(statement), "branch", _label(body[0]))] += 1
+        _flow(body, then, edges)
+    elif then is not None:
+        edges[(_label(statement), "branch", _label(then[0]))] += 1
+
+
 def _flow(block: list[ast.stmt], follow: tuple[ast.stmt, str] | None, edges: Counter) -> None:
     """Control-flow edges of ``block``: statement -> next statement ("flow"), a compound
     statement -> the first statement of each branch ("branch"), the end of a loop body ->
     the loop ("loop"). ``follow`` is where control goes after the block, and by which kind."""
     for index, statement in enumerate(block):
         after = (block[index + 1], "flow") if index + 1 < len(block) else follow
-
-        def branch(body: list[ast.stmt], then: tuple[ast.stmt, str] | None) -> None:
-            if body:
-                edges[(_label(statement), "branch", _label(body[0]))] += 1
-                _flow(body, then, edges)
-            elif then is not None:
-                edges[(_label(statement), "branch", _label(then[0]))] += 1
-
         if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):
-            branch(statement.body, (statement, "loop"))
-            branch(statement.orelse, after)
+            _branch(statement, statement.body, (statement, "loop"), edges)
+            _branch(statement, statement.orelse, after, edges)
         elif isinstance(statement, ast.If):
-            branch(statement.body, after)
-            branch(statement.orelse, after)
+            _branch(statement, statement.body, after, edges)
+            _branch(statement, statement.orelse, after, edges)
         elif isinstance(statement, (ast.With, ast.AsyncWith)):
-            branch(statement.body, after)
-        elif isinstance(statement, ast.Try) or type(statement).__name__ == "TryStar":
+            _branch(statement, statement.body, after, edges)
+        elif isinstance(statement, _TRIES):
             final = (statement.finalbody[0], "flow") if statement.finalbody else after
-            branch(statement.body, (statement.orelse[0], "flow") if statement.orelse else final)
+            then = (statement.orelse[0], "flow") if statement.orelse else final
+            _branch(statement, statement.body, then, edges)
             for handler in statement.handlers:
-                branch(handler.body, final)
+                _branch(statement, handler.body, final, edges)
             if statement.orelse:
-                branch(statement.orelse, final)
+                _branch(statement, statement.orelse, final, edges)
             _flow(statement.finalbody, after, edges)
         elif isinstance(statement, ast.Match):
             for case in statement.cases:
-                branch(case.body, after)
+                _branch(statement, case.body, after, edges)
         elif not isinstance(statement, _JUMPS) and after is not None:
             edges[(_label(statement), after[1], _label(after[0]))] += 1
 

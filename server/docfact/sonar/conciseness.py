@@ -68,7 +68,7 @@ async def compress(docstring: str, context: str, client, n: int = 3,
         regenerate(text, context, client, 1, regeneration_temperature) for text in shorter)))
     calls += sum(g.calls for g in generated)
     error = error or next((g.error for g in generated if g.error), None)
-    codes = tuple(g.items[0].code if g.items and g.items[0].usable else None for g in generated)
+    codes = tuple(g.items[0].usable_code if g.items else None for g in generated)
     return Compressed(len(texts), tuple(shorter), codes, calls, error)
 
 

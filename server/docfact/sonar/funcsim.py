@@ -128,7 +128,7 @@ def run_request(request: dict, time_limit_s: float, cancel: threading.Event | No
         # One candidate did what the sandbox refuses and the run ended: try each alone.
         solos = [_run({**request, "candidates": [c]}, time_limit_s, cancel, home) for c in candidates]
         if any(solo.results for solo in solos) and \
-                all(solo.results or solo.error.startswith(BLOCKED) for solo in solos):
+                all(solo.results or (solo.error or "").startswith(BLOCKED) for solo in solos):
             results = tuple(solo.results[0] if solo.results else Similarity(0, 0, 0, problem=solo.error)
                             for solo in solos)
             return FuncSimRun(results, max(solo.cases for solo in solos),

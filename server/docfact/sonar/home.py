@@ -262,12 +262,15 @@ def _arguments(node: ast.Call, text: str | None) -> str | None:
     """"(a, b, key=c)" as written (normalised through ast when the text is a doctest)."""
     parts = []
     for argument in node.args:
-        parts.append(_source(argument, text))
+        written = _source(argument, text)
+        if written is None:
+            return None
+        parts.append(written)
     for keyword in node.keywords:
         value = _source(keyword.value, text)
+        if value is None:
+            return None
         parts.append(f"{keyword.arg}={value}" if keyword.arg else f"**{value}")
-    if any(part is None for part in parts):
-        return None
     return "(" + ", ".join(parts) + ")"
 
 
@@ -336,7 +339,7 @@ def docfact_support_path() -> list[str]:
 def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The definition ``qualname`` ("Class.method", "function") names in module ``text``."""
     try:
-        scope: ast.AST = ast.parse(text)
+        scope: ast.AST | None = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
     for part in qualname.split("."):
@@ -359,7 +362,7 @@ def takes_instance(home: Home) -> bool:
 
 def _is_class_path(text: str, qualname: str) -> bool:
     try:
-        scope: ast.AST = ast.parse(text)
+        scope: ast.AST | None = ast.parse(text)
     except (SyntaxError, ValueError):
         return False
     for part in qualname.split("."):

@@ -88,7 +88,7 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
             why = ""
             writing = False
             opening = False  # os.open: its dir_fd is unknown, and it may open a directory
-            paths = ()
+            paths: tuple[object, ...] = ()  # (a local's annotation is never evaluated)
             dir_fds = (-1, -1)
             if event in _always or event == "import" or event[:7] == "ctypes." \
                     or event[:7] == "socket.":
@@ -149,7 +149,7 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                 # Resolved as the kernel resolves it: a symbolic link is followed before a
                 # ".." after it applies (so /dev/fd/.. is /proc/<pid>, not /dev).
                 pending = path.split("/")
-                parts = []
+                parts: list[str] = []
                 at = 0
                 hops = 0
                 while at < _len(pending):

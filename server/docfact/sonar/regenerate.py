@@ -34,8 +34,9 @@ class Regeneration:
     stub_kind: str = ""  # what the stub's body is: "pass", "raise NotImplementedError", ...
 
     @property
-    def usable(self) -> bool:
-        return self.code is not None and not self.stub
+    def usable_code(self) -> str | None:
+        """The program, unless there is none or it is a stub."""
+        return None if self.stub else self.code
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,9 @@ def extract(answer: str, function: str) -> Regeneration:
         candidates.append(answer[start.start():])
     for candidate in candidates:
         code = _parsable_prefix(textwrap.dedent(candidate).strip("\n"))
-        node = function_node(code, function) if code else None
+        if not code:
+            continue
+        node = function_node(code, function)
         if node is not None:
             body = stub_body(node)
             return Regeneration(code + "\n", stub=body is not None, stub_kind=body or "")

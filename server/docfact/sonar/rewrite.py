@@ -129,11 +129,11 @@ async def abstract_rewrites(unit_source: str, function_name: str, docstring: str
         return RewriteResult((), 0, 0, error=f"the context holds no signature of {function_name}")
     if end == 0:
         return RewriteResult((), 0, 0, error="the docstring has no description before its sections")
-    models = settings.generators or (client.settings.model,)
+    models = settings.generators or (client.model,)
     before = (baseline.correctness, baseline.abstraction) if baseline is not None else None
     key = cache_key("sonar-rewrite", unit_source, function_name, docstring, context, k,
                     [m.to_json() for m in before] if before else None,
-                    client.settings.model, REWRITE_TEMPERATURE, rewrite_prompt_version(),
+                    client.model, REWRITE_TEMPERATURE, rewrite_prompt_version(),
                     *scoring_key_parts(client, settings, models))
     cached = cache.get(key) if cache is not None else None
     if cached is not None:
@@ -204,9 +204,11 @@ def _better(correctness: Measure, abstraction: Measure, base_correctness: Measur
             base_abstraction: Measure) -> bool:
     """Correctness not lower (and measured the same way: both executed or both
     approximate), Abstraction strictly higher."""
-    values = (correctness.value, abstraction.value, base_correctness.value, base_abstraction.value)
-    return (None not in values and correctness.approximate == base_correctness.approximate
-            and correctness.value >= base_correctness.value and abstraction.value > base_abstraction.value)
+    value, base = correctness.value, base_correctness.value
+    more, less = abstraction.value, base_abstraction.value
+    if value is None or base is None or more is None or less is None:
+        return False
+    return correctness.approximate == base_correctness.approximate and value >= base and more > less
 
 
 def _to_json(result: RewriteResult) -> dict:
@@ -247,7 +249,7 @@ async def sentence_rewrite(report: UnitReport, text: str, evidence: Sequence[Evi
         return None
     judged = judge_input(report, text, evidence)
     key = cache_key("sentence-rewrite", judged.code, report.docstring.text.value, wanted, reason,
-                    [(e.symbol, e.text) for e in judged.evidence], client.settings.model,
+                    [(e.symbol, e.text) for e in judged.evidence], client.model,
                     client.settings.api_base, client.settings.temperature, client.settings.top_p,
                     llm_settings.votes, llm_settings.protocol, SENTENCE_TEMPERATURE,
                     judge_prompts.prompt_digest(), rewrite_prompt_version())

@@ -338,6 +338,7 @@ def _collect(process: subprocess.Popen, pipes: dict[int, str], limits: Limits,
 
     Returns the kept bytes by stream name, whether stdout or stderr was cut, and why it
     stopped early ("cancelled", "wall", or "" when it did not)."""
+    assert process.stdout is not None and process.stderr is not None  # started with PIPE
     names = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr", **pipes}
     caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes,
             "report": REPORT_BYTES, "status": REPORT_BYTES}
@@ -386,6 +387,7 @@ def _kill_group(process: subprocess.Popen) -> None:
 
 def _reap(process: subprocess.Popen) -> None:
     """Wait for the killed group's leader (the watcher or bwrap; it reports nothing)."""
+    assert process.stdout is not None and process.stderr is not None  # started with PIPE
     process.stdout.close()
     process.stderr.close()
     process.wait()

@@ -69,7 +69,7 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
         missing = not_measured(f"the context holds no signature of {function_name}")
         return SonarResult(missing, missing, missing, await _fluency(docstring, settings, cache))
     fluency_task = asyncio.create_task(_fluency(docstring, settings, cache))
-    models = settings.generators or (client.settings.model,)
+    models = settings.generators or (client.model,)
     key = cache_key("sonar", unit_source, function_name, docstring, context,
                     home.key() if home is not None else None,
                     *scoring_key_parts(client, settings, models))
@@ -96,7 +96,7 @@ def scoring_key_parts(client: LlmClient, settings: SonarSettings, models: tuple[
 
 def generator_clients(client: LlmClient, models: tuple[str, ...]) -> list[LlmClient]:
     """One client per generator; other models are reached the way the judge's model is."""
-    return [client if model == client.settings.model else LlmClient(replace(client.settings, model=model))
+    return [client if model == client.model else LlmClient(replace(client.settings, model=model))
             for model in models]
 
 
@@ -130,7 +130,8 @@ class Pool:
 
     @property
     def programs(self) -> list[str]:
-        return [r.code for g in (self.first, *self.rest) for r in g.items if r.usable]
+        return [code for g in (self.first, *self.rest) for r in g.items
+                if (code := r.usable_code) is not None]
 
     def abstraction(self, context: str) -> Measure:
         return abstraction(self.programs, context, self.origin)
@@ -161,7 +162,7 @@ async def _measure(unit_source, function, docstring, context, clients, models, s
         failed = not_measured(f"model call failed: {pool.first.error}")
         return SonarResult(failed, failed, failed, _pending(), calls=calls, error=pool.first.error), False
     regeneration = pool.regeneration
-    unusable = None if regeneration.usable else \
+    unusable = None if regeneration.usable_code is not None else \
         regeneration.problem or f"the regenerated code is a stub ({regeneration.stub_kind})"
     ((correctness, example, correct_ok),), concise = await asyncio.gather(
         correctnesses(unit_source, function, context, [regeneration], settings, home),
@@ -190,11 +191,11 @@ async def correctnesses(unit_source: str, function: str, context: str,
     they are compared with the function on the same inputs: in the function's own module
     when it has a ``home`` there that imports, else as a program of its own when it needs
     nothing of its module."""
-    runnable = [r.code for r in regenerations if r.usable]
+    runnable = [code for r in regenerations if (code := r.usable_code) is not None]
     run, reason = await _differential(unit_source, function, context, runnable, settings, home) \
         if runnable else (None, None)
     results = iter(run.results if run is not None else ())
-    shares = [next(results, None) if r.usable else None for r in regenerations]
+    shares = [next(results, None) if r.usable_code is not None else None for r in regenerations]
     original = _program(unit_source, context)
     return [_correctness(original, context, r, reason, run, share)
             for r, share in zip(regenerations, shares)]
@@ -203,17 +204,19 @@ async def correctnesses(unit_source: str, function: str, context: str,
 async def _differential(unit_source: str, function: str, context: str, programs: list[str],
                         settings: SonarSettings, home: Home | None) -> tuple[FuncSimRun | None, str | None]:
     """The FuncSim run of ``programs`` against the function, or why there is none."""
-    options = dict(cases=settings.fuzz_cases, time_limit_s=settings.time_limit_s)
+    cases, time_limit_s = settings.fuzz_cases, settings.time_limit_s
     in_module = None
     if home is not None:
-        run = await afuncsim(None, programs, function, home=home, **options)
+        run = await afuncsim(None, programs, function, cases=cases, time_limit_s=time_limit_s,
+                             home=home)
         if run.stage not in ("module", "function"):
             return run, None
         in_module = run.error  # the module does not import here, or the function is not in it
     original = _program(unit_source, context)
     reason = why_not_runnable(original, function)
     if reason is None:
-        return await afuncsim(original, programs, function, **options), None
+        return await afuncsim(original, programs, function, cases=cases,
+                              time_limit_s=time_limit_s), None
     return None, f"{in_module}; on its own, {reason}" if in_module else reason
 
 
@@ -228,7 +231,7 @@ def _correctness(original: str, context: str, regeneration: Regeneration, reason
     if regeneration.stub:
         return not_measured(f"the code regenerated from the docstring is a stub ({regeneration.stub_kind})"), \
             None, False
-    if similarity is not None:
+    if similarity is not None and run is not None:  # (a similarity is a share of a run)
         if similarity.problem is not None:
             return not_measured(f"the regenerated code cannot be tested: {similarity.problem}"), None, True
         if similarity.value is None:
@@ -256,12 +259,13 @@ def _program(unit_source: str, context: str) -> str:
 async def _conciseness(docstring: str, compressed: Compressed, function: str, context: str,
                        regeneration: Regeneration, settings: SonarSettings,
                        home: Home | None) -> ConcisenessResult:
-    if not regeneration.usable:
+    code = regeneration.usable_code
+    if code is None:
         why = "a stub" if regeneration.stub else "unusable"
         return ConcisenessResult(not_measured(f"the code regenerated from the docstring is {why}"),
                                  None, compressed.calls,
                                  regeneration.code is not None and compressed.error is None)
-    return await judge(docstring, compressed, regeneration.code, function, context,
+    return await judge(docstring, compressed, code, function, context,
                        settings.fuzz_cases, settings.time_limit_s, home)
 
 

@@ -447,7 +447,9 @@ class _Parser:
         line = self.lines[k]
         if self.style == "google":
             m = _GOOGLE_HEADING.match(line)
-            kind = _SECTIONS.get(_norm(m.group(1))) if m else None
+            if m is None:
+                return None
+            kind = _SECTIONS.get(_norm(m.group(1)))
             return (kind, m.group(1)) if kind else None
         if self.style == "numpy":
             if k + 1 < j and _UNDERLINE.match(self.lines[k + 1]):
@@ -467,7 +469,7 @@ class _Parser:
         if head is None:
             return -1
         self.seen_section = True
-        if self.style in ("sphinx", "epytext"):
+        if isinstance(head, re.Match):  # a Sphinx or Epytext field
             end = self._indented_end(i + 1, j, self.indents[i])
             self._field_list_item(head, i, end)
             return end

@@ -68,13 +68,17 @@ def _parse(source: str) -> ast.AST | None:
             return None
 
 
+# The nodes that carry a position (a module or a context such as Load carries none).
+_Positioned = ast.expr | ast.stmt | ast.keyword
+
+
 class _Locator:
     """Value offsets of the nodes of one example's source."""
 
     def __init__(self, lines: list[str], starts: list[int], example: doctest.Example) -> None:
         self.lines, self.starts, self.example = lines, starts, example
 
-    def field(self, node: ast.AST, text: str) -> Field | None:
+    def field(self, node: _Positioned, text: str) -> Field | None:
         line = self.example.lineno + node.lineno - 1
         if line >= len(self.lines):
             return None
@@ -84,7 +88,7 @@ class _Locator:
         start = self.starts[line] + prefix + column
         return Field(text, start, start + len(text))
 
-    def find(self, node: ast.AST, text: str) -> Field | None:
+    def find(self, node: _Positioned, text: str) -> Field | None:
         """``text`` at or after ``node``'s start, on its line (a keyword, an imported name)."""
         line = self.example.lineno + node.lineno - 1
         if line >= len(self.lines):

@@ -175,13 +175,15 @@ class _Extractor:
         self._members(root, prefix="")
         # The package's own comment is that of a file declaring nothing else
         # (package-info.java): elsewhere a comment before `package` is a file header.
-        documented = name is not None and not self.units
-        docstring = self._javadoc(declaration) if documented else None
+        docstring = None
+        if declaration is not None and name is not None and not self.units:
+            docstring = self._javadoc(declaration)
         self.masked = self._masked_text()
         names = frozenset(_IDENTIFIER.findall(self.masked))
         module_unit = Unit(kind="module", name="", qualname="", span=Span(0, len(self.text)),
                            name_span=Span(0, 0), def_line=0, docstring=docstring, local_names=names)
-        if docstring is not None:  # placed like a declaration's: suppressed on the package line
+        # Placed like a declaration's: suppressed on the package line.
+        if docstring is not None and name is not None:
             module_unit = replace(module_unit, name_span=self._span(name), def_line=name.start_point[0],
                                   suppressed=self._suppressions(name))
         class_names: dict[str, frozenset[str]] = {}
@@ -264,6 +266,8 @@ class _Extractor:
             return
         name = self._text(name_node)
         returns = node.child_by_field_name("type")
+        returns_text: str | None
+        returns_span: Span | None
         if node.type in ("constructor_declaration", "compact_constructor_declaration"):
             returns_text, returns_span = "void", self._span(name_node)
         else:

@@ -22,7 +22,9 @@ def decode_literal(source: str, start: int, end: int) -> tuple[str, list[int]] |
 
     None when the literal is not a plain text string (bytes, f-strings) or is malformed.
     """
-    prefix = _PREFIX.match(source, start, end).group().lower()
+    prefix_match = _PREFIX.match(source, start, end)
+    assert prefix_match is not None  # it matches everywhere, if only the empty string
+    prefix = prefix_match.group().lower()
     if "b" in prefix or "f" in prefix or "t" in prefix:
         return None
     body_start = start + len(prefix)

@@ -194,9 +194,9 @@ class _Extractor:
         """A top-level class, from the pieces of its body: an edit inside one method
         re-extracts that method only."""
         unit = self._class_unit(outer, node, "")
-        if unit is None:
-            return None
         body = node.child_by_field_name("body")
+        if unit is None or body is None:
+            return None
         pieces = self._pieces(body, unit.qualname + ".", in_class=True)
         span = self._span(outer)
         names = self._names_around(pieces, span)
@@ -231,7 +231,7 @@ class _Extractor:
             self._walk_statement(child, prefix, class_names)
 
     def _walk_statement(self, child: tree_sitter.Node, prefix: str, class_names: frozenset | None) -> None:
-        definition = child
+        definition: tree_sitter.Node | None = child
         decorators = _decorators(child, self._text)
         if child.type == "decorated_definition":
             definition = child.child_by_field_name("definition")
@@ -379,7 +379,7 @@ class _Extractor:
             kind = "var_positional"
         elif target.type == "dictionary_splat_pattern":
             kind = "var_keyword"
-        name_node = target
+        name_node: tree_sitter.Node | None = target
         if target.type in ("list_splat_pattern", "dictionary_splat_pattern"):
             name_node = next((c for c in target.named_children if c.type == "identifier"), None)
         if name_node is None or name_node.type != "identifier":
@@ -477,11 +477,11 @@ class _Extractor:
         return found
 
     def _import_item(self, item: tree_sitter.Node) -> tuple[str, str | None]:
-        if item.type == "aliased_import":
-            name = item.child_by_field_name("name")
-            alias = item.child_by_field_name("alias")
-            return self._text(name), self._text(alias) if alias else None
-        return self._text(item), None
+        name = item.child_by_field_name("name") if item.type == "aliased_import" else None
+        if name is None:
+            return self._text(item), None
+        alias = item.child_by_field_name("alias")
+        return self._text(name), self._text(alias) if alias else None
 
     # --- helpers -------------------------------------------------------------------
 

@@ -84,7 +84,8 @@ class Reparser:
         if root.has_error or root.child_count != 1:
             return None
         node = root.children[0]
-        body = _definition_of(node).child_by_field_name("body")
+        definition = _definition_of(node)
+        body = definition.child_by_field_name("body") if definition is not None else None
         if body is None or not any(c.type != "comment" for c in body.named_children):
             return None  # no statement: the next lines may be its body in the whole file
         same = (node.type, node.start_byte, node.end_byte) == (function.kind, function.start, function.end)
@@ -106,7 +107,8 @@ class _Function(NamedTuple):
         """The function at ``statement`` (of the old tree), after an edit inside it that
         made it ``growth`` bytes longer."""
         definition = _definition_of(statement)
-        return cls(statement.start_byte, tuple(statement.start_point), statement.end_byte + growth,
+        assert definition is not None, "the grammar gives every decorated_definition a definition"
+        return cls(statement.start_byte, statement.start_point, statement.end_byte + growth,
                    statement.type, definition.start_byte, definition.start_point[1])
 
 

@@ -142,8 +142,7 @@ def segments(doc: Docstring) -> list[Segment]:
         role = "summary" if index == 0 and field == doc.summary else "prose"
         result.extend(_prose_segments(field, role, doc.code_blocks))
     for entry in doc.entries:
-        if entry.description is not None:
-            result.extend(_description_segment(entry))
+        result.extend(_description_segment(entry))
     result.sort(key=lambda segment: segment.start)
     return result
 
@@ -160,8 +159,10 @@ def _prose_segments(
 
 
 def _description_segment(entry: DocEntry) -> list[Segment]:
-    """The whole description as one segment, or none if it is blank."""
+    """The whole description as one segment, or none if it is missing or blank."""
     description = entry.description
+    if description is None:
+        return []
     span = _trim(description.text, 0, len(description.text))
     if span is None:
         return []

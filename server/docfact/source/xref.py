@@ -148,13 +148,16 @@ def _see_also(docstring: Docstring) -> list[Reference]:
         while k < len(lines):
             line = lines[k]
             stripped = line.strip()
-            depth = len(line) - len(stripped) if stripped else None
-            if stripped and (depth < indent or (depth == indent and (google or (
-                    k + 1 < len(lines) and _UNDERLINE.fullmatch(lines[k + 1]))))):
+            if not stripped:
+                k += 1
+                continue
+            depth = len(line) - len(stripped)
+            if depth < indent or (depth == indent and (google or (
+                    k + 1 < len(lines) and _UNDERLINE.fullmatch(lines[k + 1])))):
                 break  # the section ended
-            if stripped and base is None:
+            if base is None:
                 base = depth
-            if stripped and depth == base and ":`" not in line:
+            if depth == base and ":`" not in line:
                 found += _see_entry(value, starts[k], starts[k] + len(line))
             k += 1
     return found
