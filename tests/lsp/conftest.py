@@ -10,11 +10,19 @@ from typing import Any, Callable
 
 import pytest
 import pytest_asyncio
+from lsp_harness import (
+    FAST,
+    FIXTURES,
+    SERVER_COMMAND,
+    TIMEOUT,
+    DocfactClient,
+    capabilities,
+    make_client,
+    wait_for_index,
+)
 from lsprotocol import types
+from model_harness import KEY_ENV, SECRET, ScriptedServer
 from pytest_lsp import ClientServerConfig
-
-from lsp_harness import (FAST, FIXTURES, SERVER_COMMAND, TIMEOUT, DocfactClient, capabilities,
-                         make_client, wait_for_index)
 
 
 @pytest.fixture
@@ -23,6 +31,15 @@ def workspace(tmp_path: Path) -> Path:
     folder = tmp_path / "ws"
     shutil.copytree(FIXTURES / "shop", folder / "shop")
     return folder
+
+
+@pytest.fixture
+def model_server(monkeypatch, request):
+    """A scripted model server, its key in the environment the language server inherits. A
+    test module sets how it answers tasks other than judging with ``MODEL_RESPONDER``."""
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    with ScriptedServer(responder=getattr(request.module, "MODEL_RESPONDER", None)) as server:
+        yield server
 
 
 @pytest_asyncio.fixture

@@ -3,17 +3,9 @@ the hover card; a newer edit drops verdicts made for older text."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import pytest
+from lsp_harness import find_position, wait_until
 from lsprotocol import types
-
-from lsp_harness import FAST, find_position, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-from llm_helpers import KEY_ENV, SECRET  # noqa: E402
-from scripted_server import ScriptedServer  # noqa: E402
+from model_harness import MODEL_WAIT, SECRET, model_options
 
 SOURCE = '''\
 def restock(item, amount):
@@ -24,19 +16,6 @@ def restock(item, amount):
     item.quantity += amount
     return item
 '''
-
-
-@pytest.fixture
-def model_server(monkeypatch):
-    monkeypatch.setenv(KEY_ENV, SECRET)
-    with ScriptedServer() as server:
-        yield server
-
-
-def _options(server, **llm):
-    return {"docfact": {**FAST["docfact"], "llm": {
-        "model": "openai/test-model", "apiBase": server.base_url, "apiKeyEnv": KEY_ENV,
-        "timeoutS": 5, **llm}}}
 
 
 def _save(client, uri):
@@ -51,14 +30,14 @@ def _model_codes(client, uri):
 
 async def test_judge_on_save_reports_on_the_sentence_and_scores_in_hover(start, workspace,
                                                                          model_server):
-    client = await start(options=_options(model_server))
+    client = await start(options=model_options(model_server))
     path = workspace / "shop" / "judged.py"
     path.write_text(SOURCE)
     uri = client.open(path)
     await client.diagnostics_for(uri, version=1)
     assert model_server.requests == []  # never on open or on typing with run = onSave
     _save(client, uri)
-    await wait_until(lambda: "DF301" in _model_codes(client, uri), what="the model's DF301")
+    await wait_until(lambda: "DF301" in _model_codes(client, uri), what="the model's DF301", timeout=MODEL_WAIT)
     diagnostic = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF301")
     assert diagnostic.range.start.line == 3
     assert "test-model" in diagnostic.message
@@ -70,13 +49,13 @@ async def test_judge_on_save_reports_on_the_sentence_and_scores_in_hover(start, 
 
 
 async def test_an_edit_drops_verdicts_for_the_old_text(start, workspace, model_server):
-    client = await start(options=_options(model_server))
+    client = await start(options=model_options(model_server))
     path = workspace / "shop" / "judged.py"
     path.write_text(SOURCE)
     uri = client.open(path)
     await client.diagnostics_for(uri, version=1)
     _save(client, uri)
-    await wait_until(lambda: "DF301" in _model_codes(client, uri), what="the model's DF301")
+    await wait_until(lambda: "DF301" in _model_codes(client, uri), what="the model's DF301", timeout=MODEL_WAIT)
     version = client.replace_all(uri, SOURCE.replace("WRONGFUNC", "quickly"))
     diagnostics = await client.diagnostics_for(uri, version=version)
     assert "DF301" not in [d.code for d in diagnostics]

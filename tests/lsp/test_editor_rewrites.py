@@ -5,17 +5,10 @@ actions with exact edits."""
 from __future__ import annotations
 
 import ast
-import sys
-from pathlib import Path
 
-import pytest
+from lsp_harness import find_position, wait_until
 from lsprotocol import types
-
-from lsp_harness import FAST, find_position, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-from llm_helpers import KEY_ENV, SECRET  # noqa: E402
-from scripted_server import ScriptedServer  # noqa: E402
+from model_harness import MODEL_WAIT, model_options
 
 DETAILED = ("Return max(low, min(value, high)): the smaller of value and high, "
             "then the larger of that and low.")
@@ -48,7 +41,7 @@ FORGETFUL = ["def clamp(value, low=0, high=10):\n    return max(low, value)\n"]
 CORRECTION = "It also updates the item's quantity."
 
 
-def responder(body: dict, sample: int) -> str | None:
+def answer_sonar(body: dict, sample: int) -> str | None:
     system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
     if system.startswith("You improve the description"):
         return [ABSTRACT, LOSSY][sample % 2]
@@ -64,18 +57,8 @@ def responder(body: dict, sample: int) -> str | None:
     return None  # the judge: the scripted server's marker rule
 
 
-@pytest.fixture
-def model_server(monkeypatch):
-    monkeypatch.setenv(KEY_ENV, SECRET)
-    with ScriptedServer(responder=responder) as server:
-        yield server
-
-
-def _options(server):
-    return {"docfact": {**FAST["docfact"],
-                        "llm": {"model": "openai/test-model", "apiBase": server.base_url,
-                                "apiKeyEnv": KEY_ENV, "timeoutS": 10, "run": "onSave"},
-                        "sonar": {"samples": 3, "compressions": 1, "fuzzCases": 50}}}
+MODEL_RESPONDER = answer_sonar
+WITH_SONAR = {"samples": 3, "compressions": 1, "fuzzCases": 50}
 
 
 def _actions(client, uri, position, diagnostics=(), only=None):
@@ -102,7 +85,7 @@ async def _run(client, action):
 
 
 async def test_describe_more_abstractly_offers_only_the_verified_rewrite(start, workspace, model_server):
-    client = await start(options=_options(model_server))
+    client = await start(options=model_options(model_server, run="onSave", sonar=WITH_SONAR))
     path = workspace / "shop" / "bounds.py"
     path.write_text(SOURCE)
     uri = client.open(path)
@@ -122,7 +105,7 @@ async def test_describe_more_abstractly_offers_only_the_verified_rewrite(start, 
 
 
 async def test_rewrite_this_sentence_offers_the_judge_checked_correction(start, workspace, model_server):
-    client = await start(options=_options(model_server))
+    client = await start(options=model_options(model_server, run="onSave", sonar=WITH_SONAR))
     path = workspace / "shop" / "bounds.py"
     path.write_text(SOURCE)
     uri = client.open(path)
@@ -130,7 +113,7 @@ async def test_rewrite_this_sentence_offers_the_judge_checked_correction(start, 
     client.text_document_did_save(types.DidSaveTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     await wait_until(lambda: any(d.code == "DF301" for d in client.published_for(uri)[-1].diagnostics),
-                     what="the judge's DF301")
+                     what="the judge's DF301", timeout=MODEL_WAIT)
     finding = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF301")
     actions = await _actions(client, uri, finding.range.start, [finding], only=["quickfix"])
     ask = next(a for a in actions if a.title == "Rewrite this sentence (checked by the model judge)")

@@ -5,17 +5,11 @@ Correctness is a warning on the summary, and an edit of the function makes them 
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
-import pytest
+from llm_helpers import arithmetic_responder
+from lsp_harness import find_position, wait_until
 from lsprotocol import types
-
-from lsp_harness import FAST, find_position, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-from llm_helpers import KEY_ENV, SECRET, arithmetic_responder  # noqa: E402
-from scripted_server import ScriptedServer  # noqa: E402
+from model_harness import SECRET, model_options
 
 SOURCE = '''\
 def larger(a: int, b: int) -> int:
@@ -27,19 +21,7 @@ def total(a: int, b: int) -> int:
     """Return the sum of a and b."""
     return a + b
 '''
-
-
-@pytest.fixture
-def model_server(monkeypatch):
-    monkeypatch.setenv(KEY_ENV, SECRET)
-    with ScriptedServer(responder=arithmetic_responder) as server:
-        yield server
-
-
-def _options(server):
-    return {"docfact": {**FAST["docfact"], "llm": {
-        "model": "openai/test-model", "apiBase": server.base_url, "apiKeyEnv": KEY_ENV,
-        "timeoutS": 10, "run": "manual"}}}
+MODEL_RESPONDER = arithmetic_responder
 
 
 async def _hover(client, uri, function):
@@ -69,7 +51,7 @@ def _codes(client, uri):
 
 
 async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start, workspace, model_server):
-    client = await start(options=_options(model_server))
+    client = await start(options=model_options(model_server, run="manual"))
     uri = await _opened(client, workspace)
     before = await _hover(client, uri, "larger")
     assert "**Scores**: not computed — run *docfact: Score*" in before
@@ -103,7 +85,7 @@ async def test_score_command_without_a_model_says_what_is_missing(start, workspa
 
 async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_server):
     model_server.delay_s = 3.0  # a slow model: the user gives up
-    client = await start(options=_options(model_server))
+    client = await start(options=model_options(model_server, run="manual"))
     uri = await _opened(client, workspace)
     await _score(client, uri)
 
