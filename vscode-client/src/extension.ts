@@ -208,6 +208,17 @@ class Extension {
   }
 
   /** `<launcher> --version`: whether docfact runs, else one sentence saying why not. */
+  /** Probes the launcher; when it cannot run docfact, offers to install it or says why. */
+  private async usable(launcher: Launcher): Promise<boolean> {
+    const { problem, missingDocfact } = await this.probe(launcher);
+    if (problem && missingDocfact) {
+      this.offerInstall(launcher, problem);
+    } else if (problem) {
+      this.fail(problem);
+    }
+    return !problem;
+  }
+
   private probe(launcher: Launcher): Promise<ProbeResult> {
     const [command, ...args] = launcher.argv;
     return new Promise((resolve) => {
@@ -320,13 +331,7 @@ class Extension {
     const described = `${displayCommand(launcher.argv)} (${launcher.source})`;
     this.setStatus({ launcher: described });
     this.log.info(`docfact server: ${described}`);
-    const { problem, missingDocfact } = await this.probe(launcher);
-    if (problem) {
-      if (missingDocfact) {
-        this.offerInstall(launcher, problem);
-      } else {
-        this.fail(problem);
-      }
+    if (!(await this.usable(launcher))) {
       return;
     }
     const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
@@ -485,16 +490,7 @@ class Extension {
 
   private async cliLauncher(): Promise<Launcher | undefined> {
     const launcher = this.launcher ?? (await this.findLauncher());
-    const { problem, missingDocfact } = await this.probe(launcher);
-    if (problem) {
-      if (missingDocfact) {
-        this.offerInstall(launcher, problem);
-      } else {
-        this.fail(problem);
-      }
-      return undefined;
-    }
-    return launcher;
+    return (await this.usable(launcher)) ? launcher : undefined;
   }
 
   private async checkWorkspace(): Promise<void> {
