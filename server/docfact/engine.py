@@ -12,11 +12,12 @@ from typing import Callable, Iterable
 
 from .checks.context import CheckContext  # importing checks registers every rule
 from .checks.lookups import Answers, Lookups
-from .checks.registry import RULES, enabled_codes, ignored_for_path, is_suppressed
+from .checks.registry import RULES
 from .config import Settings
 from .graph.build import ProjectGraph
 from .graph.facts import file_facts
 from .model import Docstring, Finding, Fix, Module, Outdated, Segment, Signature, Span, Unit
+from .rule_settings import codes_for
 from .source import java, python
 from .source.docstring import parse_docstring
 from .source.files import SkippedFile
@@ -126,11 +127,12 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
                 memo: UnitMemo | None = None,
                 outdated: Callable[[], bool] | None = None) -> list[UnitReport]:
     """Run every enabled rule on each documented unit of ``units`` (names resolve in
-    ``module``; offsets and lines are those of the text ``lines`` indexes)."""
+    ``module``; offsets and lines are those of the text ``lines`` indexes). Severities and
+    suppression comments are not applied here but where findings are shown
+    (``rule_settings``)."""
     codes = codes_for(settings, relative_path or path)
-    severities = dict(settings.severity)
     init_signatures = _init_signatures(units)
-    context_key = (codes, tuple(severities.items()), settings.docstring_style, path, module_name)
+    context_key = (codes, settings.docstring_style, path, module_name)
     if memo is not None:
         memo.start()
     reports = []
@@ -159,12 +161,9 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
             init_signature=init_signatures.get(unit.span),
         )
         for code in sorted(codes):
-            if RULES[code].check is None or is_suppressed(code, unit.suppressed):
-                continue
-            for finding in RULES[code].check(context):
-                if code in severities:
-                    finding = replace(finding, severity=severities[code])
-                report.findings.append(finding)
+            check = RULES[code].check
+            if check is not None:
+                report.findings.extend(check(context))
         reports.append(report)
         if memo is not None:
             memo.keep(key, unit, lines, report, lookups.answers())
@@ -229,12 +228,6 @@ def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:
 
 def _documented(docstring: Docstring, kind: str) -> list[str]:
     return [e.name.text for e in docstring.entries if e.kind == kind and e.name is not None]
-
-
-def codes_for(settings: Settings, relative_path: str) -> frozenset[str]:
-    """The rule codes enabled for a file."""
-    ignored = settings.ignore + ignored_for_path(relative_path, settings.per_file_ignores)
-    return enabled_codes(settings.select, ignored)
 
 
 def _init_signatures(units: tuple[Unit, ...]) -> dict[Span, Signature]:

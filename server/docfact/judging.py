@@ -13,10 +13,12 @@ from dataclasses import replace
 
 from .cache import Cache
 from .config import Settings
-from .engine import FileAnalysis, analyze, codes_for, resolve
+from .engine import FileAnalysis, analyze, resolve
+from .finding_json import diagnostic_json
 from .graph.build import ProjectGraph
 from .llm import client_for, judge_units
-from .runner import FileJob, RunResult, diagnostic_dict
+from .rule_settings import FileRules, suppressions
+from .runner import FileJob, RunResult
 from .scoring import score_findings, score_units, scorable, sonar_json, ssc_json
 from .source.files import SkippedFile, decode_source
 
@@ -91,16 +93,9 @@ async def _score(analyses, settings: Settings, cache, client, result: RunResult,
 
 def _add_findings(result: RunResult, findings, analysis: FileAnalysis, job: FileJob,
                   settings: Settings) -> None:
-    enabled = codes_for(settings, job.relative)
-    severities = dict(settings.severity)
-    for finding in findings:
-        if finding.code not in enabled:
-            continue
-        if finding.code in severities:
-            finding = replace(finding, severity=severities[finding.code])
-        item = diagnostic_dict(finding, analysis.lines, job.display)
-        item.pop("condition")
-        result.diagnostics.append(item)
+    rules = FileRules.of(settings, job.relative, suppressions(analysis.module.units, analysis.module_name))
+    result.diagnostics.extend(diagnostic_json(finding, analysis.lines, job.display)
+                              for finding in rules.apply(findings))
 
 
 class _ScoreEntries:

@@ -16,14 +16,16 @@ from pathlib import Path
 from .cache import Cache, cache_key
 from .config import Settings
 from .checks.project_rules import project_findings
-from .engine import analyze, codes_for, facts_of
+from .engine import analyze, facts_of, resolve
+from .finding_json import decode, diagnostic_json, encode
 from .graph.build import ProjectGraph
 from .model import Finding
+from .rule_settings import FileRules, suppressions
 from .source.files import (SkippedFile, decode_source, iter_python_files, module_name_for,
                            read_regular)
 from .source.lines import LineIndex
 
-_OUTCOME_FORMAT = 8  # bump when check_job's output changes shape: old cache entries then miss
+_OUTCOME_FORMAT = 9  # bump when check_job's output changes shape: old cache entries then miss
 _PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
 
 
@@ -73,8 +75,11 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
             continue
         result.files_checked += 1
         result.units_checked += outcome["units"]
-        result.diagnostics.extend(resolved(outcome, project))
-        result.diagnostics.extend(project_diagnostics(job, project, settings))
+        findings = standing_findings(outcome, project,
+                                     FileRules.of(settings, job.relative, outcome["suppressed"]))
+        if findings:
+            lines = LineIndex(decode_source(job.data))
+            result.diagnostics.extend(diagnostic_json(f, lines, job.display) for f in findings)
     if cache and deterministic_only:
         cache.put(project_key, {"skipped": result.skipped[skipped_before:],
                                 "diagnostics": result.diagnostics,
@@ -121,7 +126,8 @@ def _is_outcome(value) -> bool:
     """The shape ``check_job`` returns (a cache entry of another shape is recomputed)."""
     return isinstance(value, dict) and (
         isinstance(value.get("skipped"), str)
-        or all(isinstance(value.get(k), t) for k, t in (("units", int), ("facts", dict), ("diagnostics", list))))
+        or all(isinstance(value.get(k), t) for k, t in (
+            ("units", int), ("facts", dict), ("findings", list), ("suppressed", dict))))
 
 
 def _is_project_result(value) -> bool:
@@ -138,40 +144,12 @@ def project_graph(outcomes: list[tuple["FileJob", dict]]) -> ProjectGraph:
     return project
 
 
-def resolved(outcome: dict, project: ProjectGraph) -> list[dict]:
-    """The outcome's diagnostics that stand once the whole project is known."""
-    kept = []
-    for diagnostic in outcome.get("diagnostics", ()):
-        condition = diagnostic.get("condition")
-        condition = tuple(condition) if condition else None
-        if project.cancels(diagnostic["symbol"], condition):
-            continue
-        item = {k: v for k, v in diagnostic.items() if k != "condition"}
-        extra = project.settling_evidence(diagnostic["symbol"], condition)
-        if extra:
-            item["evidence"] = item["evidence"] + [
-                {"symbol": e.symbol, "path": e.path, "line": e.line} for e in extra]
-        settled = project.settled_finding(diagnostic["symbol"], condition)
-        if settled is not None:
-            item["message"], replacement = settled
-            if replacement:
-                item["fix"] = {"title": f"Replace with `{replacement}`", "replacement": replacement,
-                               "start": item["start"], "end": item["end"], "safety": "unsafe"}
-        kept.append(item)
-    return kept
-
-
-def project_diagnostics(job: FileJob, project: ProjectGraph, settings: Settings) -> list[dict]:
-    """Findings of the project-wide rules for one file."""
-    findings = project_findings(project, job.display, codes_for(settings, job.relative),
-                                dict(settings.severity))
-    if not findings:
-        return []
-    lines = LineIndex(decode_source(job.data))
-    items = [diagnostic_dict(finding, lines, job.display) for finding in findings]
-    for item in items:
-        item.pop("condition")
-    return items
+def standing_findings(outcome: dict, project: ProjectGraph, rules: FileRules) -> list[Finding]:
+    """A file's findings (its outcome's and the project-wide rules') that stand once the
+    whole project is known, as its settings show them."""
+    found = (resolve(map(decode, outcome["findings"]), project)
+             + project_findings(project, outcome["facts"]["path"]))
+    return rules.apply(found)
 
 
 def _discover(paths, settings, config_root, result) -> list[FileJob]:
@@ -290,37 +268,9 @@ def check_job(job: FileJob, settings: Settings) -> dict:
     return {
         "units": len(analysis.units),
         "facts": facts_of(analysis, is_package=job.display.endswith("__init__.py")),
-        "diagnostics": [diagnostic_dict(f, analysis.lines, job.display) for f in analysis.findings],
+        "findings": [encode(f) for f in analysis.findings],
+        "suppressed": suppressions(analysis.module.units, analysis.module_name),
     }
-
-
-def diagnostic_dict(finding: Finding, lines: LineIndex, path: str) -> dict:
-    """A finding as the JSON contract of DESIGN.md (1-based lines and columns)."""
-    return {
-        "path": path,
-        "symbol": finding.symbol,
-        "code": finding.code,
-        "criterion": finding.criterion,
-        "severity": finding.severity,
-        "message": finding.message,
-        "start": _position(lines, finding.span.start),
-        "end": _position(lines, finding.span.end),
-        "sentence": finding.sentence,
-        "evidence": [{"symbol": e.symbol, "path": e.path, "line": e.line} for e in finding.evidence],
-        "fix": None if finding.fix is None else {
-            "title": finding.fix.title,
-            "replacement": finding.fix.replacement,
-            "start": _position(lines, finding.fix.span.start),
-            "end": _position(lines, finding.fix.span.end),
-            "safety": finding.fix.safety,
-        },
-        "condition": list(finding.condition) if finding.condition else None,
-    }
-
-
-def _position(lines: LineIndex, offset: int) -> dict:
-    line, column = lines.position(offset)
-    return {"line": line + 1, "column": column + 1}
 
 
 class _Progress:

@@ -8,10 +8,12 @@ from llm_helpers import analyze_text, cached_rows
 from scripted_server import MARKERS, PAPER_TITLES
 
 from docfact.cache import Cache
+from docfact.config import Settings
 from docfact.llm import LlmClient, judge_unit, judge_units
 from docfact.llm.judge import code_without_docstring
 from docfact.llm.prompts import MAX_CODE_CHARS
 from docfact.model import Evidence
+from docfact.rule_settings import FileRules, suppressions
 
 SOURCE = '''\
 import os
@@ -174,12 +176,34 @@ async def test_a_deterministic_finding_stands_and_the_model_agrees(server, llm_s
     assert text[model_finding.span.start:model_finding.span.end] == "The BADNAME rule applies."
 
 
+def shown(analysis, findings):
+    """What the default settings and the file's suppression comments show of ``findings``."""
+    return FileRules.of(Settings(), analysis.path,
+                        suppressions(analysis.module.units, analysis.module_name)).apply(findings)
+
+
 async def test_a_suppressed_code_is_not_reported(server, llm_settings):
     text = 'def f():  # docfact: ignore[DF301]\n    """Do WRONGFUNC things."""\n    return 1\n'
-    (report,) = analyze_text(text).units
+    analysis = analyze_text(text)
+    (report,) = analysis.units
     result = await judge(report, llm_settings(), text=text, evidence=())
     assert result.segments[0].verdicts["function"] == 0
-    assert result.findings == []
+    assert [f.code for f in result.findings] == ["DF301"]
+    assert shown(analysis, result.findings) == []
+
+
+async def test_a_sentence_suppressed_for_a_rule_is_not_reported_again_by_the_model(server, llm_settings):
+    text = 'def f():  # docfact: ignore[DF102]\n    """Call `BADNAME_helper` first."""\n    return 1\n'
+    analysis = analyze_text(text)
+    (report,) = analysis.units
+    assert [f.code for f in report.findings] == ["DF102"]  # found, and silenced where shown
+    result = await judge(report, llm_settings(), text=text, evidence=())
+    assert result.segments[0].verdicts["name"] == 0
+    assert result.findings == [] and [a.finding.code for a in result.agreements] == ["DF102"]
+    assert shown(analysis, report.findings + result.findings) == []
+    # Without the comment the rule's finding shows, and the model only agrees with it.
+    plain = analyze_text(text.replace("  # docfact: ignore[DF102]", ""))
+    assert [f.code for f in shown(plain, plain.findings)] == ["DF102"]
 
 
 # --- faults ------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def test_a_worker_that_dies_costs_only_its_file():
         if job.display == "doomed.py":
             assert "crashed" in outcome["skipped"] and outcome["cacheable"] is False
         else:
-            assert [d["code"] for d in outcome["diagnostics"]] == ["DF101"], job.display
+            assert [d["code"] for d in outcome["findings"]] == ["DF101"], job.display
 
 
 # --- special files and bad settings: one line on stderr, the other files still checked ---

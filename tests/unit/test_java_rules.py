@@ -5,6 +5,7 @@ import textwrap
 from docfact.config import Settings
 from docfact.engine import analyze, facts_of, resolve
 from docfact.graph.build import ProjectGraph
+from docfact.rule_settings import FileRules, suppressions
 
 
 def check(source, *others, select=()):
@@ -15,8 +16,10 @@ def check(source, *others, select=()):
         project.set_file(facts_of(analyze(textwrap.dedent(other), f"Other{index}.java", "", settings)))
     source = textwrap.dedent(source)
     analysis = analyze(source, "Shop.java", "", settings)
+    shown = FileRules.of(settings, "Shop.java", suppressions(analysis.module.units, analysis.module_name))
     project.set_file(facts_of(analysis))
-    return [(f.code, source[f.span.start:f.span.end], f) for f in resolve(analysis.findings, project)]
+    return [(f.code, source[f.span.start:f.span.end], f)
+            for f in shown.apply(resolve(analysis.findings, project))]
 
 
 def codes(source, *others, **kwargs):

@@ -7,17 +7,21 @@ import pytest
 from docfact.config import Settings
 from docfact.engine import analyze, facts_of, resolve
 from docfact.graph.build import ProjectGraph
+from docfact.rule_settings import FileRules, suppressions
 
 
 def check(source, select=(), ignore=(), project_names=frozenset()):
     source = textwrap.dedent(source)
-    analysis = analyze(source, "sample.py", "sample", Settings(select=select, ignore=ignore))
+    settings = Settings(select=select, ignore=ignore)
+    analysis = analyze(source, "sample.py", "sample", settings)
+    shown = FileRules.of(settings, "sample.py", suppressions(analysis.module.units, "sample"))
     project = ProjectGraph()
     project.set_file(facts_of(analysis))
     if project_names:  # what other files of the project define
         project.set_file({"module": "elsewhere", "path": "elsewhere.py", "package": False,
                           "imports": [], "names": " ".join(project_names), "units": []})
-    return [(f.code, source[f.span.start:f.span.end], f) for f in resolve(analysis.findings, project)]
+    return [(f.code, source[f.span.start:f.span.end], f)
+            for f in shown.apply(resolve(analysis.findings, project))]
 
 
 def codes(source, **kwargs):

@@ -3,29 +3,25 @@ once every file is known, not by a check function on one unit."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterator
 
 from ..model import Evidence, Finding, Span
-from .registry import RULES, Rule, is_suppressed
+from .registry import RULES, Rule
 
 RULES["DF106"] = Rule(
     "DF106", "inherited-docstring-parameter", "name", "warning", True, None,
     "An override without a docstring inherits one that documents parameters it does not have.")
 
 
-def project_findings(project, path: str, enabled: frozenset[str],
-                     severities: dict[str, str]) -> list[Finding]:
-    """The project-wide rules' findings for ``path``, as selected and configured."""
-    return [replace(f, severity=severities.get(f.code, f.severity))
-            for f in inherited_parameter_findings(project, path) if f.code in enabled]
+def project_findings(project, path: str) -> list[Finding]:
+    """The project-wide rules' findings for ``path`` (settings are applied where findings
+    are shown: ``rule_settings``)."""
+    return list(inherited_parameter_findings(project, path))
 
 
 def inherited_parameter_findings(project, path: str) -> Iterator[Finding]:
     """DF106 for the undocumented overrides in ``path`` (see ProjectGraph)."""
     for unit, base, missing in project.inherited_docstring_mismatches(path):
-        if is_suppressed("DF106", frozenset(unit.get("suppressed", ()))):
-            continue
         name = unit["q"].rsplit(".", 1)[-1]
         names = ", ".join(f"`{m}`" for m in missing)
         own = ", ".join(f"`{p}`" for p in unit.get("params", ()) if p not in ("self", "cls")) or "none"

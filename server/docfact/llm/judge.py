@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cache import Cache, cache_key
-from ..checks.registry import is_suppressed
 from ..config import LlmSettings
 from ..model import Evidence, Finding, Span, Unit
 from . import prompts
@@ -273,14 +272,14 @@ def _add_findings(result: JudgeResult, report: UnitReport, evidence: Sequence[Ev
     for criterion in CRITERIA:
         if verdict.verdicts[criterion] != 0:
             continue
+        # The rules' findings, suppressed ones included: a sentence a comment silences
+        # for a rule is not reported again under the model's code.
         existing = next((f for f in report.findings if f.criterion == criterion and _touches(f, span)),
                         None)
         if existing is not None:
             result.agreements.append(Agreement(existing, criterion, verdict.reason))
             continue
         code, severity = FINDING_CODES[criterion]
-        if is_suppressed(code, report.unit.suppressed):
-            continue
         title = prompts.criteria()[criterion].title.lower()
         reason = verdict.reason or f"the model judges this sentence a case of {title}"
         result.findings.append(Finding(

@@ -126,28 +126,3 @@ def range_from_json(value: dict) -> types.Range:
     return types.Range(
         start=types.Position(**value["start"]), end=types.Position(**value["end"])
     )
-
-
-def diagnostic_from_dict(item: dict, mapper: PositionMapper) -> types.Diagnostic:
-    """The LSP diagnostic of a cached CLI-shaped finding (1-based code-point positions)."""
-    def offset(position: dict) -> int:
-        return mapper.lines.offset(position["line"] - 1, position["column"] - 1)
-
-    data = {"symbol": item["symbol"], "criterion": item["criterion"], "sentence": item["sentence"]}
-    if item.get("fix"):
-        fix = item["fix"]
-        data["fix"] = {
-            "title": fix["title"],
-            "replacement": fix["replacement"],
-            "range": _range_json(mapper.range(Span(offset(fix["start"]), offset(fix["end"])))),
-            "safety": fix.get("safety", "unsafe"),  # results cached before fixes had one
-        }
-    return types.Diagnostic(
-        range=mapper.range(Span(offset(item["start"]), offset(item["end"]))),
-        message=item["message"],
-        severity=_SEVERITY[item["severity"]],
-        code=item["code"],
-        code_description=types.CodeDescription(href=rule_link(item["code"])),
-        source="docfact",
-        data=data,
-    )

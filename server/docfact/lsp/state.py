@@ -14,14 +14,15 @@ from typing import Callable
 from ..cache import Cache
 from ..config import ConfigError, Settings, load_settings
 from ..checks.project_rules import project_findings
-from ..engine import FileAnalysis, UnitMemo, analyze, codes_for, facts_of, resolve
+from ..engine import FileAnalysis, UnitMemo, analyze, facts_of, resolve
 from ..graph.build import ProjectGraph
 from ..model import Finding, Span
-from ..runner import file_outcomes, relative_to_root, resolved
+from ..rule_settings import FileRules, suppressions
+from ..runner import file_outcomes, relative_to_root, standing_findings
 from ..scoring import score_findings
 from ..source.files import SUFFIXES, module_name_for
 from ..source.lines import LineIndex
-from .convert import PositionMapper, diagnostic_from_dict
+from .convert import PositionMapper, diagnostic
 
 log = logging.getLogger("docfact")
 
@@ -33,7 +34,8 @@ CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "trace", "path", 
 class DocumentState:
     version: int | None
     analysis: FileAnalysis
-    findings: list[Finding]  # deterministic, settled by the project graph
+    rules: FileRules  # which findings are shown, and how
+    findings: list[Finding]  # deterministic, settled by the project graph, as shown
     result_id: str
     judged: dict = field(default_factory=dict)  # symbol -> the model judge's JudgeResult
     scored: dict = field(default_factory=dict)  # symbol -> FunctionScores of the unit's text
@@ -45,8 +47,9 @@ class DocumentState:
 
     @property
     def all_findings(self) -> list[Finding]:
-        return (self.findings + [f for result in self.judged.values() for f in result.findings]
-                + self.score_findings)
+        """Every finding shown: the rules', the model judge's and the scores'."""
+        return self.findings + self.rules.apply(
+            [f for result in self.judged.values() for f in result.findings] + self.score_findings)
 
 
 @dataclass
@@ -147,14 +150,14 @@ class Workspace:
                     self.project.set_file(facts)
                     self.drifted = True
                 self._facts[path] = facts
-            findings = resolve(analysis.findings, self.project) + project_findings(
-                self.project, path, codes_for(settings, relative), dict(settings.severity))
+            found = resolve(analysis.findings, self.project) + project_findings(self.project, path)
             generation = self._generation()
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
-        state = DocumentState(version, analysis, findings, result_id)
+        rules = FileRules.of(settings, relative, suppressions(analysis.module.units, analysis.module_name))
+        state = DocumentState(version, analysis, rules, rules.apply(found), result_id)
         self._attach_judgements(uri, state)
-        self._attach_scores(uri, state, codes_for(settings, relative), dict(settings.severity))
+        self._attach_scores(uri, state)
         with self._lock:
             stored = self._documents.get(uri)
             # Analyses of two versions can overlap (a cancelled check's thread runs on):
@@ -220,10 +223,7 @@ class Workspace:
                 kept[symbol] = (unit_text, scores)
             state = self._documents.get(uri)
         if state is not None:
-            path = Path(state.analysis.path)
-            settings, root = self._settings_and_root(path)
-            relative = relative_to_root(path.resolve(), root)
-            self._attach_scores(uri, state, codes_for(settings, relative), dict(settings.severity))
+            self._attach_scores(uri, state)
 
     def set_rewrites(self, uri: str, key: tuple[str, str], unit_text: str, offers: list) -> None:
         with self._lock:
@@ -235,7 +235,7 @@ class Workspace:
         found = self._rewrites.get(uri, {}).get(key)
         return found[1] if found is not None and found[0] == unit_text else None
 
-    def _attach_scores(self, uri: str, state: DocumentState, codes, severities) -> None:
+    def _attach_scores(self, uri: str, state: DocumentState) -> None:
         stored = self._scores.get(uri)
         if not stored:
             return
@@ -250,8 +250,7 @@ class Workspace:
                 continue
             state.unscored.discard(report.symbol)
             scored[report.symbol] = scores
-            found += [replace(f, severity=severities.get(f.code, f.severity))
-                      for f in score_findings(report, scores) if f.code in codes]
+            found += score_findings(report, scores)
         state.scored, state.score_findings = scored, found
 
     # --- the workspace -------------------------------------------------------------
@@ -308,21 +307,24 @@ class Workspace:
         open_uris = set(self._documents)
         reports = {}
         with self._lock:
-            items = list(self._outcomes.items())
+            items = [(path, known) for path, known in self._outcomes.items()
+                     if path.as_uri() not in open_uris]
+        rules = {path: self._rules_of_closed(path, outcome) for path, (_, outcome) in items}
+        with self._lock:
             generation = self._generation()
-            found_by_path = {path: resolved(outcome, self.project) for path, (_, outcome) in items}
-        for path, (digest, outcome) in items:
-            uri = path.as_uri()
-            if uri in open_uris:
-                continue
-            lines = None
-            diagnostics = []
-            for item in found_by_path[path]:
-                if lines is None:
-                    lines = LineIndex(path.read_text(encoding="utf-8", errors="replace"))
-                diagnostics.append(diagnostic_from_dict(item, PositionMapper(lines, encoding)))
-            reports[uri] = (f"{digest}:{generation}", diagnostics)
+            found_by_path = {path: standing_findings(outcome, self.project, rules[path])
+                             for path, (_, outcome) in items}
+        for path, (digest, _) in items:
+            findings = found_by_path[path]
+            mapper = (PositionMapper(LineIndex(path.read_text(encoding="utf-8", errors="replace")),
+                                     encoding) if findings else None)
+            reports[path.as_uri()] = (f"{digest}:{generation}",
+                                      [diagnostic(f, mapper, path.as_uri(), str(path)) for f in findings])
         return reports
+
+    def _rules_of_closed(self, path: Path, outcome: dict) -> FileRules:
+        settings, root = self._settings_and_root(path)
+        return FileRules.of(settings, relative_to_root(path, root), outcome["suppressed"])
 
     def _generation(self) -> str:
         return f"g{self.project.generation}"
