@@ -209,7 +209,8 @@ def _run(arguments):
     settings, root = _settings(arguments)
     if settings.sonar.enabled and settings.llm.model:
         _warn_without_sandbox()
-    cache = None if arguments.no_cache else Cache(settings.cache_dir and Path(settings.cache_dir))
+    cache_dir = Path(settings.cache_dir) if settings.cache_dir else None
+    cache = None if arguments.no_cache else Cache(cache_dir)
     # A short-lived process that loads millions of small objects (every file's cached
     # facts): the cyclic garbage collector would only re-scan them, again and again.
     gc.disable()
@@ -322,7 +323,8 @@ def _score(arguments) -> int:
     if not settings.llm.model:
         raise ConfigError("score needs a model: set model in [tool.docfact.llm] or pass --llm-model")
     _warn_without_sandbox()
-    cache = None if arguments.no_cache else Cache(settings.cache_dir and Path(settings.cache_dir))
+    cache_dir = Path(settings.cache_dir) if settings.cache_dir else None
+    cache = None if arguments.no_cache else Cache(cache_dir)
     # The judge's evidence comes from the project the file belongs to.
     outcomes = file_outcomes([root or path.parent], settings, root, cache)
     job = next((job for job, _ in outcomes if Path(job.display).resolve() == path.resolve()), None)

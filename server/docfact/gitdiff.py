@@ -83,7 +83,8 @@ class ChangedUnits:
             if path not in changes:
                 changes[path] = self._file_changes(Path(path))
             # None: nothing to compare with (a new, unreadable or outside file): all is new.
-            if changes[path] is None or changes[path].changed_at(diagnostic["start"]):
+            found = changes[path]
+            if found is None or found.changed_at(diagnostic["start"]):
                 kept.append(diagnostic)
         return kept
 
@@ -118,7 +119,7 @@ class _FileChanges:
     def changed_at(self, position: dict) -> bool:
         if self.same_text:
             return False
-        if self.new_texts is None or self.old_texts is None:
+        if self.units is None or self.new_texts is None or self.old_texts is None:
             return True
         offset = self.lines.offset(position["line"] - 1, position["column"] - 1)
         key = _owner(self.units, offset)

@@ -56,7 +56,7 @@ def to_text(result) -> str:
     for d in sorted(result.diagnostics, key=sort_key):
         lines.append(f"{d['path']}:{d['start']['line']}:{d['start']['column']}: "
                      f"{d['code']} {d['message']}")
-    counts = {}
+    counts: dict[str, int] = {}
     for d in result.diagnostics:
         counts[d["severity"]] = counts.get(d["severity"], 0) + 1
     found = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if s in counts) or "no findings"

@@ -63,7 +63,7 @@ def referee_scores(items: list[Function]) -> list[float]:
 
 
 def sonar_scores(items: list[Function], dimension: str) -> list[float]:
-    return [f.sonar[dimension] for f in items if f.sonar.get(dimension) is not None]
+    return [value for f in items if (value := f.sonar.get(dimension)) is not None]
 
 
 def ssc_scores(items: list[Function]) -> list[float]:
@@ -77,9 +77,10 @@ def ssc_threshold(items: list[Function]) -> float | None:
                 None)
 
 
-def least_understood(items: list[Function], limit: int = 10) -> list[Function]:
-    scored = [f for f in items if f.ssc_value is not None]
-    return sorted(scored, key=lambda f: (f.ssc_value, f.symbol))[:limit]
+def least_understood(items: list[Function], limit: int = 10) -> list[tuple[Function, float]]:
+    """The functions with the lowest SSC, with it."""
+    scored = [(f, f.ssc_value) for f in items if f.ssc_value is not None]
+    return sorted(scored, key=lambda pair: (pair[1], pair[0].symbol))[:limit]
 
 
 def sentences_with_most_findings(report: dict, limit: int = 10) -> list[tuple[str, str, int]]:

@@ -113,8 +113,7 @@ def _least_understood(items: list[Function], tau: float | None) -> str:
     lowest = data.least_understood(items)
     if not lowest:
         return _not_computed("SSC")
-    bars = [(f.symbol, f.ssc_value, f"{f.symbol} ({f.path}): SSC {f.ssc_value:.2f}")
-            for f in lowest]
+    bars = [(f.symbol, value, f"{f.symbol} ({f.path}): SSC {value:.2f}") for f, value in lowest]
     marker = (tau, f"1 − τ = {tau:.2f}") if tau is not None else None
     return svg.hbars(bars, title=f"The {len(bars)} functions with the lowest SSC",
                      width=520, label_width=260, scale=1.0, digits=2, marker=marker)

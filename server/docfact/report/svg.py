@@ -5,6 +5,7 @@ one drawing serves both the light and the dark scheme. Every string is escaped h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 _FONT_WIDTH = 6.6  # px per character at the page's 12px plot font, to truncate labels
@@ -58,7 +59,7 @@ def histogram(values: list[float], *, title: str, bins: int = 10, width: int = 3
     return _svg(title, width, height, parts)
 
 
-def hbars(items: list[tuple[str, float, str]], *, title: str, width: int = 640,
+def hbars(items: Sequence[tuple[str, float, str]], *, title: str, width: int = 640,
           label_width: int = 340, scale: float | None = None, digits: int = 0,
           marker: tuple[float, str] | None = None) -> str:
     """One horizontal bar per ``(label, value, tooltip)``; labels get at most

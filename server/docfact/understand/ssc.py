@@ -72,12 +72,13 @@ async def sample_summaries(code: str, client: LlmClient, k: int, temperature: fl
     asked for the rest one at a time, concurrently. Raises LlmError when the first call fails.
     """
     messages = prompting.summary_messages(code)
-    options = dict(temperature=temperature, max_tokens=prompting.SUMMARY_MAX_TOKENS)
-    first = await client.complete(messages, n=k, **options)
+    max_tokens = prompting.SUMMARY_MAX_TOKENS
+    first = await client.complete(messages, n=k, temperature=temperature, max_tokens=max_tokens)
     texts = list(first.choices[:k])
     missing = k - len(texts)
     if missing > 0:
-        more = await asyncio.gather(*(client.complete(messages, n=1, **options)
+        more = await asyncio.gather(*(client.complete(messages, n=1, temperature=temperature,
+                                                      max_tokens=max_tokens)
                                       for _ in range(missing)), return_exceptions=True)
         texts += [c.text for c in more if not isinstance(c, BaseException)]
     return [s for s in map(prompting.clean_summary, texts) if s]
@@ -136,8 +137,8 @@ def calibrate_docstrings(per_function_summaries: Mapping[str, Sequence[str]],
     alphas = {}
     for symbol, ss in per_function_summaries.items():
         doc = docstrings.get(symbol)
-        alphas[symbol] = (p2_alphas(similarities(ss, encoder, doc, weights).docstring)
-                          if doc and len(ss) >= 2 else None)
+        to_doc = similarities(ss, encoder, doc, weights).docstring if doc and len(ss) >= 2 else None
+        alphas[symbol] = p2_alphas(to_doc) if to_doc is not None else None
     return conformal_labels("p2", alphas, epsilon, _ks(per_function_summaries))
 
 
@@ -235,12 +236,11 @@ async def understand_project(functions: Sequence[FunctionInput], client: LlmClie
         errors.update({f.symbol: str(error) for f in functions if f.symbol not in errors})
     symbols = [f.symbol for f in functions]
     p1 = {s: p1_alphas(sims[s].pairwise) if s in sims else None for s in symbols}
-    p2 = {s: p2_alphas(sims[s].docstring) if s in sims and sims[s].docstring else None
-          for s in symbols}
-    calibration = {"p1": None, "p2": None}
+    p2 = {s: _p2(sims.get(s)) for s in symbols}
+    calibration: dict[str, list[float] | None] = {"p1": None, "p2": None}
     if project is not None:
         kept = remember(cache, store_key(project, _decoding(client, settings), settings),
-                        {s: {"p1": p1[s][0] if p1[s] else None, "p2": p2[s][0] if p2[s] else None}
+                        {s: {"p1": _calibration_alpha(p1[s]), "p2": _calibration_alpha(p2[s])}
                          for s in symbols})
         calibration = {proxy: calibration_values(kept, proxy) for proxy in calibration}
     result = ProjectUnderstanding(
@@ -256,6 +256,15 @@ async def understand_project(functions: Sequence[FunctionInput], client: LlmClie
     return result
 
 
+def _p2(found: Similarities | None) -> tuple[float, float] | None:
+    """P2's (calibration, test) alphas, when there is a docstring to compare with."""
+    return p2_alphas(found.docstring) if found is not None and found.docstring else None
+
+
+def _calibration_alpha(alphas: tuple[float, float] | None) -> float | None:
+    return alphas[0] if alphas else None
+
+
 async def _summaries(function: FunctionInput, client: LlmClient, settings: SscSettings,
                      cache: Cache | None) -> tuple[list[str] | None, str | None, bool]:
     """(summaries or None, what went wrong, whether they came from the cache)."""
@@ -268,9 +277,9 @@ async def _summaries(function: FunctionInput, client: LlmClient, settings: SscSe
     except LlmError as error:
         return None, str(error), False
     if len(summaries) < settings.k:  # partial: used, never stored
-        error = f"{len(summaries)} of {settings.k} summaries received"
-        log.warning("%s: SSC: the model gave %s", function.symbol, error)
-        return (summaries if len(summaries) >= 2 else None), error, False
+        shortfall = f"{len(summaries)} of {settings.k} summaries received"
+        log.warning("%s: SSC: the model gave %s", function.symbol, shortfall)
+        return (summaries if len(summaries) >= 2 else None), shortfall, False
     if cache is not None:
         cache.put(key, summaries)
     return summaries, None, False
@@ -293,7 +302,10 @@ async def _similarities_for(functions: Sequence[FunctionInput],
         if encoder is None:
             encoder = await asyncio.to_thread(load_encoder, settings.encoder, settings.encoder_layer)
         name = encoder.name
-    weights = await asyncio.to_thread(_project_idf, encoder, corpus, settings.idf) if settings.idf else None
+    weights = None
+    if settings.idf:
+        assert encoder is not None  # with idf the name is never looked up alone: it is loaded
+        weights = await asyncio.to_thread(_project_idf, encoder, corpus, settings.idf)
     idf_tag = _digest(corpus) if weights else None
     keys = {symbol: cache_key("ssc-similarities", texts, docs[symbol], name, idf_tag)
             for symbol, texts in summaries.items()}
