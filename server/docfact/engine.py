@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
-from .checks.context import CheckContext  # importing checks registers every rule
+from .checks.context import CheckContext
 from .checks.lookups import Answers, Lookups
 from .checks.registry import RULES
 from .config import Settings

@@ -15,7 +15,7 @@ import textwrap
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .checks.registry import RULES, Rule
+from .checks.registry import RULES
 from .config import Settings
 from .model import Finding
 
@@ -27,13 +27,6 @@ log = logging.getLogger(__name__)
 LOW_CORRECTNESS = 0.5  # below this, code written from the docstring mostly behaves otherwise
 SANDBOX_PARALLELISM = 2  # functions whose sandbox runs overlap (they are CPU-bound)
 DIMENSIONS = ("correctness", "abstraction", "conciseness", "fluency")
-
-RULES["DF304"] = Rule(
-    "DF304", "low-sonar-correctness", "function", "warning", True, None,
-    "Code written from the docstring behaves differently from the function (SONAR Correctness).")
-RULES["DF305"] = Rule(
-    "DF305", "docstring-far-from-model-reading", "function", "information", True, None,
-    "The docstring is far from what a model reads in the code (SSC P2, calibrated over the project).")
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from pathlib import Path
 
-import docfact.engine  # noqa: F401  (registers every rule)
 from docfact.checks.registry import RULES
 from docfact.lsp.convert import rule_link
 from docfact.output import rule_url

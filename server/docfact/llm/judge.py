@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cache import Cache, cache_key
+from ..checks.registry import RULES
 from ..config import LlmSettings
 from ..model import Evidence, Finding, Span, Unit
 from . import prompts
@@ -28,13 +29,8 @@ if TYPE_CHECKING:  # the engine imports the judge, not the other way round
 
 log = logging.getLogger(__name__)
 
-# criterion -> (code, severity) of a model finding
-FINDING_CODES = {
-    "name": ("DF104", "information"),
-    "type": ("DF206", "information"),
-    "function": ("DF301", "warning"),
-    "context": ("DF401", "warning"),
-}
+# criterion -> the rule of a model finding (its severity is the rule table's)
+FINDING_CODES = {"name": "DF104", "type": "DF206", "function": "DF301", "context": "DF401"}
 
 
 @dataclass(frozen=True)
@@ -279,11 +275,11 @@ def _add_findings(result: JudgeResult, report: UnitReport, evidence: Sequence[Ev
         if existing is not None:
             result.agreements.append(Agreement(existing, criterion, verdict.reason))
             continue
-        code, severity = FINDING_CODES[criterion]
+        code = FINDING_CODES[criterion]
         title = prompts.criteria()[criterion].title.lower()
         reason = verdict.reason or f"the model judges this sentence a case of {title}"
         result.findings.append(Finding(
-            code=code, criterion=criterion, severity=severity,
+            code=code, criterion=criterion, severity=RULES[code].severity,
             message=f"{reason} (model: {settings.model})",
             span=span, symbol=report.symbol,
             sentence=text.value[segment.start:segment.end], sentence_span=span,
