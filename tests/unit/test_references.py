@@ -117,6 +117,34 @@ def test_epytext_links_and_see_also_entries(tmp_path):
     ]
 
 
+def test_a_word_of_a_comment_or_a_string_is_no_target(tmp_path):
+    found = findings(tmp_path, {"shop/client.py": '''
+        from .util import Parser
+
+
+        def connect():
+            """Connect with L{Parser} and L{parse_urls}; see L{shop.util.prase_url}
+            and L{NoneType}.
+            """
+            # parse_urls is what the old version called it; so was prase_url
+            return "NoneType"
+    ''', "shop/other.py": '''
+        LABEL = "prase_url"
+    ''', "shop/old.py": '''
+        def __getattr__(name):
+            return {"parse_uri": len}[name]
+
+
+        def f():
+            """Deprecated names a module's ``__getattr__`` makes resolve: L{parse_uri}."""
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF107", "parse_urls", "parse_url"),
+        ("DF107", "shop.util.prase_url", "shop.util.parse_url"),
+        ("DF107", "NoneType", None),
+    ]
+
+
 def test_a_base_class_outside_the_project_may_have_any_member(tmp_path):
     assert findings(tmp_path, {"shop/client.py": '''
         import json
@@ -215,6 +243,7 @@ def test_keywords_read_or_passed_on_are_parameters_near_misses_are_not(tmp_path)
             """Draws, passing the keywords on.
 
             Args:
+                graph: the graph.
                 arrows: whether to draw arrows.
                 arrowsize: a keyword sharing the stem of a parameter is no typo.
                 kwds: the drawing keywords.
@@ -226,6 +255,60 @@ def test_keywords_read_or_passed_on_are_parameters_near_misses_are_not(tmp_path)
         ("DF101", "block", None),
         ("DF101", "other", None),
     ]
+
+
+def test_an_entry_beside_one_for_the_whole_kwargs_names_an_undocumented_parameter(tmp_path):
+    # flask: ":param template_name:" of render_template_string(source, **context), which
+    # documents ":param context:"; marshmallow: ":param serde_type:" beside ":param
+    # kwargs:" of a field whose constructor takes serialization_type. A keyword documented
+    # beside its **kwargs, every named parameter documented too, is one of its keys.
+    found = findings(tmp_path, {"shop/render.py": '''
+        from .util import Parser
+
+
+        def render_string(source, **context):
+            """Render.
+
+            :param template_name: the source of the template.
+            :param context: the variables of the template.
+            """
+            return Parser(source, context)
+
+
+        class Delta(Parser):
+            """A field.
+
+            :param serde_type: int or float.
+            :param kwargs: what :class:`Parser` receives.
+            """
+
+            def __init__(self, serialization_type=int, **kwargs):
+                super().__init__(**kwargs)
+
+
+        class Link(Parser):
+            """A link (marshmallow's Url documents its base's deprecated ``default``).
+
+            :param proxy_url: a parameter of the base's constructor.
+            :param kwargs: what :class:`Parser` receives.
+            """
+
+            def __init__(self, absolute=True, **kwargs):
+                super().__init__(**kwargs)
+
+
+        def draw(graph, arrows=None, **kwds):
+            """Draw.
+
+            :param graph: the graph.
+            :param arrows: whether to draw arrows.
+            :param arrowsize: the size of arrows.
+            :param kwds: the drawing keywords.
+            """
+            return dict(kwds)
+    '''}, select=("DF101",))
+    assert [(code, text) for code, _, text, _, _ in found] == [
+        ("DF101", "template_name"), ("DF101", "serde_type")]
 
 
 def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):

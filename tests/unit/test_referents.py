@@ -279,3 +279,46 @@ def test_what_a_parameter_is_about_is_no_stale_name():
             ``default_kw`` too."""
             return kw_only_default, eq_default
     ''') == [("DF102", "default_kw")]
+
+
+def test_history_is_told_by_the_sentence_around_the_name_not_by_its_words_of_purpose():
+    # shutil: "`function` is the callable that will be used to unpack archives"; networkx:
+    # "If `as_view` is True then a view is returned instead of a copy"; hypothesis:
+    # "``discarded`` being ``True`` if it was called with ``discard=True``"; attrs: a
+    # parameter entry whose last sentence says "therefore deprecated". History still is.
+    assert codes('''
+        def unpack(function, as_view, discarded, repr_ns):
+            """Unpack.
+
+            The `function_list` is the callable that will be used to unpack archives.
+            If ``as_view_list`` is True then a view is returned instead of a copy.
+            With ``discarded_list`` being ``True`` if it was called with ``discard=True``.
+            All ``removed_list`` are removed. The ``old_flag`` was removed. It used to
+            return ``old_value``. Pass ``repr_ns`` instead of ``old_ns``.
+
+            :param repr_ns: a name for a more meaningful ``repr_list`` output.
+                It is therefore deprecated.
+            """
+    ''') == [("DF102", "function_list"), ("DF102", "as_view_list"), ("DF102", "discarded_list"),
+             ("DF102", "removed_list"), ("DF102", "repr_list")]
+
+
+def test_a_list_with_code_made_of_parameters_is_about_the_code():
+    # attrs: "one of ``{lt, le, gt, ge}`` and ``eq``  are provided"
+    assert codes('''
+        def cmp_using(eq=None, lt=None, le=None, gt=None, ge=None):
+            """Make a class; one of ``{lt, le, gt, ge}`` and ``eq_list`` are provided,
+            as ``{"a": 1}`` or ``XMLHttpRequest`` are in the wild.
+            """
+    ''') == [("DF102", "eq_list")]
+
+
+def test_inline_code_calling_a_name_with_arguments_calls_the_code():
+    # toolz: "``mkpipe(f, g, h)(x, y)`` is the same as ``h(g(f(x, y)))``" after the
+    # function became ``pipeline``; its arguments are the example's own names.
+    assert codes('''
+        def pipeline(*funcs):
+            """Compose: ``mkpipe(f, g, h)(x, y)`` is the same as ``h(g(f(x, y)))``,
+            and ``pipeline(f, g)(x)`` as ``g(f(x))``; ``dict(a=1)`` is a builtin's.
+            """
+    ''') == [("DF103", "mkpipe")]

@@ -12,10 +12,11 @@ from typing import Iterator
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
 from .kwargs import is_typo_of, keyword_fate, kwargs_use_of
-from .referents import closest_name, one_typo_apart, version_notes
+from .referents import called_name, closest_name, one_typo_apart, version_notes
 from .registry import rule
 
 _SELF_AND_CLS = frozenset({"self", "cls"})
+_VARIADIC = frozenset({"var_positional", "var_keyword"})
 _CODE = re.compile(
     r"(?::(?:py:)?(?P<role>[a-z][a-z-]*):)?"
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?![`_])"  # `text`_ is a hyperlink
@@ -27,13 +28,22 @@ _SUBSCRIPTED = re.compile(r"[A-Za-z]_[A-Za-z0-9]{1,2}")
 # Maths in NumPy docstrings' single backticks: `s_i`, `K_4`, `vA`, `nxn`.
 _MATH = re.compile(r"[A-Za-z]{1,3}(?:_[A-Za-z0-9]{1,2})?")
 # Sentences about history name what is gone: "Renamed from ``resultcallback``".
-_HISTORY = re.compile(r"\b(?:renamed|removed|deprecated|no longer|formerly|previously|declined"
-                      r"|replaced|used to|instead of|was called)\b", re.IGNORECASE)
+# Sentences about history name what is gone: "Renamed from ``resultcallback``". A present
+# or future passive tells what the code does, and names what is there ("each tab is
+# replaced", "it will be removed", "it is used to unpack"); "was called" is history only
+# before a name ("was called ``f``", not "was called with ...").
+_HISTORY = re.compile(
+    r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of"
+    r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )(?<!\bget )(?<!\bgets )(?:removed|replaced)"
+    r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )(?<!\bget )(?<!\bgets )(?<!\bwas )(?<!\bwere )"
+    r"(?<!\bbeen )used to|was called(?=\s+[`'\"]))\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`:*])")
 _FILE_SUFFIXES = frozenset({"py", "pyi", "txt", "xml", "json", "yaml", "yml", "toml", "cfg", "ini",
                             "csv", "html", "md", "rst", "pl", "c", "h", "so", "dll", "zip", "gz"})
 _BARE_CALL = re.compile(r"(?<![\w.`'\"*@])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
 _PROPERTY = re.compile(r"(?:^|\.)(?:cached_)?property$|\.(?:getter|setter|deleter)$")
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _MENTIONS_C = re.compile(r"\bC (?:function|API|code|level)|\w\.[ch]\b")
 # Names of CPython's C API (``PyFrame_New``, ``_Py_DecodeUTF8Ex``) live in no Python file.
 _C_API = re.compile(r"_?_?Py[A-Z_]")
@@ -81,6 +91,13 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     documented = {e.name.text for e in ctx.docstring.entries if e.kind == "param" and e.name}
     ignored = ignored_parameters(ctx)
     undocumented = [p for p in parameters if p not in documented and p not in ignored]
+    # An entry that is no parameter, beside one for the ``**kwargs`` as a whole while a
+    # named parameter goes undocumented, is that parameter under a stale name (flask's
+    # ``template_name`` for ``source``), not a key of the keywords.
+    stale_name = kwargs is not None and any(
+        e.name.text.lstrip("\\*") == kwargs for e in ctx.docstring.entries
+        if e.kind == "param" and e.name is not None) and any(
+        p.name in undocumented for p in signature.parameters if p.kind not in _VARIADIC)
     for entry in ctx.docstring.entries:
         if entry.kind != "param" or entry.name is None:
             continue
@@ -93,7 +110,11 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         condition = None
         if use is not None and name in use.read:
             continue  # read from **kwargs by name (a deprecated alias: ``kwargs.pop("quadsegs")``)
-        if use is not None and not is_typo_of(name, closest, kwargs):
+        if use is not None and stale_name and use.forwarded_to and not is_typo_of(name, closest, kwargs):
+            # Unless a callee it passes the keywords on to names it (a deprecated
+            # ``default`` of a base's constructor).
+            condition = ("forwarded by name", f"{','.join(use.forwarded_to)}:{name}")
+        elif use is not None and not stale_name and not is_typo_of(name, closest, kwargs):
             # **kwargs: a typo of a named parameter is reported; else the key may be read.
             closest, fate = None, keyword_fate(use, name)
             if fate == "accepted":
@@ -187,7 +208,7 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             if match.group("role") is not None or _within(match.start(), links):
                 covered.append(match.span())  # a role is a cross-reference: DF107's
                 continue
-            reference = _reference_in(match.group("body"))
+            reference = _reference_in(match.group("body"), calls=True)
             if reference is None:
                 continue
             offset, name, is_call = reference
@@ -198,7 +219,7 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             yield segment, start, name, is_call, how
         if docstring.style != "numpy":  # Epytext writes code as C{...}, also beside :param:
             for match in _EPYTEXT_CODE.finditer(text):
-                reference = _reference_in(match.group("body"))
+                reference = _reference_in(match.group("body"), calls=True)
                 covered.append(match.span())
                 if reference is not None:
                     offset, name, is_call = reference
@@ -244,8 +265,12 @@ def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
                 yield segment, tag.body.start + offset, name, is_call, "code"
 
 
-def _reference_in(body: str) -> tuple[int, str, bool] | None:
-    """(offset in body, name, is a call) when a code span holds a plain dotted name."""
+def _reference_in(body: str, calls: bool = False) -> tuple[int, str, bool] | None:
+    """(offset in body, name, is a call) when a code span holds a plain dotted name,
+    or with ``calls`` one that Python code calls with arguments (``mkpipe(f, g)(x)``)."""
+    callee = called_name(body) if calls else None
+    if callee is not None:
+        return 0, callee, True
     target = body
     offset = 0
     explicit = re.fullmatch(r"[^<]*<([^>]+)>", body)  # :func:`title <target>`
@@ -288,7 +313,7 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
                 how: str) -> Iterator[Finding]:
     """A finding for ``name`` unless it resolves; ``how``: "code", "plain" or "maths"."""
     parts = name.split(".")
-    if _history_or_c(segment.text):
+    if tells_history(segment.text, start - segment.start) or _mentions_c(segment.text):
         return  # a history note, or a sentence about C code (names there are C's)
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)
@@ -440,9 +465,20 @@ def _in_enumeration(segment: Segment, at: int, ctx: CheckContext) -> bool:
         if in_parentheses or len(members) >= 3:
             if not ctx.referents.parameters.intersection(members):
                 return True
-        elif not any(ctx.referents.resolve(m).resolved for m in members if _NAME.fullmatch(m)):
+        elif not any(_names_code(ctx, m) for m in members):
             return True
     return False
+
+
+def _names_code(ctx: CheckContext, member: str) -> bool:
+    """Whether a code span of a list is about the code: a name that resolves, or code
+    whose every name is one of the code's (``{lt, le, gt, ge}`` of a function taking
+    ``lt``, ...; not merely one the docstring's own code binds)."""
+    if _NAME.fullmatch(member):
+        return ctx.referents.resolve(member).resolved
+    names = _IDENTIFIER.findall(member)
+    return bool(names) and all(ctx.referents.resolve(name).kind in ("parameter", "code")
+                               for name in names)
 
 
 @lru_cache(maxsize=256)  # asked once per name of a sentence
@@ -453,17 +489,31 @@ def _code_lists(sentence: str) -> tuple[tuple[int, int, tuple[str, ...], bool], 
     for pattern in (_PARENTHESES, _CODE_LIST):
         for match in pattern.finditer(sentence):
             spans = list(_CODE.finditer(match.group()))
-            if len(spans) < 2 or any(m.group("role") or m.group("body").endswith("()") for m in spans):
+            if len(spans) < 2 or any(m.group("role") or m.group("body").endswith("()")
+                                     or called_name(m.group("body")) for m in spans):
                 continue
             found.append((match.start(), match.end(), tuple(m.group("body") for m in spans),
                           pattern is _PARENTHESES))
     return tuple(found)
 
 
+def tells_history(text: str, at: int) -> bool:
+    """Whether the sentence of ``text`` (a segment, which may hold a whole entry's
+    sentences) around ``at`` tells history, so that the name at ``at`` may be gone:
+    "instead of" puts in the past only what follows it ("a view is returned instead of
+    a copy")."""
+    start = next((m.end() for m in reversed(list(_SENTENCE_END.finditer(text, 0, at)))), 0)
+    after = _SENTENCE_END.search(text, at)
+    for match in _HISTORY.finditer(text, start, after.start() if after else len(text)):
+        if match.group().lower() != "instead of" or match.start() < at:
+            return True
+    return False
+
+
 @lru_cache(maxsize=256)  # asked once per name of a sentence
-def _history_or_c(sentence: str) -> bool:
-    """Whether the sentence tells history (names there may be gone) or is about C code."""
-    return bool(_HISTORY.search(sentence) or _MENTIONS_C.search(sentence))
+def _mentions_c(sentence: str) -> bool:
+    """Whether the sentence is about C code."""
+    return _MENTIONS_C.search(sentence) is not None
 
 
 def render_signature(signature) -> str:

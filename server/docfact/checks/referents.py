@@ -44,6 +44,7 @@ from ..model import Docstring, Module
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _INLINE_CODE = re.compile(r"``?([^`]+)``?")
 _PLAIN_NAME = re.compile(r"[\w.]+(?:\(\))?")
+_CALL_HEAD = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*)\(")
 # reST line blocks ("|   f(x) = ...") set out formulas and pseudo-code.
 _LINE_BLOCK = re.compile(r"^[ \t]*\|[ \t].*$", re.MULTILINE)
 # An example quoted like a shell or a Markdown quote: "> helper(x)".
@@ -228,10 +229,26 @@ def example_names(docstring: Docstring) -> frozenset[str]:
     code = [value[block.start:block.end] for block in docstring.code_blocks]
     code += _LINE_BLOCK.findall(value) + _QUOTED_EXAMPLE.findall(value) + _URL.findall(value)
     code += _example_sections(value)
-    code += [m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))]
-    code += [t.body.text for t in docstring.inline
-             if t.tag == "code" and t.body is not None and not _PLAIN_NAME.fullmatch(t.body.text)]
+    inline = [m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))]
+    inline += [t.body.text for t in docstring.inline
+               if t.tag == "code" and t.body is not None and not _PLAIN_NAME.fullmatch(t.body.text)]
+    # What inline code calls is the code's, not the example's (``mkpipe(f, g)(x)``).
+    code += [span[len(called_name(span) or ""):] for span in inline]
     return frozenset(_IDENTIFIER.findall("\n".join(code)))
+
+
+def called_name(code: str) -> str | None:
+    """The dotted name that inline code calls first, with arguments, when the code is one
+    Python expression (``mkpipe`` of ``mkpipe(f, g)(x, y)``, ``Cart`` of
+    ``Cart(items=[])``); else None."""
+    match = _CALL_HEAD.match(code)
+    if match is None:
+        return None
+    try:
+        ast.parse(code, mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    return match.group(1)
 
 
 def _example_sections(value: str) -> list[str]:

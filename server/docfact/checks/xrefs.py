@@ -17,7 +17,7 @@ from ..model import Finding
 from ..source.xref import Reference, references
 from .context import CheckContext
 from ..graph.references import nearest
-from .names import _HISTORY  # sentences about what was renamed or removed
+from .names import tells_history
 from .referents import version_notes
 from .registry import rule
 
@@ -33,7 +33,7 @@ def unresolved_reference(ctx: CheckContext) -> Iterator[Finding]:
     notes = version_notes(ctx.docstring)
     for reference in references(ctx.docstring):
         segment = next((s for s in ctx.segments if s.start <= reference.whole.start < s.end), None)
-        if segment is not None and _HISTORY.search(segment.text):
+        if segment is not None and tells_history(segment.text, reference.whole.start - segment.start):
             continue  # "The :meth:`linked` function was removed": names what is gone
         if any(start <= reference.whole.start < end for start, end in notes):
             continue  # a ``.. versionchanged::`` note names what was there then
@@ -52,15 +52,15 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
             return None
         kind = "module"
     else:
-        if not reference.relative and all(part in ctx.known_names for part in parts):
-            return None  # every part is a name of the file: nothing the graph could add
+        if not reference.relative and all(_bound(ctx, part) for part in parts):
+            return None  # every part is a name the file binds: nothing the graph could add
         # A class name in an entry's type may be a library's: reported when misspelt only.
         kind = "typename" if reference.how == "type name" else "reference"
     shown = ("." if reference.relative else "") + target
     message = f"`{shown}` is not defined: the {_described(reference)} resolves nowhere"
     closest = None
     if len(parts) == 1 and not reference.relative:
-        suggestions = ctx.known_names - ctx.universal_names
+        suggestions = (ctx.bound_names.whole() | ctx.referents.parameters) - ctx.universal_names
         if kind == "module":
             suggestions = suggestions | sys.stdlib_module_names
         closest = nearest(target, suggestions)
@@ -70,6 +70,13 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
         "DF107", message, reference.target.start, reference.target.end, segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
         condition=(kind, shown))
+
+
+def _bound(ctx: CheckContext, name: str) -> bool:
+    """Whether ``name`` is a target in the file as a documentation tool sees it: a
+    parameter, a builtin, or a name the file binds (a word of a comment or a string is
+    none: ``L{inlineCallback}`` beside a comment that says "inlineCallback")."""
+    return name in ctx.referents.parameters or name in ctx.universal_names or name in ctx.bound_names
 
 
 def _described(reference: Reference) -> str:

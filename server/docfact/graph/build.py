@@ -23,6 +23,8 @@ from . import references
 from .external import defined_outside, external_evidence
 
 _BUILTINS = frozenset(dir(builtins))
+# What a module's code uses to make module attributes at run time.
+_DYNAMIC_NAMES = frozenset({"globals", "__getattr__"})
 _NAMESPACE_DEPTH = 3  # namespace packages looked for above a project's top-level package
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
@@ -267,7 +269,15 @@ class ProjectGraph:
         return self.graph
 
     def defines(self, name: str) -> bool:
+        """Whether a file of the project uses ``name`` anywhere in its code (its comments
+        and strings too)."""
         return self._names.get(name, 0) > 0
+
+    def binds(self, name: str) -> bool:
+        """Whether a file of the project binds ``name``, as a documentation tool can see
+        it: defines it (a function, class, method, variable or attribute), names a module
+        so, or imports it. A word of a comment or a string binds nothing."""
+        return bool(self._by_simple_name.get(name)) or name in self.cached("bound names", _bound_names)
 
     def evidence(self, symbol: str, limit: int = 12) -> list[Evidence]:
         """The 1-hop neighbourhood of ``symbol``, as ReFEree takes it: what it calls,
@@ -306,9 +316,10 @@ class ProjectGraph:
         return self._modules.keys()
 
     def module_names(self, module: str) -> frozenset[str] | None:
-        """Every name the code of ``module``'s file uses (an import counts), and those of
-        the project modules it imports with ``*``; None when such a module is not the
-        project's (it may bring any name)."""
+        """The names ``module`` has as an object: what its file defines at its top level
+        and imports, and what the project modules it imports with ``*`` have; None when
+        it may have any name (such a module is not the project's, or its code makes
+        names at run time through ``globals()`` or a module ``__getattr__``)."""
         found, seen, frontier = set(), set(), [module]
         while frontier:
             current = frontier.pop()
@@ -317,8 +328,11 @@ class ProjectGraph:
                 continue
             seen.add(current)
             facts = self._files[path]
-            found.update(facts["names"].split())
+            if not _DYNAMIC_NAMES.isdisjoint(facts["names"].split()):
+                return None
+            found |= self.members(current)
             for local, target in facts["imports"]:
+                found.add(local)
                 if local == "*":
                     target = self._scope(path).absolute(target)
                     if target not in self._modules:
@@ -369,6 +383,16 @@ class ProjectGraph:
         if unit["kind"] not in ("function", "method") or unit.get("kwargs") or unit["path"].endswith(".pyi"):
             return None  # a stub's overloads each take only part of the parameters
         return unit.get("params", [])
+
+    def named_parameters(self, callable_: str) -> list[str]:
+        """The parameters ``callable_`` names, whatever ``**kwargs`` it takes besides (none
+        when it is no project function)."""
+        unit = self._units.get(callable_)
+        return list(unit.get("params", ())) if unit is not None else []
+
+    def ancestors(self, cls: str) -> set[str]:
+        """The project classes ``cls`` inherits from, at any depth."""
+        return self._ancestors(cls)
 
     def simple_names(self) -> set[str]:
         """The own names of the project's entities (``add`` of ``shop.Cart.add``)."""
@@ -656,6 +680,19 @@ def _nodes_of(facts: dict) -> list[str]:
     return ([facts["module"]] + [unit["q"] for unit in facts["units"]]
             + [name for name, _ in facts.get("variables", ())]
             + [name for name, _ in facts.get("attributes", ())])
+
+
+def _bound_names(project: ProjectGraph) -> frozenset[str]:
+    """The names the project's files import, the parts of its modules' names, and every
+    name the code of a module with a ``__getattr__`` uses (it makes attributes at run
+    time: werkzeug.http gives deprecated functions by the names of a dictionary's keys)."""
+    found = set()
+    for facts in project._files.values():
+        found.update(local for local, _ in facts["imports"])
+        found.update(facts["module"].split("."))
+        if project.kind(f"{facts['module']}.__getattr__") == "function":
+            found.update(facts["names"].split())
+    return frozenset(found)
 
 
 def _variable(name: str, path: str, line: int, kind: str = "variable") -> dict:

@@ -62,8 +62,11 @@ class Missing:
 #   ("keyword", "a.f:name"): a doctest passes ``name=`` to the project's callable ``a.f``.
 #   ("typename", "a.B"): a type written in an entry, reported only when misspelt;
 #   ("forwarded", "f,g:name"): a documented keyword that a function passes on with
-#       ``**kwargs`` to ``f`` and ``g``.
-KINDS = frozenset({"reference", "module", "import", "keyword", "forwarded", "typename"})
+#       ``**kwargs`` to ``f`` and ``g``;
+#   ("forwarded by name", "f,g:name"): the same, cancelled only when a callee (a
+#       constructor: or one of its project bases') has a parameter so named.
+KINDS = frozenset({"reference", "module", "import", "keyword", "forwarded", "forwarded by name",
+                   "typename"})
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,8 @@ def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
         return _judge_keyword(project, symbol, value)
     if kind == "forwarded":
         return _judge_forwarded(project, symbol, value)
+    if kind == "forwarded by name":
+        return _judge_forwarded_by_name(project, symbol, value)
     prefix, _, shown = value.rpartition("|")
     target = prefix + shown
     if kind == "import":
@@ -88,7 +93,9 @@ def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
     elif kind == "module":
         missing = missing_module(project, symbol, target)
     else:
-        missing = missing_reference(project, symbol, target)
+        # A class name in an entry's type may be a word for a kind of thing ("Outer/Basic
+        # Indexer"): one the project's text uses anywhere is taken as meant.
+        missing = missing_reference(project, symbol, target, loosely=kind == "typename")
     if missing is None or kind == "typename" and not _misspelt_type(missing):
         return None
     replacement = missing.replacement(target.lstrip("."))
@@ -109,6 +116,28 @@ def _judge_forwarded(project, symbol: str, value: str) -> Judgement | None:
     shown = ", ".join(f"`{c}`" for c in callees.split(","))
     return Judgement(f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, and the "
                      f"keyword arguments it passes on ({shown}) do not accept it either", None)
+
+
+def _judge_forwarded_by_name(project, symbol: str, value: str) -> Judgement | None:
+    """A documented keyword, beside an entry for the ``**kwargs`` as a whole, that the
+    function passes on: it stands unless a callee, or for a constructor one of its class's
+    project bases' constructors, has a parameter of that name (``**`` ones aside)."""
+    callees, _, keyword = value.rpartition(":")
+    for callee in callees.split(","):
+        entity = _callee(project, symbol, callee)
+        if entity is None or keyword in _named_parameters(project, entity):
+            return None
+    return Judgement(f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, nor a "
+                     f"keyword its callees name", None)
+
+
+def _named_parameters(project, callable_: str) -> set[str]:
+    owner, _, name = callable_.rpartition(".")
+    owners = [owner, *project.ancestors(owner)] if name == "__init__" and project.kind(owner) == "class" else []
+    found = set(project.named_parameters(callable_))
+    for cls in owners:
+        found.update(project.named_parameters(f"{cls}.__init__"))
+    return found
 
 
 def _callee(project, symbol: str, callee: str) -> str | None:
@@ -140,9 +169,10 @@ def _judge_keyword(project, symbol: str, value: str) -> Judgement | None:
     return Judgement(message, closest)
 
 
-def missing_reference(project, symbol: str, written: str) -> Missing | None:
+def missing_reference(project, symbol: str, written: str, loosely: bool = False) -> Missing | None:
     """What ``written`` (a dotted target in the docstring of ``symbol``; a leading ``.``
-    searches every module) lacks, or None when it resolves or cannot be judged."""
+    searches every module) lacks, or None when it resolves or cannot be judged. A name
+    resolves when a file binds it, or ``loosely`` when any file's code uses it."""
     relative = written.startswith(".")
     parts = written.lstrip(".").split(".")
     if relative:
@@ -156,8 +186,8 @@ def missing_reference(project, symbol: str, written: str) -> Missing | None:
     head = parts[0]
     if len(parts) > 1 and head in sys.stdlib_module_names:
         return _missing_in_stdlib(parts)
-    if head in UNIVERSAL_NAMES or project.defines(head) or _importable(head):
-        return None  # a builtin, a name some file of the project uses, a library
+    if head in UNIVERSAL_NAMES or project.binds(head) or _importable(head) or loosely and project.defines(head):
+        return None  # a builtin, a name some file of the project binds, a library
     closest = nearest(head, _project_names(project))
     if closest is None and len(parts) > 1:
         return None  # ``clickpkg.Command``: a package this interpreter lacks, or a placeholder
