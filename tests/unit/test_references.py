@@ -145,14 +145,55 @@ def test_a_word_of_a_comment_or_a_string_is_no_target(tmp_path):
     ]
 
 
-def test_a_base_class_outside_the_project_may_have_any_member(tmp_path):
-    assert findings(tmp_path, {"shop/client.py": '''
+def test_a_target_with_a_character_no_name_has(tmp_path):
+    # twisted: "Supported formats include L{FingerprintFormats.MD5-HEX}".
+    found = findings(tmp_path, {"shop/keys.py": '''
+        class Formats:
+            MD5_HEX = "md5-hex"
+
+
+        def fingerprint():
+            """Formats include L{Formats.MD5-HEX}, :data:`Formats.SHA-256` and
+            L{Formats.MD5_HEX}; see U{the RFC<https://example.org/rfc-4716>}.
+            """
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF107", "Formats.MD5-HEX", "Formats.MD5_HEX"),
+        ("DF107", "Formats.SHA-256", None),
+    ]
+
+
+def test_members_of_bases_outside_the_project_are_read_from_their_source(tmp_path):
+    # twisted: L{RunnerOptions.pidFilePath} of a class built on constantly's Names (not
+    # installed) that has ``pidFile``: a base that cannot be read may have any member,
+    # but not a near miss of the class's own.
+    found = findings(tmp_path, {"shop/client.py": '''
         import json
+
+        from notinstalled import Names
 
 
         class Decoder(json.JSONDecoder):
             """See :meth:`Decoder.raw_decode` and :meth:`Decoder.anything`."""
-    '''}) == []
+
+
+        class Table(dict):
+            """See :meth:`Table.items`, :meth:`Table.itemz` and :meth:`Table.count`."""
+
+            def count(self):
+                """Count."""
+
+
+        class Options(Names):
+            """See L{Options.lookupByName}, L{Options.pidFilePath}."""
+
+            pidFile = 1
+    '''})
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF107", "Decoder.anything", None),
+        ("DF107", "Table.itemz", "Table.items"),
+        ("DF107", "Options.pidFilePath", "Options.pidFile"),
+    ]
 
 
 # --- DF108 doctest-unresolved-name -----------------------------------------------------------
@@ -370,10 +411,26 @@ def test_documented_attributes_the_class_and_its_project_bases_do_not_have(tmp_p
 
             :ivar left: made by namedtuple.
             """
+
+
+        class Sentence:
+            """A sentence whose ``__getattr__`` gives its fields (twisted's _BaseSentence).
+
+            @ivar latitude: a field.
+            @ivar presentAttribues: misspelt.
+            """
+
+            @property
+            def presentAttributes(self):
+                return []
+
+            def __getattr__(self, name):
+                return None
     '''})
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF109", "presentAttribues", "presentAttributes"),
         ("DF109", "nowhere", None),
+        ("DF109", "presentAttribues", "presentAttributes"),
     ]
 
 

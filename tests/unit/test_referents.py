@@ -322,3 +322,26 @@ def test_inline_code_calling_a_name_with_arguments_calls_the_code():
             and ``pipeline(f, g)(x)`` as ``g(f(x))``; ``dict(a=1)`` is a builtin's.
             """
     ''') == [("DF103", "mkpipe")]
+
+
+def test_a_type_field_of_a_class_that_types_nothing():
+    # twisted's attrs-made Runner: "@type whenRunningArguments:" beside "@ivar
+    # _whenRunningArguments:"; a type field of a documented or defined name is fine.
+    found = check('''
+        class Runner(object):
+            """Runs.
+
+            @ivar _whenRunningArguments: keywords.
+            @type whenRunningArguments: L{dict}
+
+            @ivar _reactor: the reactor.
+            @type _reactor: L{object}
+
+            @type level: L{int}
+            """
+            _whenRunningArguments = {}
+            _reactor = None
+            level = 0
+    ''')
+    assert [(code, text, f.fix.replacement if f.fix else None) for code, text, f in found] == [
+        ("DF101", "whenRunningArguments", "_whenRunningArguments")]

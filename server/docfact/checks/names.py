@@ -17,6 +17,7 @@ from .registry import rule
 
 _SELF_AND_CLS = frozenset({"self", "cls"})
 _VARIADIC = frozenset({"var_positional", "var_keyword"})
+_TYPE_FIELDS = frozenset({"@type", ":type"})
 _CODE = re.compile(
     r"(?::(?:py:)?(?P<role>[a-z][a-z-]*):)?"
     r"(?P<ticks>``?)(?P<body>[^`\n]+?)(?P=ticks)(?![`_])"  # `text`_ is a hyperlink
@@ -74,6 +75,8 @@ _SECTION_TITLES = frozenset({"Returns", "Yields", "Raises", "Notes", "References
 def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     signature = ctx.signature
     if signature is None:
+        if ctx.unit.kind == "class":
+            yield from _lone_type_fields(ctx)
         return
     if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
         return  # a property's documented parameters are those of the callable it returns
@@ -130,6 +133,29 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             if closest else None, evidence=evidence,
             condition=condition,
         )
+
+
+def _lone_type_fields(ctx: CheckContext) -> Iterator[Finding]:
+    """The type fields (``@type x:``, ``:type x:``) of a class without a constructor of
+    its own that type nothing: no entry documents ``x``, and the class's code has no ``x``
+    (pydoctor warns of them too). twisted: ``@type whenRunningArguments:`` beside
+    ``@ivar _whenRunningArguments:``."""
+    entries = ctx.docstring.entries
+    documented = {e.name.text for e in entries
+                  if e.name is not None and e.section not in _TYPE_FIELDS}
+    for entry in entries:
+        if entry.kind != "param" or entry.section not in _TYPE_FIELDS or entry.name is None:
+            continue
+        name = entry.name.text
+        if name in documented or name in ctx.class_names or not _NAME.fullmatch(name):
+            continue
+        closest = closest_name(name, documented)
+        message = (f"`{name}` has a type field, but the docstring documents no `{name}` and "
+                   f"`{ctx.unit.name}` has none")
+        if closest:
+            message += f"; did you mean `{closest}`?"
+        yield ctx.finding("DF101", message, entry.name.start, entry.name.end, entry=entry,
+                          fix=(f"Rename to `{closest}`", closest, "unsafe") if closest else None)
 
 
 def _rename_safety(name: str, closest: str, undocumented: list[str]) -> str:

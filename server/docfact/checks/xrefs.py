@@ -44,6 +44,8 @@ def unresolved_reference(ctx: CheckContext) -> Iterator[Finding]:
 
 def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
     target = reference.target.text
+    if reference.malformed:
+        return _malformed(ctx, reference, segment)
     parts = target.split(".")
     if parts[0] in ctx.result_names:
         return None  # a name the docstring gives the returned value
@@ -70,6 +72,19 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
         "DF107", message, reference.target.start, reference.target.end, segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
         condition=(kind, shown))
+
+
+def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
+    """A target with a ``-``, which no Python name has; the fix writes ``_`` instead
+    when every part of that name is one the file binds (``MD5_HEX`` for ``MD5-HEX``)."""
+    target = reference.target.text
+    fixed = target.replace("-", "_")
+    message = f"`{target}` is not a Python name (no name has a `-`), so the {_described(reference)} resolves nowhere"
+    closest = fixed if all(_bound(ctx, part) for part in fixed.split(".")) else None
+    if closest:
+        message += f"; did you mean `{closest}`?"
+    return ctx.finding("DF107", message, reference.target.start, reference.target.end, segment=segment,
+                       fix=(f"Replace with `{closest}`", closest) if closest else None)
 
 
 def _bound(ctx: CheckContext, name: str) -> bool:

@@ -350,21 +350,43 @@ class ProjectGraph:
             self._members = (self.generation, index)
         return self._members[1].get(owner, set())
 
-    def class_members(self, cls: str) -> set[str] | None:
+    def class_members(self, cls: str, outside=None) -> set[str] | None:
         """The members of ``cls`` and its bases; None when a base is outside the project
-        (or cannot be found), so that any name may be inherited."""
+        (or cannot be found), so that any name may be inherited. ``outside``, if given,
+        tells the members of a class outside the project by its dotted name (None when
+        it cannot): then only a base it cannot tell makes them unknown."""
         found, seen, frontier = set(), set(), [cls]
         while frontier:
             current = frontier.pop()
             if current in seen:
                 continue
             seen.add(current)
-            bases = self.bases_of(current)
+            project_bases = [b for b in self.bases_of(current) if self.kind(b) == "class"]
             written = [b for b in self._units.get(current, {}).get("bases", ()) if b != "object"]
-            if len(bases) < len(written) or any(self.kind(base) != "class" for base in bases):
-                return None
+            if len(project_bases) < len(written):
+                inherited = self._outside_members(current, outside) if outside else None
+                if inherited is None:
+                    return None
+                found |= inherited
             found |= self.members(current)
-            frontier += bases
+            frontier += project_bases
+        return found
+
+    def _outside_members(self, cls: str, outside) -> set[str] | None:
+        """The members ``cls`` inherits from its bases outside the project: a builtin's
+        ``dir()``, else what ``outside`` reads of the class the base's name resolves to."""
+        unit = self._units[cls]
+        found: set[str] = set()
+        for base in unit["bases"]:
+            targets = self._scope(unit["path"]).resolve(cls, base) if base != "object" else [base]
+            if targets and self.kind(targets[0]) == "class":
+                continue
+            builtin = getattr(builtins, base, None)
+            members = (dir(builtin) if isinstance(builtin, type) and not targets
+                       else outside(targets[0]) if targets else None)
+            if members is None:
+                return None
+            found.update(members)
         return found
 
     def parameters(self, callable_: str) -> list[str] | None:

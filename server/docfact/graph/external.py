@@ -5,6 +5,7 @@ there at all (what a docstring may name from another library)."""
 
 from __future__ import annotations
 
+import builtins
 import re
 import sys
 import sysconfig
@@ -45,6 +46,35 @@ def _locate(dotted: str, hops: int = _REEXPORT_HOPS) -> tuple[Path, Unit] | None
         if source is not None:
             return _definition(source, ".".join(parts[cut:]), hops)
     return None
+
+
+_BASE_DEPTH = 6  # classes followed up an outside class's bases
+
+
+def class_members_outside(dotted: str, depth: int = _BASE_DEPTH) -> frozenset[str] | None:
+    """The names a class of the standard library or an installed package may have as
+    members, read from its source: every name its body uses, and those of its bases in
+    turn; None when its source, or a base's, cannot be read (a C class, a package not
+    installed), so that it may have any member."""
+    found = _locate(dotted)
+    if found is None or found[1].kind != "class" or depth == 0:
+        return None
+    path, unit = found
+    names = set(unit.attributes)
+    module = ".".join(_module_parts(path))
+    for base in unit.bases:
+        base = base.split("[")[0].strip()
+        if "=" in base or base in ("object", "Generic", "typing.Generic"):
+            continue  # a metaclass, or what gives no members of note
+        builtin = getattr(builtins, base, None) if base not in names else None
+        if isinstance(builtin, type):  # a C class: its members are listed by dir()
+            names.update(dir(builtin))
+            continue
+        inherited = class_members_outside(f"{module}.{base}", depth - 1)
+        if inherited is None:
+            return None
+        names |= inherited
+    return frozenset(names)
 
 
 def _definition(path: Path, qualname: str, hops: int) -> tuple[Path, Unit] | None:

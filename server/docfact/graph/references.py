@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..checks.context import UNIVERSAL_NAMES
 from ..source.files import SkippedFile, decode_source
 from ..source.python import parse_module
-from .external import _module_source
+from .external import _module_source, class_members_outside
 
 
 @dataclass(frozen=True)
@@ -292,9 +292,16 @@ def _missing_member(project, entity: str, name: str, resolved: str) -> Missing |
         return Missing(entity, name, resolved, nearest(name, Names(names | project.members(entity))))
     if kind != "class":
         return None  # an attribute of a function or a variable: made at run time
-    members = project.class_members(entity)
-    if members is None or name in members or "__getattr__" in members:
-        return None  # a base outside the project may have it
+    members = project.class_members(entity, outside=class_members_outside)
+    if members is None or "__getattr__" in members:
+        # A base that cannot be read, or ``__getattr__``, may give it, unless it is a near
+        # miss of a member of the class itself (``pidFilePath`` of a class with
+        # ``pidFile``, ``presentAttribues`` of one with ``presentAttributes``).
+        own = project.members(entity) | (members or set())
+        closest = nearest(name, own - {"__getattr__"}) if name not in own else None
+        return Missing(entity, name, resolved, closest) if closest else None
+    if name in members:
+        return None
     return Missing(entity, name, resolved, nearest(name, members))
 
 

@@ -24,6 +24,8 @@ _EPYTEXT_CODE = re.compile(r"\bC\{(?P<body>[^{}\n]+)\}")
 _BACKQUOTED = re.compile(r"(?::[\w:]+:)?`[^`]*`")
 _CLASS_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*_?[A-Z]\w*[a-z]\w*(?![\w.(])")
 _TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+# A dotted name with a character no Python name has: ``FingerprintFormats.MD5-HEX``.
+_HYPHENATED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:-\w+)+(?:\.\w+(?:-\w+)*)*")
 # "See Also" headings: NumPy's underlined one, Google's with a colon.
 _SEE_ALSO = re.compile(r"[ \t]*See[ \t]+Also[ \t]*:?[ \t]*$", re.IGNORECASE)
 _UNDERLINE = re.compile(r"[ \t]*-{3,}[ \t]*$")
@@ -42,6 +44,7 @@ class Reference:
     target: Field  # the dotted name, no title, ``~``, leading ``.`` or ``()``
     whole: Field  # the reference as written
     relative: bool = False  # written ``.name``: any module's object whose name ends so
+    malformed: bool = False  # a dotted name with a ``-``, which no Python name has
 
 
 def references(docstring: Docstring) -> list[Reference]:
@@ -121,10 +124,12 @@ def _target(value: str, how: str, role: str | None, start: int, end: int,
     stripped = stripped.lstrip(".")
     if stripped.endswith("()"):
         stripped = stripped[:-2]
-    if not _TARGET.fullmatch(stripped):
+    malformed = how in ("role", "link") and _HYPHENATED.fullmatch(stripped) is not None
+    if not _TARGET.fullmatch(stripped) and not malformed:
         return None  # a title alone, a generic (``list[int]``), a C name, ...
     start += text.index(stripped)
-    return Reference(how, role, Field(stripped, start, start + len(stripped)), whole, relative)
+    return Reference(how, role, Field(stripped, start, start + len(stripped)), whole, relative,
+                     malformed)
 
 
 def _see_also(docstring: Docstring) -> list[Reference]:
