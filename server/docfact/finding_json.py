@@ -23,9 +23,14 @@ def encode(finding: Finding) -> dict[str, Any]:
         "sentence": finding.sentence,
         "sentence_span": [finding.sentence_span.start, finding.sentence_span.end],
         "evidence": [[e.symbol, e.path, e.line, e.text] for e in finding.evidence],
-        "fix": None if finding.fix is None else {
-            "title": finding.fix.title, "replacement": finding.fix.replacement,
-            "span": [finding.fix.span.start, finding.fix.span.end], "safety": finding.fix.safety},
+        "fix": None
+        if finding.fix is None
+        else {
+            "title": finding.fix.title,
+            "replacement": finding.fix.replacement,
+            "span": [finding.fix.span.start, finding.fix.span.end],
+            "safety": finding.fix.safety,
+        },
         "condition": list(finding.condition) if finding.condition else None,
         "data": finding.data,
     }
@@ -35,12 +40,18 @@ def decode(item: dict[str, Any]) -> Finding:
     """The finding ``encode`` made ``item`` of."""
     fix = item["fix"]
     return Finding(
-        code=item["code"], criterion=item["criterion"], severity=item["severity"],
-        message=item["message"], span=Span(*item["span"]), symbol=item["symbol"],
-        sentence=item["sentence"], sentence_span=Span(*item["sentence_span"]),
+        code=item["code"],
+        criterion=item["criterion"],
+        severity=item["severity"],
+        message=item["message"],
+        span=Span(*item["span"]),
+        symbol=item["symbol"],
+        sentence=item["sentence"],
+        sentence_span=Span(*item["sentence_span"]),
         evidence=tuple(Evidence(*e) for e in item["evidence"]),
-        fix=None if fix is None else Fix(fix["title"], fix["replacement"], Span(*fix["span"]),
-                                          fix["safety"]),
+        fix=None
+        if fix is None
+        else Fix(fix["title"], fix["replacement"], Span(*fix["span"]), fix["safety"]),
         condition=tuple(item["condition"]) if item["condition"] else None,
         data=item["data"],
     )
@@ -59,8 +70,12 @@ def diagnostic_json(finding: Finding, lines: LineIndex, path: str) -> dict[str, 
         "start": _position(lines, finding.span.start),
         "end": _position(lines, finding.span.end),
         "sentence": finding.sentence,
-        "evidence": [{"symbol": e.symbol, "path": e.path, "line": e.line} for e in finding.evidence],
-        "fix": None if finding.fix is None else {
+        "evidence": [
+            {"symbol": e.symbol, "path": e.path, "line": e.line} for e in finding.evidence
+        ],
+        "fix": None
+        if finding.fix is None
+        else {
             "title": finding.fix.title,
             "replacement": finding.fix.replacement,
             "start": _position(lines, finding.fix.span.start),

@@ -10,8 +10,8 @@ under a model code.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping
 
 from .checks.registry import enabled_codes, ignored_for_path, is_suppressed
 from .config import Settings
@@ -44,8 +44,9 @@ class FileRules:
     suppressed: Mapping[str, list[str]]  # as ``suppressions`` gives it
 
     @classmethod
-    def of(cls, settings: Settings, relative_path: str,
-           suppressed: Mapping[str, list[str]]) -> "FileRules":
+    def of(
+        cls, settings: Settings, relative_path: str, suppressed: Mapping[str, list[str]]
+    ) -> FileRules:
         return cls(codes_for(settings, relative_path), dict(settings.severity), suppressed)
 
     def apply(self, findings: Iterable[Finding]) -> list[Finding]:
@@ -53,8 +54,11 @@ class FileRules:
         shown = []
         for finding in findings:
             if finding.code not in self.enabled or is_suppressed(
-                    finding.code, frozenset(self.suppressed.get(finding.symbol, ()))):
+                finding.code, frozenset(self.suppressed.get(finding.symbol, ()))
+            ):
                 continue
             severity = self.severities.get(finding.code, finding.severity)
-            shown.append(finding if severity == finding.severity else replace(finding, severity=severity))
+            shown.append(
+                finding if severity == finding.severity else replace(finding, severity=severity)
+            )
         return shown

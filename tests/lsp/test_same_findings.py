@@ -12,9 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lsprotocol import types
-
 from lsp_harness import capabilities, wait_until
+from lsprotocol import types
 from model_harness import KEY_ENV, MODEL_WAIT, SECRET
 
 JUDGED = '''\
@@ -38,7 +37,7 @@ def reserve(item):  # docfact: ignore[DF102]
     return item
 '''
 
-PYPROJECT = '''\
+PYPROJECT = """\
 [tool.docfact]
 ignore = ["DF401"]
 per-file-ignores = {{"shop/judged.py" = ["DF206"], "shop/helpers.py" = ["DF1"]}}
@@ -53,46 +52,72 @@ model = "openai/test-model"
 api-base = "{base}"
 api-key-env = "{key_env}"
 timeout-s = 5
-'''
+"""
 
-SEVERITY_NAMES = {types.DiagnosticSeverity.Error: "error", types.DiagnosticSeverity.Warning: "warning",
-                  types.DiagnosticSeverity.Information: "information",
-                  types.DiagnosticSeverity.Hint: "hint"}
+SEVERITY_NAMES = {
+    types.DiagnosticSeverity.Error: "error",
+    types.DiagnosticSeverity.Warning: "warning",
+    types.DiagnosticSeverity.Information: "information",
+    types.DiagnosticSeverity.Hint: "hint",
+}
 
 
 def _cli_findings(workspace: Path, cache: Path) -> dict[str, list[tuple]]:
     done = subprocess.run(
         [sys.executable, "-m", "docfact", "check", str(workspace / "shop"), "--format", "json"],
-        capture_output=True, text=True, timeout=120,
-        env={**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(cache)})
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(cache)},
+    )
     assert "Traceback" not in done.stderr, done.stderr
     found: dict[str, list[tuple]] = {}
     for d in json.loads(done.stdout)["diagnostics"]:
-        found.setdefault(Path(d["path"]).resolve().as_uri(), []).append((
-            d["code"], d["severity"], d["message"],
-            (d["start"]["line"], d["start"]["column"]), (d["end"]["line"], d["end"]["column"]),
-            tuple((Path(e["path"]).resolve().as_uri(), e["line"]) for e in d["evidence"])))
+        found.setdefault(Path(d["path"]).resolve().as_uri(), []).append(
+            (
+                d["code"],
+                d["severity"],
+                d["message"],
+                (d["start"]["line"], d["start"]["column"]),
+                (d["end"]["line"], d["end"]["column"]),
+                tuple((Path(e["path"]).resolve().as_uri(), e["line"]) for e in d["evidence"]),
+            )
+        )
     return {uri: sorted(items) for uri, items in found.items()}
 
 
 def _editor_findings(diagnostics) -> list[tuple]:
     """The same shape from LSP diagnostics (ASCII text: UTF-16 columns are code points)."""
-    return sorted((
-        d.code, SEVERITY_NAMES[d.severity], d.message,
-        (d.range.start.line + 1, d.range.start.character + 1),
-        (d.range.end.line + 1, d.range.end.character + 1),
-        tuple((r.location.uri, r.location.range.start.line + 1) for r in d.related_information or ()))
-        for d in diagnostics)
+    return sorted(
+        (
+            d.code,
+            SEVERITY_NAMES[d.severity],
+            d.message,
+            (d.range.start.line + 1, d.range.start.character + 1),
+            (d.range.end.line + 1, d.range.end.character + 1),
+            tuple(
+                (r.location.uri, r.location.range.start.line + 1)
+                for r in d.related_information or ()
+            ),
+        )
+        for d in diagnostics
+    )
 
 
 async def _pull(client, uri):
-    return await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), identifier="docfact"))
+    return await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), identifier="docfact"
+        )
+    )
 
 
-async def test_the_cli_and_the_editor_show_the_same_findings(start, workspace, model_server, tmp_path):
-    (workspace / "pyproject.toml").write_text(PYPROJECT.format(base=model_server.base_url,
-                                                                key_env=KEY_ENV))
+async def test_the_cli_and_the_editor_show_the_same_findings(
+    start, workspace, model_server, tmp_path
+):
+    (workspace / "pyproject.toml").write_text(
+        PYPROJECT.format(base=model_server.base_url, key_env=KEY_ENV)
+    )
     judged = workspace / "shop" / "judged.py"
     judged.write_text(JUDGED)
     expected = _cli_findings(workspace, tmp_path / "cli-cache")
@@ -108,15 +133,20 @@ async def test_the_cli_and_the_editor_show_the_same_findings(start, workspace, m
     client = await start(caps=capabilities(pull=True, refresh=True))
     await wait_until(lambda: client.diagnostic_refresh_count >= 1, what="the workspace indexed")
     report = await client.workspace_diagnostic_async(
-        types.WorkspaceDiagnosticParams(previous_result_ids=[]))
-    closed = {item.uri: _editor_findings(item.items) for item in report.items
-              if item.uri != judged_uri}
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    closed = {
+        item.uri: _editor_findings(item.items) for item in report.items if item.uri != judged_uri
+    }
     assert closed == {uri: expected.get(uri, []) for uri in closed}
-    assert any(evidence for items in closed.values() for *_, evidence in items)  # relatedInformation
+    assert any(
+        evidence for items in closed.values() for *_, evidence in items
+    )  # relatedInformation
 
     uri = client.open(judged)
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     shown: list[tuple] = []
 
     async def model_findings_arrived() -> bool:

@@ -29,7 +29,7 @@ def test_a_later_layer_merges_over_an_earlier_one():
     ({"sonar": {"run": "onType"}}, "'onType' is not one of onSave, manual"),
     ({"sonar": {"generators": [1]}}, "sonar.generators must be a list of strings"),
     ({"sonar": "on"}, "sonar must be a table of settings"),
-    ({"ssc": {"k": 1}}, "ssc.k must be at least 2"),
+    ({"ssc": {"k": 1}}, "ssc.k must be an integer >= 2 (SSC compares summaries in pairs)"),
     ({"ssc": {"epsilon": 1.5}}, "ssc.epsilon must be between 0 and 1"),
     ({"ssc": {"encoder_layer": "nine"}}, "ssc.encoder_layer must be an integer"),
     ({"llm": {"api_key_env": "sk-live-123"}}, "must be the name of an environment variable"),

@@ -10,9 +10,11 @@ from docfact.llm.judge import FINDING_CODES
 
 
 def test_every_rule_is_known_before_any_layer_is_imported():
-    code = ("import json, sys, docfact.cli; from docfact.checks.registry import RULES; "
-            "print(json.dumps([sorted(RULES), 'docfact.scoring' in sys.modules, "
-            "'docfact.checks.names' in sys.modules]))")
+    code = (
+        "import json, sys, docfact.cli; from docfact.checks.registry import RULES; "
+        "print(json.dumps([sorted(RULES), 'docfact.scoring' in sys.modules, "
+        "'docfact.checks.names' in sys.modules]))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     codes, scoring_loaded, checks_loaded = json.loads(done.stdout)
     assert codes == sorted(RULES) and {"DF104", "DF106", "DF304", "DF305"} <= set(codes)

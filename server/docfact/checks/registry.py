@@ -5,11 +5,11 @@ check function is imported when the engine first asks for it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import cache
 from importlib import import_module
-from typing import Callable, Iterable
 
 from ..model import Finding
 
@@ -84,7 +84,8 @@ RULES: dict[str, Rule] = {rule.code: rule for rule in (
          "A documented return value (@return) on a method declared void, or on a constructor."),
     # C3 function
     Rule("DF301", "model-functionality-inconsistency", "function", "warning", None,
-         "The model judges that the sentence describes behaviour the code does not have.", made_by="judge"),
+         "The model judges that the sentence describes behaviour the code does not have.",
+         made_by="judge"),
     Rule("DF302", "exception-never-raised", "function", "warning", "function",
          "A documented exception that neither the function nor anything it calls can raise."),
     Rule("DF303", "exception-never-thrown", "function", "warning", "throws",
@@ -107,7 +108,8 @@ RULES: dict[str, Rule] = {rule.code: rule for rule in (
     Rule("DF501", "undocumented-parameter", "structure", _INFO, "structure",
          "A parameter missing from a docstring that documents other parameters.", default=False),
     Rule("DF502", "undocumented-return", "structure", _INFO, "structure",
-         "A function that returns a value, in a docstring with sections but no Returns.", default=False),
+         "A function that returns a value, in a docstring with sections but no Returns.",
+         default=False),
     Rule("DF503", "generator-without-yields", "structure", _INFO, "structure",
          "A generator whose Returns describes the generator itself, with no Yields section "
          "(numpydoc's convention: document what it yields).", default=False),

@@ -315,11 +315,13 @@ class Workspace:
             found_by_path = {path: standing_findings(outcome, self.project, rules[path])
                              for path, (_, outcome) in items}
         for path, (digest, _) in items:
-            findings = found_by_path[path]
-            mapper = (PositionMapper(LineIndex(path.read_text(encoding="utf-8", errors="replace")),
-                                     encoding) if findings else None)
-            reports[path.as_uri()] = (f"{digest}:{generation}",
-                                      [diagnostic(f, mapper, path.as_uri(), str(path)) for f in findings])
+            diagnostics = []
+            if found_by_path[path]:  # the file is read only when it has findings
+                text = path.read_text(encoding="utf-8", errors="replace")
+                mapper = PositionMapper(LineIndex(text), encoding)
+                diagnostics = [diagnostic(f, mapper, path.as_uri(), str(path))
+                               for f in found_by_path[path]]
+            reports[path.as_uri()] = (f"{digest}:{generation}", diagnostics)
         return reports
 
     def _rules_of_closed(self, path: Path, outcome: dict) -> FileRules:
