@@ -21,11 +21,15 @@ def test_version_notes_name_what_is_gone():
 
             Changed in version 1.2: ``old_limit`` is now ``limit``.
 
+            .. versionchanged:: 2.1
+                ``ctx_name`` can be ``None``. All ``extra_kwargs`` are tracked. The
+                ``as_bytes`` parameter was added. ``etag`` replaces ``add_etags``.
+
             The ``stale_option`` is read at start.
             """
             limit = 1
             BadRequest = None
-    ''') == [("DF102", "stale_option")]
+    ''') == [("DF102", "ctx_name"), ("DF102", "extra_kwargs"), ("DF102", "stale_option")]
     # A plain typo of a name that exists is still reported there, unless the note names
     # both (a rename); werkzeug: "Added the ``required_trusted_types_for`` ... properties."
     found = codes('''

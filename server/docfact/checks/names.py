@@ -38,6 +38,10 @@ _HISTORY = re.compile(
     r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )(?<!\bget )(?<!\bgets )(?:removed|replaced)"
     r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )(?<!\bget )(?<!\bgets )(?<!\bwas )(?<!\bwere )"
     r"(?<!\bbeen )used to|was called(?=\s+[`'\"]))\b", re.IGNORECASE)
+# Of a note about history: a verb in the present, and words that tell of a change.
+_PRESENT = re.compile(r"\b(?:is|are|can|may|must|will|does|do)\b", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:now|new|newly|adds?|added|replaces?|previous|old|older|became|becomes?"
+                     r"|changed?|changes|renames?|removes?|was|were|been)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`:*])")
 _FILE_SUFFIXES = frozenset({"py", "pyi", "txt", "xml", "json", "yaml", "yml", "toml", "cfg", "ini",
                             "csv", "html", "md", "rst", "pl", "c", "h", "so", "dll", "zip", "gz"})
@@ -355,8 +359,9 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
         return  # what a parameter is about: ``kw_only`` of ``kw_only_default``
     closest = _nearest(ctx, head, how)
     note = _version_note(ctx, start)
-    if note is not None and (closest is None or not one_typo_apart(head, closest)
-                             or re.search(rf"\b{re.escape(closest)}\b", note)):
+    if note is not None and not _tells_today(segment.text, start - segment.start) and (
+            closest is None or not one_typo_apart(head, closest)
+            or re.search(rf"\b{re.escape(closest)}\b", note)):
         return  # history names what is gone; only a plain typo of what exists is reported
     # camelCase is Java's own style of names, not a sign of a name from elsewhere.
     foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
@@ -528,12 +533,27 @@ def tells_history(text: str, at: int) -> bool:
     sentences) around ``at`` tells history, so that the name at ``at`` may be gone:
     "instead of" puts in the past only what follows it ("a view is returned instead of
     a copy")."""
-    start = next((m.end() for m in reversed(list(_SENTENCE_END.finditer(text, 0, at)))), 0)
-    after = _SENTENCE_END.search(text, at)
-    for match in _HISTORY.finditer(text, start, after.start() if after else len(text)):
+    start, end = _sentence_around(text, at)
+    for match in _HISTORY.finditer(text, start, end):
         if match.group().lower() != "instead of" or match.start() < at:
             return True
     return False
+
+
+def _tells_today(text: str, at: int) -> bool:
+    """Whether the sentence of ``text`` around ``at``, in a note about history, tells how
+    the code is today: a verb in the present and no word of change (click: "``ctx`` can
+    be ``None``", "All ``kwargs`` are tracked"; not "``old_limit`` is now ``limit``",
+    "The ``as_bytes`` parameter was added", "``etag`` replaces Flask's ``add_etags``")."""
+    start, end = _sentence_around(text, at)
+    return (_PRESENT.search(text, start, end) is not None
+            and _CHANGE.search(text, start, end) is None and _HISTORY.search(text, start, end) is None)
+
+
+def _sentence_around(text: str, at: int) -> tuple[int, int]:
+    start = next((m.end() for m in reversed(list(_SENTENCE_END.finditer(text, 0, at)))), 0)
+    after = _SENTENCE_END.search(text, at)
+    return start, after.start() if after else len(text)
 
 
 @lru_cache(maxsize=256)  # asked once per name of a sentence
