@@ -23,7 +23,8 @@ def test_version_notes_name_what_is_gone():
 
             .. versionchanged:: 2.1
                 ``ctx_name`` can be ``None``. All ``extra_kwargs`` are tracked. The
-                ``as_bytes`` parameter was added. ``etag`` replaces ``add_etags``.
+                ``as_bytes`` parameter was added. ``etag`` replaces ``add_etags``. The
+                ``extra_chars`` parameter is removed.
 
             The ``stale_option`` is read at start.
             """

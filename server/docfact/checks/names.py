@@ -40,8 +40,9 @@ _HISTORY = re.compile(
     r"(?<!\bbeen )used to|was called(?=\s+[`'\"]))\b", re.IGNORECASE)
 # Of a note about history: a verb in the present, and words that tell of a change.
 _PRESENT = re.compile(r"\b(?:is|are|can|may|must|will|does|do)\b", re.IGNORECASE)
-_CHANGE = re.compile(r"\b(?:now|new|newly|adds?|added|replaces?|previous|old|older|became|becomes?"
-                     r"|changed?|changes|renames?|removes?|was|were|been)\b", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:now|new|newly|adds?|added|replace[sd]?|previous|old|older|became|becomes?"
+                     r"|changed?|changes|renamed?|renames|removed?|removes|deprecated|was|were|been)\b",
+                     re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`:*])")
 _FILE_SUFFIXES = frozenset({"py", "pyi", "txt", "xml", "json", "yaml", "yml", "toml", "cfg", "ini",
                             "csv", "html", "md", "rst", "pl", "c", "h", "so", "dll", "zip", "gz"})
