@@ -102,7 +102,8 @@ async def judge_all(name: str, samples: list[Sample], server: ScriptedServer, se
     for sample in samples:
         for report in sample.reports:
             before = server.prompt_tokens
-            results += await judge_units([report], sample.text, lambda r: sample.evidence[r.symbol],
+            results += await judge_units([report], sample.text,
+                                         lambda r, evidence=sample.evidence: evidence[r.symbol],
                                          settings, cache, client)
             tokens.append(server.prompt_tokens - before)
     return Run(

@@ -110,10 +110,11 @@ def edit_latencies(client: Client, path: Path, edits: int, where: str) -> list[f
     client.wait_for(diagnostics_for(uri, 1))
     lines = text.splitlines()
     if where == "docstring":
-        line = next(i for i, l in enumerate(lines) if '"""' in l and i > 20)
+        line = next(i for i, text_line in enumerate(lines) if '"""' in text_line and i > 20)
         column, typed = 0, lambda version: " "
     else:
-        line = next(i for i, l in enumerate(lines) if l.startswith("        return ") and i > 20)
+        line = next(i for i, text_line in enumerate(lines)
+                    if text_line.startswith("        return ") and i > 20)
         column, typed = 8, lambda version: f"typed_{version} = 0; "
     samples = []
     for version in range(2, edits + 2):

@@ -302,9 +302,8 @@ def _field_spots(j: int, text: str) -> list[tuple[str, Spot | None, Spot | None]
     elif m := _EPYTEXT_PARAM.match(text):
         if not m.group(1):
             return [(m.group(2), Spot(j, m.start(2), m.end(2), "epytext @param"), None)]
-    elif m := _EPYTEXT_TYPE.fullmatch(text):
-        if not m.group(1):
-            return [(m.group(2), None, _type_spot(j, m, 3, "epytext @type"))]
+    elif (m := _EPYTEXT_TYPE.fullmatch(text)) and not m.group(1):
+        return [(m.group(2), None, _type_spot(j, m, 3, "epytext @type"))]
     return []
 
 
@@ -537,7 +536,7 @@ def _edit(fn: Function, source: list[str], spot: Spot, new: str) -> tuple[int, s
     return line.lineno, old, old[:begin] + new + old[end:]
 
 
-def mutate_param_entry(fn: Function, source: list[str], project: "Project", rng: random.Random):
+def mutate_param_entry(fn: Function, source: list[str], project: Project, rng: random.Random):
     names = parameters(fn.node)
     if fn.node.args.kwarg is not None:
         return []  # **kwargs accepts any documented name
@@ -556,7 +555,7 @@ def mutate_param_entry(fn: Function, source: list[str], project: "Project", rng:
     return options
 
 
-def mutate_prose_name(fn: Function, source: list[str], project: "Project", rng: random.Random):
+def mutate_prose_name(fn: Function, source: list[str], project: Project, rng: random.Random):
     names = set(parameters(fn.node)) - {"self", "cls"}
     options = []
     for i, line in enumerate(fn.doc):
@@ -571,7 +570,7 @@ def mutate_prose_name(fn: Function, source: list[str], project: "Project", rng: 
     return options
 
 
-def mutate_param_type(fn: Function, source: list[str], project: "Project", rng: random.Random):
+def mutate_param_type(fn: Function, source: list[str], project: Project, rng: random.Random):
     actual = parameters(fn.node)
     options = []
     for name, _, spot in param_spots(fn):
@@ -583,7 +582,7 @@ def mutate_param_type(fn: Function, source: list[str], project: "Project", rng: 
     return options
 
 
-def mutate_return_type(fn: Function, source: list[str], project: "Project", rng: random.Random):
+def mutate_return_type(fn: Function, source: list[str], project: Project, rng: random.Random):
     spot = return_type_spot(fn)
     new_type = swapped_type(returned_types(fn.node)) if spot else None
     if new_type is None:
@@ -598,7 +597,7 @@ VERBS = ("frobnicate", "recalibrate", "defragment", "rehydrate", "untangle", "re
 NOUNS = ("widgets", "splines", "flux", "gizmos", "sprockets", "doohickeys")
 
 
-def mutate_call(fn: Function, source: list[str], project: "Project", rng: random.Random,
+def mutate_call(fn: Function, source: list[str], project: Project, rng: random.Random,
                 templates: tuple[str, ...] = CALL_SENTENCES):
     """Append a sentence calling an invented function to the summary paragraph."""
     last = summary_end(fn)
@@ -611,7 +610,7 @@ def mutate_call(fn: Function, source: list[str], project: "Project", rng: random
     return [(_edit(fn, source, spot, " " + template.format(name)), spot.what)]
 
 
-def mutate_plain_call(fn: Function, source: list[str], project: "Project", rng: random.Random):
+def mutate_plain_call(fn: Function, source: list[str], project: Project, rng: random.Random):
     return mutate_call(fn, source, project, rng, PLAIN_CALL_SENTENCES)
 
 

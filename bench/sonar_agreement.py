@@ -35,9 +35,9 @@ import os
 import re
 import sys
 import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable, Iterable, Sequence
 
 from docfact.cache import Cache
 from docfact.config import LlmSettings, SonarSettings
@@ -344,7 +344,7 @@ def _usage_error(args) -> str | None:
         return f"sonar_agreement: --api-key-env names {args.api_key_env}, which is not set"
     if not args.data.is_file():
         return f"sonar_agreement: no ground truth at {args.data} (give --data PATH)"
-    if args.limit is not None and args.limit < 1 or args.jobs < 1 or args.samples < 1:
+    if (args.limit is not None and args.limit < 1) or args.jobs < 1 or args.samples < 1:
         return "sonar_agreement: --limit, --jobs and --samples must be at least 1"
     return None
 

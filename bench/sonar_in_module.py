@@ -44,7 +44,7 @@ from docfact.cache import Cache  # noqa: E402
 from docfact.config import LlmSettings, Settings, SonarSettings  # noqa: E402
 from docfact.engine import analyze  # noqa: E402
 from docfact.llm.client import LlmClient  # noqa: E402
-from docfact.scoring import score_findings, score_units, scorable  # noqa: E402
+from docfact.scoring import scorable, score_findings, score_units  # noqa: E402
 
 MODULES = ("textwrap", "shlex", "html", "json")
 KEY_ENV = "DOCFACT_BENCH_KEY"
@@ -150,7 +150,7 @@ def units_of(files: list[Path], root: Path):
 
 
 async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Path, cases: int):
-    for analysis, report, faithful in units:
+    for _analysis, report, faithful in units:
         writer.programs[(report.unit.docstring.value, report.unit.name)] = faithful
     os.environ[KEY_ENV] = "scripted"  # the scripted server takes any key; litellm wants one
     llm = LlmSettings(model="openai/scripted", api_base=server.base_url, api_key_env=KEY_ENV,

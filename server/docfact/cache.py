@@ -6,14 +6,16 @@ a check, it only makes it slower.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import sqlite3
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import platformdirs
 
@@ -141,10 +143,8 @@ class Cache:
             db.execute("COMMIT")
         except sqlite3.DatabaseError as error:
             log.warning("cache write failed (%s); results were not stored", error)
-            try:
+            with contextlib.suppress(sqlite3.DatabaseError):
                 db.execute("ROLLBACK")
-            except sqlite3.DatabaseError:
-                pass
 
     def put(self, key: str, value: Any) -> None:
         self.put_many({key: value})

@@ -5,11 +5,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "llm"))
 
-from llm_helpers import KEY_ENV, SECRET  # noqa: E402
-from scripted_server import ScriptedServer  # noqa: E402
+from llm_helpers import KEY_ENV, SECRET
+from scripted_server import ScriptedServer
 
-from docfact.config import LlmSettings  # noqa: E402
-from docfact.llm.client import LlmClient  # noqa: E402
+from docfact.config import LlmSettings
+from docfact.llm.client import LlmClient
 
 
 class CodeWriter:

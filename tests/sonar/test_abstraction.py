@@ -2,8 +2,15 @@ from collections import Counter
 
 import pytest
 
-from docfact.sonar.abstraction import (abstraction, graph_edges, jaccard, lexical_similarity,
-                                       pair_similarity, structural_similarity, token_bigrams)
+from docfact.sonar.abstraction import (
+    abstraction,
+    graph_edges,
+    jaccard,
+    lexical_similarity,
+    pair_similarity,
+    structural_similarity,
+    token_bigrams,
+)
 
 WITH_TEMP = "def f(x):\n    y = x + 1\n    return y\n"
 DIRECT = 'def f(x):\n    """Add one."""\n    return x + 1  # the answer\n'

@@ -1,8 +1,16 @@
 import pytest
 
+from docfact.sonar.regenerate import (
+    build_context,
+    context_function,
+    context_imports,
+    extract,
+    function_node,
+    import_line,
+    is_stub,
+    regenerate,
+)
 from docfact.source.python import parse_module
-from docfact.sonar.regenerate import (build_context, context_function, context_imports, extract,
-                                      function_node, import_line, is_stub, regenerate)
 
 MODULE = '''\
 import os

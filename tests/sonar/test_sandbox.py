@@ -14,6 +14,8 @@ import shutil
 import signal
 import socket
 import stat
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -243,6 +245,29 @@ def test_the_jail_works_here():
     if not os.environ.get("CI") and shutil.which("bwrap") is None:
         pytest.skip("bubblewrap (bwrap) is not installed here")
     assert sandbox.unavailable() == ""
+
+
+def test_with_ci_set_a_missing_jail_fails_the_tests_instead_of_skipping_them(tmp_path):
+    """This file's tests that need the jail, run where bwrap is missing: skipped on a
+    developer's machine, failed where ``CI`` is set (so a failed install cannot pass CI)."""
+    bin_dir = tmp_path / "bin"  # PATH with a python but no bwrap
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys.executable)
+    needing_the_jail = "test_the_jail_works_here or test_stdin_and_stdout_round_trip"
+    environment = {name: value for name, value in os.environ.items() if name != "CI"}
+    environment["PATH"] = str(bin_dir)
+
+    def summary(**extra: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", __file__, "-k", needing_the_jail,
+             "-p", "no:cacheprovider", "-o", "addopts="],
+            env=environment | extra, capture_output=True, text=True, timeout=300,
+            cwd=Path(__file__).parents[2])
+        return done.stdout.strip().splitlines()[-1]
+
+    assert "2 skipped" in summary()
+    in_ci = summary(CI="true")
+    assert "2 failed" in in_ci and "skipped" not in in_ci, in_ci
 
 
 def test_without_a_jail_nothing_runs(world, monkeypatch):

@@ -5,9 +5,9 @@ import sys
 import pytest
 
 from docfact.cache import Cache
+from docfact.config import SonarSettings
 from docfact.llm.client import LlmClient
 from docfact.sonar import fluency as fluency_module
-from docfact.config import SonarSettings
 from docfact.sonar.score import sonar_scores
 
 UNIT = '''\

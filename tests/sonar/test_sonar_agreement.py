@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from llm_helpers import KEY_ENV, SECRET
 
 from docfact.sonar import fluency as fluency_module

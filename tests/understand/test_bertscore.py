@@ -3,8 +3,16 @@ import math
 import numpy as np
 import pytest
 
-from docfact.understand.bertscore import (Embedded, EncoderUnavailable, Idf, bertscore_f1,
-                                          f1_matrix, load_encoder, mean_pairwise, score)
+from docfact.understand.bertscore import (
+    Embedded,
+    EncoderUnavailable,
+    Idf,
+    bertscore_f1,
+    f1_matrix,
+    load_encoder,
+    mean_pairwise,
+    score,
+)
 
 
 def unit_rows(*rows):
@@ -122,7 +130,7 @@ def test_tiny_encoder_idf_matches_hand_computation(tiny_bert_dir):
 
 def test_default_layer_is_the_last_and_out_of_range_layers_are_refused(tiny_bert_dir):
     assert load_encoder(str(tiny_bert_dir)).layer == 2
-    with pytest.raises(EncoderUnavailable, match="layers 0..2"):
+    with pytest.raises(EncoderUnavailable, match=r"layers 0\.\.2"):
         load_encoder(str(tiny_bert_dir), 7)
 
 

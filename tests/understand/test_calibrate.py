@@ -4,8 +4,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docfact.understand.calibrate import (conformal_labels, conformal_threshold, halves, minimum_functions,
-                                          p1_alphas, p2_alphas)
+from docfact.understand.calibrate import (
+    conformal_labels,
+    conformal_threshold,
+    halves,
+    minimum_functions,
+    p1_alphas,
+    p2_alphas,
+)
 
 alphas_lists = st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=60)
 epsilons = st.floats(0.01, 0.99)

@@ -13,8 +13,9 @@ import asyncio
 import logging
 import textwrap
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..cache import Cache, cache_key
 from ..checks.registry import RULES
@@ -294,4 +295,4 @@ def _touches(finding: Finding, span: Span) -> bool:
 
 
 def _overlaps(a: Span, b: Span) -> bool:
-    return a.start < b.end and b.start < a.end or a.start == a.end and b.start <= a.start <= b.end
+    return (a.start < b.end and b.start < a.end) or (a.start == a.end and b.start <= a.start <= b.end)

@@ -33,6 +33,7 @@ their attributes. A candidate that cannot be loaded has a ``problem`` and no cas
 
 import ast
 import copy
+import functools
 import importlib
 import importlib.util
 import itertools
@@ -261,13 +262,19 @@ def _instance_maker(owner, home, case_s):
             code = compile(recipe, "<instance>", "eval")
         except SyntaxError:
             continue
-        built = _timed(lambda: eval(code, dict(namespace)), case_s * 5)
+        build = _evaluation(code, namespace)
+        built = _timed(build, case_s * 5)
         if isinstance(built, owner):
             if home["qualname"].endswith(".__init__"):
                 return lambda: owner.__new__(owner)
-            return lambda: eval(code, dict(namespace))
+            return build
         problems.append(f"{recipe}: {built if isinstance(built, str) else type(built).__name__}")
     return f"no instance of {owner.__name__} could be built ({'; '.join(problems)[:200]})"
+
+
+def _evaluation(code, namespace):
+    """A function that evaluates ``code`` in a fresh copy of ``namespace`` at each call."""
+    return lambda: eval(code, dict(namespace))
 
 
 def _seen_calls(home, namespace, case_s):
@@ -280,7 +287,7 @@ def _seen_calls(home, namespace, case_s):
             code = compile("_docfact_arguments" + text, "<call>", "eval")
         except SyntaxError:
             continue
-        case = _timed(lambda: eval(code, scope), case_s * 5)
+        case = _timed(functools.partial(eval, code, scope), case_s * 5)
         if isinstance(case, tuple):
             try:
                 copy.deepcopy(case)
@@ -371,7 +378,7 @@ def _import_hypothesis(support_path):
     """hypothesis, from the interpreter's own packages or else from docfact's (looked up
     only for this import, so the code under test sees its own environment)."""
     try:
-        import hypothesis  # noqa: F401
+        import hypothesis
     except ImportError:
         sys.path.extend(support_path)
         try:

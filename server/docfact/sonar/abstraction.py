@@ -18,7 +18,7 @@ import sys
 import textwrap
 import tokenize
 from collections import Counter
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from .measure import Measure, not_measured
 
@@ -174,7 +174,7 @@ def token_bigrams(code: str, context: str = "") -> Counter[tuple[str, str]]:
             if t.type not in _SKIPPED_TOKENS
             and not (t.type == tokenize.STRING and t.start in docstrings)
             and not (t.type == tokenize.NAME and (t.string in _KEYWORDS or t.string in given))]
-    return Counter(zip(kept, kept[1:]))
+    return Counter(itertools.pairwise(kept))
 
 
 def _tokens(code: str) -> list[tokenize.TokenInfo]:

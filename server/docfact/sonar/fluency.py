@@ -176,7 +176,7 @@ def _causal_lm(source: str) -> _CausalLm | str:
     """The model at ``source`` (loaded once per process), or why it cannot be had."""
     _offline()
     try:
-        import torch
+        import torch  # noqa: F401  (transformers' models need it: missing, nothing loads)
         from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError as error:
         return f"transformers is not installed: {error}"

@@ -16,9 +16,9 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
-from typing import Sequence
 
 from . import sandbox
 from .home import Home, docfact_support_path, function_at, takes_instance

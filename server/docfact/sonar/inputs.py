@@ -56,7 +56,7 @@ def annotation_spec(node: ast.expr | None) -> dict | None:
         return _one_of([NONE, annotation_spec(args[0]) if args else ANY])
     if name == "Union":
         return _one_of([annotation_spec(a) for a in args])
-    if name in _SEQUENCES or name == "tuple" and len(args) == 2 and _is_ellipsis(args[1]):
+    if name in _SEQUENCES or (name == "tuple" and len(args) == 2 and _is_ellipsis(args[1])):
         kind = "tuple" if name == "tuple" else "list"
         return {"t": kind, "of": _or_int(annotation_spec(args[0]) if args else None)}
     if name in ("tuple", "Tuple"):
@@ -160,8 +160,8 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
             callee = _tail(parent.func)
             if callee == "range":
                 votes.add("int")
-            elif callee in _NUMERIC_CALLS or isinstance(parent.func, ast.Attribute) \
-                    and _tail(parent.func.value) == "math":
+            elif callee in _NUMERIC_CALLS or (isinstance(parent.func, ast.Attribute)
+                                              and _tail(parent.func.value) == "math"):
                 votes.add("number")
             elif callee in _SIZED_CALLS:
                 votes.add("sized")

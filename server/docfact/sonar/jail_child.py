@@ -75,7 +75,8 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
 
         def __call__(self, event, args, _work=work, _readable=readable, _hidden=hidden,
                      _fd=report_fd, _always=REFUSED_ALWAYS, _imports=REFUSED_IMPORTS,
-                     _writes=tuple(WRITES.items()), _reads=READS, _cheap=CHEAP,
+                     _reads=READS, _cheap=CHEAP,
+                     _writes=tuple(WRITES.items()),  # noqa: B008  (bound once, on purpose)
                      _code_attrs=CODE_ATTRS, _wflags=WRITE_FLAGS, _proc=PROC_SAFE, _type=type,
                      _issub=issubclass, _str=str, _bytes=bytes, _int=int, _tuple=tuple,
                      _join=str.join, _decode=bytes.decode, _getcwd=os.getcwd,
@@ -208,7 +209,8 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                         break
             if why:
                 try:  # whatever happens while reporting, the run ends here
-                    _write(_fd, ("%s%s: %s\n" % (event, _repr(_tuple(args))[:300], why))
+                    # (% on a str: no method the program could have replaced is looked up)
+                    _write(_fd, ("%s%s: %s\n" % (event, _repr(_tuple(args))[:300], why))  # noqa: UP031
                            .encode("utf-8", "replace"))
                 finally:
                     _exit(_status)
@@ -251,7 +253,7 @@ def watch(status_fd: int, report_fd: int) -> None:
     for fd in (0, 1, 2, report_fd):
         os.close(fd)  # so that the streams end when the child's do
     _, status, usage = os.wait4(pid, 0)
-    line = "%d %.3f\n" % (os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime)
+    line = f"{os.waitstatus_to_exitcode(status)} {usage.ru_utime + usage.ru_stime:.3f}\n"
     os.write(status_fd, line.encode())
     os._exit(0)
 

@@ -15,7 +15,7 @@ class Measure:
         return {"value": self.value, "how": self.how, "approximate": self.approximate}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Measure":
+    def from_json(cls, data: dict) -> Measure:
         return cls(data["value"], data["how"], data["approximate"])
 
 

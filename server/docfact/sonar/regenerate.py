@@ -10,9 +10,9 @@ import io
 import re
 import textwrap
 import tokenize
+from collections.abc import Iterable
 from dataclasses import dataclass
 from string import Template
-from typing import Iterable
 
 from ..llm.client import LlmError
 from ..prompt_files import prompt_digest, prompt_text

@@ -19,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from ..cache import cache_key
 from ..config import LlmSettings, SonarSettings

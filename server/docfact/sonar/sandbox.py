@@ -65,6 +65,7 @@ stream and throwing the rest away, so flooding can neither hang the run nor fill
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -139,10 +140,8 @@ def stop_all() -> None:
         running = list(_RUNNING.items())
     for process, work in running:
         _kill_group(process)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            pass
         _remove_tree(work)
 
 
@@ -379,10 +378,8 @@ def _collect(process: subprocess.Popen, pipes: dict[int, str], limits: Limits,
 
 def _kill_group(process: subprocess.Popen) -> None:
     """Kill the child's whole process group, before it is reaped (so its id is not reused)."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is already gone
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is already gone
 
 
 def _reap(process: subprocess.Popen) -> None:
@@ -397,10 +394,9 @@ def _remove_tree(path: str) -> None:
     """Remove the work folder even where the program took permissions away."""
     for folder, subfolders, _ in os.walk(path):
         for name in subfolders:
-            try:
+            # A symlink or a folder already gone fails: rmtree handles both.
+            with contextlib.suppress(OSError):
                 os.chmod(os.path.join(folder, name), 0o700, follow_symlinks=False)
-            except OSError:
-                pass  # a symlink or a folder already gone; rmtree handles both
     shutil.rmtree(path, ignore_errors=True)
 
 

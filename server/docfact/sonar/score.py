@@ -20,8 +20,14 @@ from .conciseness import Compressed, ConcisenessResult, compress, judge
 from .funcsim import Counterexample, FuncSimRun, Similarity, afuncsim, driver_version
 from .home import Home
 from .measure import Measure, not_measured
-from .regenerate import (Generations, Regeneration, context_function, context_imports, prompt_version,
-                         regenerate)
+from .regenerate import (
+    Generations,
+    Regeneration,
+    context_function,
+    context_imports,
+    prompt_version,
+    regenerate,
+)
 from .standalone import why_not_runnable
 
 CORRECTNESS_TEMPERATURE = 0.0  # the one regeneration Correctness is judged on
@@ -48,7 +54,7 @@ class SonarResult:
                 "compression": self.compression}
 
     @classmethod
-    def from_json(cls, data: dict, fluency: Measure) -> "SonarResult":
+    def from_json(cls, data: dict, fluency: Measure) -> SonarResult:
         example = data["counterexample"]
         return cls(Measure.from_json(data["correctness"]), Measure.from_json(data["abstraction"]),
                    Measure.from_json(data["conciseness"]), fluency,

@@ -102,9 +102,7 @@ def _bound_names(node: ast.AST) -> set[str]:
             names.add(child.name)
         elif isinstance(child, (ast.Import, ast.ImportFrom)):
             names.update(a.asname or a.name.split(".")[0] for a in child.names)
-        elif isinstance(child, ast.ExceptHandler) and child.name:
-            names.add(child.name)
-        elif isinstance(child, (ast.MatchAs, ast.MatchStar)) and child.name:
+        elif isinstance(child, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and child.name:
             names.add(child.name)
         elif isinstance(child, ast.MatchMapping) and child.rest:
             names.add(child.rest)

@@ -8,6 +8,7 @@ over the lines with precompiled patterns and never raises on malformed text.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -181,7 +182,7 @@ def _looks_like_type(text: str) -> bool:
     if not text or text.endswith("."):
         return False
     words = _outside_brackets(text).split()
-    for left, right in zip(words, words[1:]):
+    for left, right in itertools.pairwise(words):
         joined = left in _TYPE_JOINERS or right in _TYPE_JOINERS
         if not (joined or left.endswith((",", "|")) or right.startswith("|")):
             return False

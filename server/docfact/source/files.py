@@ -6,7 +6,6 @@ import io
 import os
 import stat
 import tokenize
-from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
@@ -119,9 +118,9 @@ def _ignored(path: Path, root: Path, excluded, ignores, is_dir: bool = False) ->
     if excluded.match_file(path.relative_to(root).as_posix() + suffix):
         return True
     for base, spec in ignores:
-        if base == path or base in path.parents:
-            if spec.match_file(path.relative_to(base).as_posix() + suffix):
-                return True
+        if (base == path or base in path.parents) \
+                and spec.match_file(path.relative_to(base).as_posix() + suffix):
+            return True
     return False
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Callable
 
 import tree_sitter
 import tree_sitter_python
@@ -98,7 +98,7 @@ class _Piece:
     imports: tuple[tuple[str, str], ...]
     names: frozenset[str]  # docstrings left out
 
-    def moved(self, start: int, line: int) -> "_Piece":
+    def moved(self, start: int, line: int) -> _Piece:
         delta, lines = start - self.start, line - self.line
         return _Piece(start, self.end + delta, line, tuple(_moved_unit(u, delta, lines) for u in self.units),
                       tuple((name, at + lines) for name, at in self.variables), self.imports,

@@ -71,7 +71,6 @@ def _entry_types(docstring: Docstring) -> list[Reference]:
     """Class names in the types of entries (``x (Optional[Cart]):``, ``x : Cart``,
     ``:rtype: Cart``): dotted words with a capital and a lower-case letter, outside
     backquotes (a role there is found as a role)."""
-    value = docstring.text.value
     found = []
     for entry in docstring.entries:
         if entry.type is None or docstring.style == "epytext":

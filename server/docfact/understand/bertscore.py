@@ -23,9 +23,10 @@ import math
 import os
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -164,14 +165,14 @@ class Idf:
     default: float
 
     @classmethod
-    def from_ids(cls, documents: Sequence[Sequence[int]]) -> "Idf":
+    def from_ids(cls, documents: Sequence[Sequence[int]]) -> Idf:
         total = len(documents)
         df = Counter(i for doc in documents for i in set(doc))
         return cls({i: math.log((total + 1) / (1 + n)) for i, n in df.items()},
                    math.log(total + 1))
 
     @classmethod
-    def from_corpus(cls, encoder: Encoder, corpus: Sequence[str]) -> "Idf":
+    def from_corpus(cls, encoder: Encoder, corpus: Sequence[str]) -> Idf:
         return cls.from_ids([encoder.token_ids(text) for text in corpus])
 
     def of(self, ids: Sequence[int]) -> np.ndarray:

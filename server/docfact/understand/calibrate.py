@@ -18,8 +18,8 @@ is the project's (``store.py`` keeps it in the cache), not only the functions at
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 HIGH, LOW = "high", "low"
 

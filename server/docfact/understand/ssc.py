@@ -25,8 +25,8 @@ import hashlib
 import json
 import logging
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from ..cache import Cache, cache_key
 from ..config import SscSettings
@@ -35,8 +35,16 @@ from ..llm.judge import code_without_docstring
 from ..model import Unit
 from . import prompting
 from .bertscore import Encoder, Idf, encoder_name, f1_matrix, load_encoder, mean_pairwise, score
-from .calibrate import (HIGH, LOW, Calibration, Labelled, conformal_labels,
-                        conformal_threshold, p1_alphas, p2_alphas)
+from .calibrate import (
+    HIGH,
+    LOW,
+    Calibration,
+    Labelled,
+    conformal_labels,
+    conformal_threshold,
+    p1_alphas,
+    p2_alphas,
+)
 from .store import calibration_values, remember, store_key
 
 log = logging.getLogger(__name__)
@@ -157,7 +165,7 @@ class JudgeShare:
     label: str | None  # "high" when most summaries are judged correct
 
     @classmethod
-    def from_votes(cls, votes: list[list[bool | None]]) -> "JudgeShare":
+    def from_votes(cls, votes: list[list[bool | None]]) -> JudgeShare:
         verdicts = [majority(vs) for vs in votes]
         counted = [v for v in verdicts if v is not None]
         share = sum(counted) / len(counted) if counted else None

@@ -7,7 +7,7 @@ and the same function gets the same label wherever it is scored."""
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..cache import Cache, cache_key
 from ..config import SscSettings

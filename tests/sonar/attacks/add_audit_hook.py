@@ -1,3 +1,4 @@
 # expect: blocked
 import sys
+
 sys.addaudithook(lambda event, args: None)

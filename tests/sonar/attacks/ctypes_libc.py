@@ -1,4 +1,5 @@
 # expect: blocked
 # Call libc's system() through ctypes.
-import ctypes, json, sys
+import ctypes
+
 ctypes.CDLL(None).system(b"echo pwned")

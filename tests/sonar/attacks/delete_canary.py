@@ -1,4 +1,7 @@
 # expect: blocked
 # Delete a file outside the sandbox.
-import json, os, sys
+import json
+import os
+import sys
+
 os.remove(json.load(sys.stdin)["canary"])

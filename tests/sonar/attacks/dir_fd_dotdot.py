@@ -1,7 +1,10 @@
 # expect: blocked
 # Open the work folder as a descriptor (allowed), then climb out of it with '..'
 # relative to that descriptor, from a working directory deeper down.
-import json, os, sys
+import json
+import os
+import sys
+
 outside = json.load(sys.stdin)["outside"]
 os.makedirs("deep/er")
 fd = os.open(".", os.O_RDONLY)

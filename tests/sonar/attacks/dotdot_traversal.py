@@ -1,5 +1,8 @@
 # expect: blocked
 # Climb out of the working folder with .. components.
-import json, os, sys
+import json
+import os
+import sys
+
 canary = json.load(sys.stdin)["canary"]
 open(os.getcwd() + "/../../../../../../.." + canary, "w").write("pwned")

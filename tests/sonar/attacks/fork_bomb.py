@@ -1,4 +1,5 @@
 # expect: blocked
 import os
+
 while True:
     os.fork()

@@ -1,7 +1,10 @@
 # expect: blocked
 # _posixsubprocess.fork_exec raises no audit event of its own; call it past subprocess.Popen
 # (arguments as Python 3.11's subprocess passes them).
-import json, os, subprocess, sys
+import json
+import os
+import sys
+
 canary = json.load(sys.stdin)["canary"]
 errpipe_read, errpipe_write = os.pipe()
 sys.modules["_posixsubprocess"].fork_exec(

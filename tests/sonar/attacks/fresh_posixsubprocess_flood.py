@@ -1,8 +1,13 @@
 # expect: ok
 # A process flood through an unaudited fork_exec: the process limit must hold (as root too,
 # where the kernel ignores RLIMIT_NPROC for processes that are root outside).
-import importlib.machinery, importlib.util, json, os, sys
 import _imp
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+
 context = json.load(sys.stdin)
 spec = importlib.util.find_spec("_posixsubprocess")
 fresh = _imp.create_dynamic(importlib.machinery.ModuleSpec("_posixsubprocess", None, origin=spec.origin)) \

@@ -3,8 +3,13 @@
 # (no audit event, never neutralised): a shell that tries every way out. Inside the jail the
 # canary is read-only, the test process is not visible, there is no network, and the
 # shell's children die with the run.
-import importlib.machinery, importlib.util, json, os, sys
 import _imp
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+
 context = json.load(sys.stdin)
 spec = importlib.util.find_spec("_posixsubprocess")
 fresh = _imp.create_dynamic(importlib.machinery.ModuleSpec("_posixsubprocess", None, origin=spec.origin)) \

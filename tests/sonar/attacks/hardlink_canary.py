@@ -1,5 +1,8 @@
 # expect: blocked
 # Hard-link the file outside into the sandbox, then write through the link.
-import json, os, sys
+import json
+import os
+import sys
+
 os.link(json.load(sys.stdin)["canary"], "link.txt")
 open("link.txt", "w").write("pwned")

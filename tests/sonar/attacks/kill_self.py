@@ -1,3 +1,5 @@
 # expect: crashed
-import os, signal
+import os
+import signal
+
 os.kill(os.getpid(), signal.SIGSEGV)

@@ -1,5 +1,7 @@
 # expect: blocked
-import multiprocessing, time
+import multiprocessing
+import time
+
 if __name__ == "__main__":
     for _ in range(50):
         multiprocessing.Process(target=time.sleep, args=(60,)).start()

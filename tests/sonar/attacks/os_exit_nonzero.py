@@ -1,3 +1,4 @@
 # expect: crashed
 import os
+
 os._exit(3)

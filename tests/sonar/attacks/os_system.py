@@ -1,3 +1,6 @@
 # expect: blocked
-import json, os, sys
+import json
+import os
+import sys
+
 os.system("echo pwned > %s" % json.load(sys.stdin)["canary"])

@@ -1,5 +1,7 @@
 # expect: blocked
 # Overwrite a file outside the sandbox.
-import json, sys
+import json
+import sys
+
 ctx = json.load(sys.stdin)
 open(ctx["canary"], "w").write("pwned")

@@ -1,6 +1,8 @@
 # expect: blocked
 # Empty the bootstrap module's tables through the frame stack, then run a shell.
-import os, sys
+import os
+import sys
+
 frame = sys._getframe()
 while frame is not None:
     for name in ("REFUSED_ALWAYS", "WRITES", "READS", "CHEAP"):

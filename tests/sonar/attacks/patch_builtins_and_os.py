@@ -1,6 +1,10 @@
 # expect: blocked
 # Replace the built-ins and os functions a naive hook would call at event time.
-import builtins, json, os, sys
+import builtins
+import json
+import os
+import sys
+
 canary = json.load(sys.stdin)["canary"]
 cwd = os.getcwd()
 os.getcwd = lambda: cwd

@@ -1,7 +1,9 @@
 # expect: blocked
 # Reach the guard's maker through the bootstrap frame, gut a guard class it makes and the
 # maker itself, then run a shell: the installed guard is untouched by all of it.
-import os, sys
+import os
+import sys
+
 frame = sys._getframe()
 while "guard_class" not in frame.f_globals:
     frame = frame.f_back

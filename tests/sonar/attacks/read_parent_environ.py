@@ -1,4 +1,6 @@
 # expect: blocked
 # Read the editor's environment (its API keys) from /proc.
-import json, sys
+import json
+import sys
+
 print(open("/proc/%d/environ" % json.load(sys.stdin)["test_pid"], "rb").read())

@@ -1,4 +1,6 @@
 # expect: blocked
 # Read the private key in the user's home.
-import json, sys
+import json
+import sys
+
 print(open(json.load(sys.stdin)["ssh_key"]).read())

@@ -1,4 +1,6 @@
 # expect: blocked
 # Read the key through /proc/self/root, a path that does not start with the home.
-import json, sys
+import json
+import sys
+
 print(open("/proc/self/root" + json.load(sys.stdin)["ssh_key"]).read())

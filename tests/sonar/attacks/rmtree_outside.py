@@ -1,4 +1,7 @@
 # expect: blocked
 # Remove the whole folder outside.
-import json, shutil, sys
+import json
+import shutil
+import sys
+
 shutil.rmtree(json.load(sys.stdin)["outside"])

@@ -1,3 +1,4 @@
 # expect: timeout
 import time
+
 time.sleep(3600)

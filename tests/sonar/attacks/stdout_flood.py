@@ -1,5 +1,6 @@
 # expect: timeout
 import sys
+
 chunk = "x" * 65536
 while True:
     sys.stdout.write(chunk)

@@ -12,10 +12,9 @@ import re
 from dataclasses import dataclass
 from string import Template
 
+from ...model import Evidence, Segment
 from ...prompt_files import prompt_digest as digest_of
 from ...prompt_files import prompt_text
-
-from ...model import Evidence, Segment
 
 CRITERIA = ("name", "type", "function", "context")
 PROMPT_FILES = ("criteria_v1.txt", "judge_input_v2.txt", "judge_paper_v2.txt", "judge_batched_v2.txt")
