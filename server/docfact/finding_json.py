@@ -1,6 +1,6 @@
 """A finding as JSON, in its two forms: the whole finding as workers send it and the cache
 keeps it (``encode``/``decode``: offsets, the inverse of each other), and the finding as
-``docfact check --format json`` prints it (``diagnostic_json``: DESIGN.md's contract,
+``docfact check --format json`` prints it (``diagnostic_json``: docs/design.md's contract,
 1-based lines and columns of the file's text)."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def decode(item: dict[str, Any]) -> Finding:
 
 
 def diagnostic_json(finding: Finding, lines: LineIndex, path: str) -> dict[str, Any]:
-    """A finding as the JSON contract of DESIGN.md (1-based lines and columns of the text
+    """A finding as the JSON contract of docs/design.md (1-based lines and columns of the text
     ``lines`` indexes)."""
     return {
         "path": path,

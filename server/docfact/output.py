@@ -1,4 +1,4 @@
-"""Presenting a run's results: text, JSON (DESIGN.md's contract) and SARIF 2.1.0."""
+"""Presenting a run's results: text, JSON (docs/design.md's contract) and SARIF 2.1.0."""
 
 from __future__ import annotations
 

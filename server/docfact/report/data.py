@@ -1,5 +1,5 @@
 """The report's view of a run: one record per documented function that has a score or a
-finding, read from the JSON contract of `docfact check --format json` (DESIGN.md)."""
+finding, read from the JSON contract of `docfact check --format json` (docs/design.md)."""
 
 from __future__ import annotations
 
