@@ -38,9 +38,10 @@ sys.path.insert(0, str(HERE.parent / "tests" / "llm"))  # the scripted server
 
 from scripted_server import ScriptedServer  # noqa: E402
 
+from docfact.analysis import UnitReport  # noqa: E402
 from docfact.cache import Cache  # noqa: E402
 from docfact.config import LlmSettings, Settings  # noqa: E402
-from docfact.engine import UnitReport, analyze, facts_of  # noqa: E402
+from docfact.engine import analyze, facts_of  # noqa: E402
 from docfact.graph.build import ProjectGraph  # noqa: E402
 from docfact.llm import LlmClient, judge_units  # noqa: E402
 from docfact.model import Evidence  # noqa: E402

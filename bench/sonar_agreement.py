@@ -3,7 +3,7 @@
 Each row of the ground truth holds a function, two summaries of it, a dimension
 (correctness, abstraction or conciseness) and the summary annotators judged better on it.
 Both summaries are scored with docfact's own scorer (``sonar.score.sonar_scores``, the
-call ``scoring._sonar`` makes on a unit: real model, real sandbox, real cache). A row
+call ``sonar_ssc._sonar`` makes on a unit: real model, real sandbox, real cache). A row
 agrees when the preferred summary scores strictly higher on the row's dimension; ties and
 rows where a score could not be measured are counted apart, never as agreement.
 

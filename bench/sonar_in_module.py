@@ -3,7 +3,7 @@ whether it tells a faithful regeneration from a wrong one.
 
 Real modules of the running Python's standard library (textwrap, shlex, html, json) are
 copied into a temporary project (package ``stdcopy``), and every documented function and
-method is scored the way ``docfact check --sonar`` scores it (``scoring.score_units``: the
+method is scored the way ``docfact check --sonar`` scores it (``sonar_ssc.score_units``: the
 real sandbox, the function run in its own module, a real SQLite cache, litellm) against a
 scripted OpenAI-compatible model on 127.0.0.1 that writes, for each docstring:
 
@@ -44,7 +44,7 @@ from docfact.cache import Cache  # noqa: E402
 from docfact.config import LlmSettings, Settings, SonarSettings  # noqa: E402
 from docfact.engine import analyze  # noqa: E402
 from docfact.llm.client import LlmClient  # noqa: E402
-from docfact.scoring import scorable, score_findings, score_units  # noqa: E402
+from docfact.sonar_ssc import scorable, score_findings, score_units  # noqa: E402
 
 MODULES = ("textwrap", "shlex", "html", "json")
 KEY_ENV = "DOCFACT_BENCH_KEY"

@@ -214,12 +214,24 @@ def _run(arguments):
     # A short-lived process that loads millions of small objects (every file's cached
     # facts): the cyclic garbage collector would only re-scan them, again and again.
     gc.disable()
-    result = check_paths(arguments.paths, settings, root, cache, progress=sys.stderr.isatty())
+    result = check_paths(arguments.paths, settings, root, cache, progress=sys.stderr.isatty(),
+                         model_passes=_model_passes(settings, cache))
     gc.freeze()  # what exists now lives until exit: no collection should walk it
     gc.enable()
     for path, reason in result.skipped:
         print(f"docfact: skipped {path}: {reason}", file=sys.stderr)
     return result, settings
+
+
+def _model_passes(settings, cache):
+    """The model passes of `check` when a model is configured (litellm and the judge load
+    only then), else None."""
+    if not settings.llm.model:
+        return None
+    from .model_passes import model_passes
+
+    return lambda outcomes, project, result: model_passes(outcomes, project, settings, cache,
+                                                          result)
 
 
 def _check(arguments) -> int:
@@ -311,7 +323,7 @@ def _report(arguments) -> int:
 def _score(arguments) -> int:
     from . import output
     from .cache import Cache
-    from .judging import ScoreError, score_one
+    from .model_passes import ScoreError, score_one
     from .runner import file_outcomes, project_graph
 
     path, qualname = arguments.target

@@ -7,9 +7,10 @@ project graph, so a file's result depends on its content alone and can be cached
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Callable, Iterable
 
+from .analysis import FileAnalysis, UnitReport
 from .checks.context import CheckContext
 from .checks.lookups import Answers, Lookups
 from .checks.registry import RULES
@@ -25,37 +26,7 @@ from .source.javadoc import parse_javadoc
 from .source.lines import LineIndex
 from .source.segment import segments as split_segments
 
-
 EMPTY_MODULE = Module(units=(), defined_names=frozenset(), imported_names=frozenset())
-
-
-@dataclass
-class UnitReport:
-    unit: Unit
-    symbol: str
-    docstring: Docstring
-    segments: tuple[Segment, ...]
-    findings: list[Finding] = field(default_factory=list)
-
-
-@dataclass
-class FileAnalysis:
-    path: str
-    module_name: str
-    text: str
-    lines: LineIndex
-    module: Module
-    units: list[UnitReport]
-    skipped: str = ""  # why the file was not analysed (then it has no units)
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [f for report in self.units for f in report.findings]
-
-    def unit_at(self, offset: int) -> UnitReport | None:
-        """The innermost documented unit whose definition contains ``offset``."""
-        containing = [r for r in self.units if r.unit.span.start <= offset <= r.unit.span.end]
-        return min(containing, key=lambda r: r.unit.span.end - r.unit.span.start, default=None)
 
 
 class UnitMemo:

@@ -12,17 +12,23 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .cache import Cache, cache_key
-from .config import Settings
 from .checks.project_rules import project_findings
+from .config import Settings
 from .engine import analyze, facts_of, resolve
 from .finding_json import decode, diagnostic_json, encode
 from .graph.build import ProjectGraph
 from .model import Finding
 from .rule_settings import FileRules, suppressions
-from .source.files import (SkippedFile, decode_source, iter_python_files, module_name_for,
-                           read_regular)
+from .source.files import (
+    SkippedFile,
+    decode_source,
+    iter_python_files,
+    module_name_for,
+    read_regular,
+)
 from .source.lines import LineIndex
 
 _OUTCOME_FORMAT = 9  # bump when check_job's output changes shape: old cache entries then miss
@@ -49,16 +55,23 @@ class FileJob:
     data: bytes
 
 
+# What runs after the project graph is built: (outcomes, project, result) -> the model's
+# usage. The command line passes the model passes when a model is configured.
+ModelPasses = Callable[[list[tuple["FileJob", dict]], ProjectGraph, "RunResult"], dict]
+
+
 def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
-                cache: Cache | None, progress: bool = False) -> RunResult:
-    """Check every Python file under ``paths``; name findings resolved project-wide."""
+                cache: Cache | None, progress: bool = False,
+                model_passes: ModelPasses | None = None) -> RunResult:
+    """Check every Python file under ``paths``; name findings resolved project-wide, then
+    ``model_passes`` when given."""
     result = RunResult()
     jobs, keys = _keyed_jobs(paths, settings, config_root, result)
     result.checked = {job.display: hashlib.sha256(job.data).hexdigest() for job in jobs}
     # The project-wide result depends on every file's content and nothing else: when no
     # file changed since the last run, it is read back whole (the warm start).
     project_key = cache_key("project", keys)
-    deterministic_only = not settings.llm.model
+    deterministic_only = model_passes is None
     known = cache.get(project_key, _is_project_result) if cache and deterministic_only else None
     if known is not None:
         result.skipped += [tuple(item) for item in known["skipped"]]
@@ -84,10 +97,8 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
         cache.put(project_key, {"skipped": result.skipped[skipped_before:],
                                 "diagnostics": result.diagnostics,
                                 "files": result.files_checked, "units": result.units_checked})
-    if settings.llm.model:
-        from .judging import model_passes  # litellm and the judge load only when asked for
-
-        result.llm = model_passes(outcomes, project, settings, cache, result)
+    if model_passes is not None:
+        result.llm = model_passes(outcomes, project, result)
     return result
 
 

@@ -5,8 +5,9 @@ import sqlite3
 import subprocess
 import sys
 
+from docfact.analysis import FileAnalysis
 from docfact.config import Settings
-from docfact.engine import FileAnalysis, analyze
+from docfact.engine import analyze
 
 SECRET = "sk-docfact-FAKE-5ecret-4711"
 KEY_ENV = "DOCFACT_TEST_LLM_KEY"

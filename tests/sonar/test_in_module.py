@@ -7,9 +7,9 @@ import pytest
 from docfact.cache import Cache
 from docfact.config import Settings, SonarSettings
 from docfact.engine import analyze
-from docfact.scoring import score_findings, score_units
 from docfact.sonar import fluency as fluency_module
 from docfact.sonar.home import home_of, project_interpreter
+from docfact.sonar_ssc import score_findings, score_units
 
 SHELF = '''\
 """Shelves of a shop."""

@@ -12,7 +12,7 @@ from docfact.llm.judge import FINDING_CODES
 def test_every_rule_is_known_before_any_layer_is_imported():
     code = (
         "import json, sys, docfact.cli; from docfact.checks.registry import RULES; "
-        "print(json.dumps([sorted(RULES), 'docfact.scoring' in sys.modules, "
+        "print(json.dumps([sorted(RULES), 'docfact.sonar_ssc' in sys.modules, "
         "'docfact.checks.names' in sys.modules]))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -15,8 +15,8 @@ import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
+from ..analysis import UnitReport
 from ..cache import Cache, cache_key
 from ..checks.registry import RULES
 from ..config import LlmSettings
@@ -24,9 +24,6 @@ from ..model import Evidence, Finding, Span, Unit
 from . import prompts
 from .client import LlmClient, LlmError
 from .prompts import CRITERIA, Answer, JudgeInput
-
-if TYPE_CHECKING:  # the engine imports the judge, not the other way round
-    from ..engine import UnitReport
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ import re
 from lsprotocol import types
 
 from ..model import Span
-from ..scoring import scorable
-from .rewriting import ABSTRACT
+from ..sonar_ssc import scorable
 from .convert import PositionMapper, range_from_json
+from .rewrite_pass import ABSTRACT
 
 FIX_ALL_KIND = types.CodeActionKind.SourceFixAll + ".docfact"
 REWRITE_KIND = types.CodeActionKind.RefactorRewrite + ".docfact"

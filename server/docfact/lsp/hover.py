@@ -7,10 +7,10 @@ from pathlib import Path
 
 from lsprotocol import types
 
+from ..analysis import UnitReport
 from ..checks.names import render_signature
-from ..scoring import DIMENSIONS, scorable
-from ..engine import UnitReport
 from ..model import Finding, Segment, Span
+from ..sonar_ssc import DIMENSIONS, scorable
 from .convert import PositionMapper
 
 _CRITERIA = ("name", "type", "function", "context")

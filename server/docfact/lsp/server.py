@@ -17,17 +17,17 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
-from ..source.segment import warm_up
 from ..config import ConfigError
 from ..model import Outdated
+from ..source.segment import warm_up
 from . import actions, hover
-from .convert import PositionMapper, diagnostic
-from .protocol import DocfactProtocol
 from .background import warm_up_models
-from .judging import EditorJudge
-from .rewriting import EditorRewriter
-from .scoring import EditorScorer
+from .convert import PositionMapper, diagnostic
+from .judge_pass import EditorJudge
+from .protocol import DocfactProtocol
+from .rewrite_pass import EditorRewriter
 from .scheduler import Scheduler
+from .score_pass import EditorScorer
 from .state import DocumentState, Workspace
 
 log = logging.getLogger("docfact")

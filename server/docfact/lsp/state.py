@@ -11,15 +11,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from ..analysis import FileAnalysis
 from ..cache import Cache
-from ..config import ConfigError, Settings, load_settings
 from ..checks.project_rules import project_findings
-from ..engine import FileAnalysis, UnitMemo, analyze, facts_of, resolve
+from ..config import ConfigError, Settings, load_settings
+from ..engine import UnitMemo, analyze, facts_of, resolve
 from ..graph.build import ProjectGraph
 from ..model import Finding, Span
 from ..rule_settings import FileRules, suppressions
 from ..runner import file_outcomes, relative_to_root, standing_findings
-from ..scoring import score_findings
+from ..sonar_ssc import score_findings
 from ..source.files import SUFFIXES, module_name_for
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic

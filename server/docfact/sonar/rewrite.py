@@ -21,8 +21,8 @@ import inspect
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
+from ..analysis import UnitReport
 from ..cache import cache_key
 from ..config import LlmSettings, SonarSettings
 from ..llm import prompts as judge_prompts
@@ -36,9 +36,6 @@ from .conciseness import clean_compression
 from .measure import Measure
 from .regenerate import context_function, messages, sample
 from .score import SonarResult, correctnesses, generator_clients, regenerate_pool, scoring_key_parts
-
-if TYPE_CHECKING:
-    from ..engine import UnitReport
 
 PROMPT_FILES = ("abstract_v1.txt", "sentence_v1.txt")
 REWRITE_TEMPERATURE = 0.7  # the k candidates should differ from each other

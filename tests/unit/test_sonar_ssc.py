@@ -4,7 +4,7 @@ import math
 
 from docfact.config import Settings
 from docfact.engine import analyze
-from docfact.scoring import FunctionScores, score_findings, sonar_json, ssc_json
+from docfact.sonar_ssc import FunctionScores, score_findings, sonar_json, ssc_json
 from docfact.sonar.funcsim import Counterexample
 from docfact.sonar.measure import Measure, not_measured
 from docfact.sonar.score import SonarResult

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..cache import Cache
-from ..scoring import score_units, scorable
 from ..sonar.sandbox import unavailable
+from ..sonar_ssc import scorable, score_units
 from .background import BackgroundPass
 
 

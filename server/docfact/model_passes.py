@@ -11,15 +11,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+from .analysis import FileAnalysis
 from .cache import Cache
 from .config import Settings
-from .engine import FileAnalysis, analyze, resolve
+from .engine import analyze, resolve
 from .finding_json import diagnostic_json
 from .graph.build import ProjectGraph
 from .llm import client_for, judge_units
 from .rule_settings import FileRules, suppressions
 from .runner import FileJob, RunResult
-from .scoring import score_findings, score_units, scorable, sonar_json, ssc_json
+from .sonar_ssc import scorable, score_findings, score_units, sonar_json, ssc_json
 from .source.files import SkippedFile, decode_source
 
 

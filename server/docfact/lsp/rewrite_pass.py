@@ -14,7 +14,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from ..cache import Cache
-from ..scoring import scorable, sonar_inputs
+from ..sonar_ssc import scorable, sonar_inputs
 from .background import BackgroundPass
 
 ABSTRACT = "abstract"  # the kind of a whole-description rewrite; else a sentence's text

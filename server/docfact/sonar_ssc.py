@@ -13,14 +13,12 @@ import logging
 import math
 import textwrap
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .analysis import FileAnalysis, UnitReport
 from .checks.registry import RULES
 from .config import Settings
 from .model import Finding
-
-if TYPE_CHECKING:
-    from .engine import FileAnalysis, UnitReport
 
 log = logging.getLogger(__name__)
 
