@@ -217,6 +217,8 @@ class Finding:
     fix: Fix | None = None
     # What would cancel this finding once the whole project is known:
     # ("defined", name): a file of the project defines ``name``;
+    # ("called", name): the same, or a module of the standard library does (what an example
+    # in the docstring calls);
     # ("visible", name), Java: the same, or the unit's file has a wildcard import of names
     # docfact cannot list (a package or class outside the project and the JDK's API);
     # ("raised", exception): the unit or a callee in the project may raise ``exception``.

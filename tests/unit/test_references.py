@@ -124,7 +124,7 @@ def test_a_word_of_a_comment_or_a_string_is_no_target(tmp_path):
 
         def connect():
             """Connect with L{Parser} and L{parse_urls}; see L{shop.util.prase_url}
-            and L{NoneType}.
+            and L{NoneType}; errors chain through :attr:`__cause__`.
             """
             # parse_urls is what the old version called it; so was prase_url
             return "NoneType"

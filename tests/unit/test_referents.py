@@ -295,7 +295,8 @@ def test_history_is_told_by_the_sentence_around_the_name_not_by_its_words_of_pur
         def unpack(function, as_view, discarded, repr_ns):
             """Unpack.
 
-            The `function_list` is the callable that will be used to unpack archives.
+            The `function_list` is the callable that will be
+            used to unpack archives.
             If ``as_view_list`` is True then a view is returned instead of a copy.
             With ``discarded_list`` being ``True`` if it was called with ``discard=True``.
             All ``removed_list`` are removed. The ``old_flag`` was removed. It used to
@@ -350,3 +351,11 @@ def test_a_type_field_of_a_class_that_types_nothing():
     ''')
     assert [(code, text, f.fix.replacement if f.fix else None) for code, text, f in found] == [
         ("DF101", "whenRunningArguments", "_whenRunningArguments")]
+
+
+def test_an_example_call_may_call_the_standard_library():
+    # hypothesis: "Branchless equivalent of ``monthrange(year, month)[1]``" (calendar's).
+    assert codes('''
+        def days(year, month):
+            """Like ``monthrange(year, month)[1]``, not ``monthrangez(year, month)``."""
+    ''') == [("DF103", "monthrangez")]

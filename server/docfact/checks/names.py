@@ -28,16 +28,15 @@ _CAMEL_CASE = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
 _SUBSCRIPTED = re.compile(r"[A-Za-z]_[A-Za-z0-9]{1,2}")
 # Maths in NumPy docstrings' single backticks: `s_i`, `K_4`, `vA`, `nxn`.
 _MATH = re.compile(r"[A-Za-z]{1,3}(?:_[A-Za-z0-9]{1,2})?")
-# Sentences about history name what is gone: "Renamed from ``resultcallback``".
 # Sentences about history name what is gone: "Renamed from ``resultcallback``". A present
 # or future passive tells what the code does, and names what is there ("each tab is
 # replaced", "it will be removed", "it is used to unpack"); "was called" is history only
 # before a name ("was called ``f``", not "was called with ...").
 _HISTORY = re.compile(
-    r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of"
-    r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )(?<!\bget )(?<!\bgets )(?:removed|replaced)"
-    r"|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )(?<!\bget )(?<!\bgets )(?<!\bwas )(?<!\bwere )"
-    r"(?<!\bbeen )used to|was called(?=\s+[`'\"]))\b", re.IGNORECASE)
+    r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of|removed|replaced"
+    r"|used to|was called(?=\s+[`'\"]))\b", re.IGNORECASE)
+_PASSIVE = frozenset({"is", "are", "be", "being", "get", "gets"})
+_WORD_BEFORE = re.compile(r"(\w+)\W*$")
 # Of a note about history: a verb in the present, and words that tell of a change.
 _PRESENT = re.compile(r"\b(?:is|are|can|may|must|will|does|do)\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\b(?:now|new|newly|adds?|added|replace[sd]?|previous|old|older|became|becomes?"
@@ -246,7 +245,8 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             covered.append((match.start(), match.end()))
             start = segment.start + match.start("body") + offset
             cross_reference = default_role and _SEE.search(text, 0, match.start()) is not None
-            how = _written_as(match, name, docstring.style, cross_reference)
+            how = ("example" if called_name(match.group("body")) else
+                   _written_as(match, name, docstring.style, cross_reference))
             yield segment, start, name, is_call, how
         if docstring.style != "numpy":  # Epytext writes code as C{...}, also beside :param:
             for match in _EPYTEXT_CODE.finditer(text):
@@ -254,7 +254,8 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
                 covered.append(match.span())
                 if reference is not None:
                     offset, name, is_call = reference
-                    yield segment, segment.start + match.start("body") + offset, name, is_call, "code"
+                    how = "example" if called_name(match.group("body")) else "code"
+                    yield segment, segment.start + match.start("body") + offset, name, is_call, how
         for match in _BARE_CALL.finditer(text):
             if _within(match.start(), covered):
                 continue
@@ -342,7 +343,8 @@ def _nearest(ctx: CheckContext, name: str, how: str) -> str | None:
 
 def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name: str,
                 how: str) -> Iterator[Finding]:
-    """A finding for ``name`` unless it resolves; ``how``: "code", "plain" or "maths"."""
+    """A finding for ``name`` unless it resolves; ``how``: "code", "plain", "maths" or
+    "example" (the callee of inline code with arguments: ``mkpipe(f, g)(x)``)."""
     parts = name.split(".")
     if tells_history(segment.text, start - segment.start) or _mentions_c(segment.text):
         return  # a history note, or a sentence about C code (names there are C's)
@@ -381,7 +383,9 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     yield ctx.finding(
         code, message, head_start, head_start + len(head), segment=segment,
         fix=(f"Replace with `{closest}`", closest, "unsafe") if closest else None,
-        condition=referent.condition,
+        # An example may call a function of any module of the standard library
+        # (``monthrange(year, month)``), imported or not.
+        condition=("called", head) if how == "example" and referent.condition else referent.condition,
     )
 
 
@@ -465,7 +469,7 @@ def _convention(name: str) -> str:
 def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: str,
                 foreign_case, ctx: CheckContext) -> bool:
     """Whether a name with no near miss most likely names something outside the code."""
-    if how != "code" or (len(parts) > 1 and head == parts[0]) or foreign_case:
+    if how not in ("code", "example") or (len(parts) > 1 and head == parts[0]) or foreign_case:
         return True  # plain text, maths, a dotted name with an unknown head, a JSON field
     if head.upper() == head:
         return True  # an acronym, an SQL keyword, a protocol constant: ``CLIG``, ``SSH_MSG_EOF``
@@ -535,10 +539,20 @@ def tells_history(text: str, at: int) -> bool:
     "instead of" puts in the past only what follows it ("a view is returned instead of
     a copy")."""
     start, end = _sentence_around(text, at)
+    return any(match.group().lower() != "instead of" or match.start() < at
+               for match in _history_words(text, start, end))
+
+
+def _history_words(text: str, start: int, end: int) -> Iterator[re.Match]:
+    """The words of ``text[start:end]`` that tell history, passives aside."""
     for match in _HISTORY.finditer(text, start, end):
-        if match.group().lower() != "instead of" or match.start() < at:
-            return True
-    return False
+        word = match.group().lower()
+        if word in ("removed", "replaced", "used to"):
+            before = _WORD_BEFORE.search(text, max(start, match.start() - 20), match.start())
+            passive = _PASSIVE | ({"was", "were", "been"} if word == "used to" else set())
+            if before is not None and before.group(1).lower() in passive:
+                continue
+        yield match
 
 
 def _tells_today(text: str, at: int) -> bool:
@@ -548,7 +562,7 @@ def _tells_today(text: str, at: int) -> bool:
     "The ``as_bytes`` parameter was added", "``etag`` replaces Flask's ``add_etags``")."""
     start, end = _sentence_around(text, at)
     return (_PRESENT.search(text, start, end) is not None
-            and _CHANGE.search(text, start, end) is None and _HISTORY.search(text, start, end) is None)
+            and _CHANGE.search(text, start, end) is None and next(_history_words(text, start, end), None) is None)
 
 
 def _sentence_around(text: str, at: int) -> tuple[int, int]:

@@ -242,8 +242,8 @@ def called_name(code: str) -> str | None:
     Python expression (``mkpipe`` of ``mkpipe(f, g)(x, y)``, ``Cart`` of
     ``Cart(items=[])``); else None."""
     match = _CALL_HEAD.match(code)
-    if match is None:
-        return None
+    if match is None or code == match.group() + ")":
+        return None  # ``f()`` is a plain name called
     try:
         ast.parse(code, mode="eval")
     except (SyntaxError, ValueError):

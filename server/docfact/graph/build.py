@@ -20,7 +20,7 @@ from ..model import Evidence
 from ..source import jdk
 from ..source.files import SkippedFile, read_regular
 from . import references
-from .external import defined_outside, external_evidence
+from .external import defined_in_stdlib, defined_outside, external_evidence
 
 _BUILTINS = frozenset(dir(builtins))
 # What a module's code uses to make module attributes at run time.
@@ -614,6 +614,9 @@ class ProjectGraph:
         kind, value = condition
         if kind == "defined":
             return self.defines(value) or defined_outside(value, self.imported_modules())
+        if kind == "called":  # what an example calls may be the standard library's too
+            return (self.defines(value) or defined_outside(value, self.imported_modules())
+                    or defined_in_stdlib(value))
         if kind == "visible":  # Java
             return self.defines(value) or self._imports_unlisted(symbol)
         if kind == "raised":

@@ -185,6 +185,20 @@ def defined_outside(name: str, imported) -> bool:
     return any(name in _module_names(_importable(target)) for target in imported)
 
 
+def defined_in_stdlib(name: str) -> bool:
+    """Whether a module of the standard library, or a module of one of its packages,
+    defines ``name`` (public names only), imported by the project or not."""
+    return name in _stdlib_names()
+
+
+@lru_cache(maxsize=1)
+def _stdlib_names() -> frozenset[str]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    files = [*root.glob("*.py"), *(path for path in root.glob("*/*.py")
+                                    if path.parent.name not in _SKIPPED_FOLDERS)]
+    return _names_in(files)
+
+
 def _importable(target: str) -> tuple[str, ...]:
     """The longest prefix of ``target`` that is a module (``from x import y`` imports a
     name or a module), or, for an installed package, its top-level package."""

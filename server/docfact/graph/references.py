@@ -184,6 +184,8 @@ def missing_reference(project, symbol: str, written: str, loosely: bool = False)
                 return None
             return _missing_member(project, entity, parts[cut], ".".join(parts[:cut]))
     head = parts[0]
+    if head.startswith("__") and head.endswith("__"):
+        return None  # the data model's (``__cause__`` of an exception, ``__init__``)
     if len(parts) > 1 and head in sys.stdlib_module_names:
         return _missing_in_stdlib(parts)
     if head in UNIVERSAL_NAMES or project.binds(head) or _importable(head) or loosely and project.defines(head):
