@@ -31,6 +31,17 @@ def test_version_notes_name_what_is_gone():
             limit = 1
             BadRequest = None
     ''') == [("DF102", "ctx_name"), ("DF102", "extra_kwargs"), ("DF102", "stale_option")]
+    # click: "the return type is narrowed by ``type``, ``value_proc``, or ``default``
+    # instead of being ``Any``": "instead of" puts only what follows it in the past.
+    assert codes('''
+        def prompt(text, default=None, type=None, value_proc=None):
+            """Prompt.
+
+            .. versionchanged:: 8.5.0
+                The return type is narrowed by ``type``, ``value_proc_list``, or
+                ``default`` instead of being ``Any``.
+            """
+    ''') == [("DF102", "value_proc_list")]
     # A plain typo of a name that exists is still reported there, unless the note names
     # both (a rename); werkzeug: "Added the ``required_trusted_types_for`` ... properties."
     found = codes('''

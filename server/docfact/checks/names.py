@@ -562,7 +562,7 @@ def _tells_today(text: str, at: int) -> bool:
     "The ``as_bytes`` parameter was added", "``etag`` replaces Flask's ``add_etags``")."""
     start, end = _sentence_around(text, at)
     return (_PRESENT.search(text, start, end) is not None
-            and _CHANGE.search(text, start, end) is None and next(_history_words(text, start, end), None) is None)
+            and _CHANGE.search(text, start, end) is None and not tells_history(text, at))
 
 
 def _sentence_around(text: str, at: int) -> tuple[int, int]:
