@@ -352,6 +352,52 @@ def test_an_entry_beside_one_for_the_whole_kwargs_names_an_undocumented_paramete
         ("DF101", "template_name"), ("DF101", "serde_type")]
 
 
+def test_a_class_documents_the_constructor_it_inherits(tmp_path):
+    found = findings(tmp_path, {"shop/pools.py": '''
+        import json
+        from dataclasses import dataclass
+
+        from .util import Parser
+
+
+        class Base:
+            def __init__(self, proxy_url, timeout=None):
+                self.url = proxy_url
+
+
+        class Pool(Base):
+            """A pool.
+
+            :param poxy_url: the proxy.
+            :param timeout: seconds.
+            """
+
+
+        class Tree(Parser):
+            """Its base takes any keyword.
+
+            :param anything: passed on.
+            """
+
+
+        class Decoder(json.JSONDecoder):
+            """A base outside the project has its own constructor.
+
+            :param strict: the decoder's.
+            """
+
+
+        @dataclass
+        class Point(Base):
+            """A dataclass makes its own constructor.
+
+            :param x: abscissa.
+            """
+    '''}, select=("DF101",))
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [("DF101", "poxy_url", "proxy_url")]
+    assert "constructor `Pool` inherits" in found[0][3]
+
+
 def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):
     found = findings(tmp_path, {"shop/client.py": '''
         from typing import Optional

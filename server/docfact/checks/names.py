@@ -81,6 +81,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     if signature is None:
         if ctx.unit.kind == "class":
             yield from _lone_type_fields(ctx)
+            yield from _inherited_constructor_entries(ctx)
         return
     if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
         return  # a property's documented parameters are those of the callable it returns
@@ -160,6 +161,27 @@ def _lone_type_fields(ctx: CheckContext) -> Iterator[Finding]:
             message += f"; did you mean `{closest}`?"
         yield ctx.finding("DF101", message, entry.name.start, entry.name.end, entry=entry,
                           fix=(f"Rename to `{closest}`", closest, "unsafe") if closest else None)
+
+
+def _inherited_constructor_entries(ctx: CheckContext) -> Iterator[Finding]:
+    """The parameter entries of a class without a constructor of its own, which documents
+    the one it inherits: each must be a parameter of that constructor, which only the
+    project knows (the condition ``("constructor keyword", name)``). A decorated class
+    (a dataclass, attrs) gets a constructor its code does not show, and a name the class's
+    code uses may be a field."""
+    if ctx.unit.decorators:
+        return
+    attributes = {e.name.text for e in ctx.docstring.entries if e.kind == "attribute" and e.name}
+    for entry in ctx.docstring.entries:
+        if entry.kind != "param" or entry.name is None or entry.section in _TYPE_FIELDS:
+            continue
+        name = entry.name.text.lstrip("\\*")
+        if (name in attributes or name in ctx.class_names or name in _SELF_AND_CLS
+                or not _NAME.fullmatch(name)):
+            continue
+        yield ctx.finding(
+            "DF101", f"`{name}` is not a parameter of the constructor `{ctx.unit.name}` inherits",
+            entry.name.start, entry.name.end, entry=entry, condition=("constructor keyword", name))
 
 
 def _rename_safety(name: str, closest: str, undocumented: list[str]) -> str:

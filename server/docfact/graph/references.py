@@ -64,9 +64,11 @@ class Missing:
 #   ("forwarded", "f,g:name"): a documented keyword that a function passes on with
 #       ``**kwargs`` to ``f`` and ``g``;
 #   ("forwarded by name", "f,g:name"): the same, cancelled only when a callee (a
-#       constructor: or one of its project bases') has a parameter so named.
+#       constructor: or one of its project bases') has a parameter so named;
+#   ("constructor keyword", "name"): a parameter documented on a class without a
+#       constructor of its own, judged against the one it inherits from the project.
 KINDS = frozenset({"reference", "module", "import", "keyword", "forwarded", "forwarded by name",
-                   "typename"})
+                   "constructor keyword", "typename"})
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,8 @@ def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
         return _judge_forwarded(project, symbol, value)
     if kind == "forwarded by name":
         return _judge_forwarded_by_name(project, symbol, value)
+    if kind == "constructor keyword":
+        return _judge_constructor_keyword(project, symbol, value)
     prefix, _, shown = value.rpartition("|")
     target = prefix + shown
     if kind == "import":
@@ -129,6 +133,24 @@ def _judge_forwarded_by_name(project, symbol: str, value: str) -> Judgement | No
             return None
     return Judgement(f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, nor a "
                      f"keyword its callees name", None)
+
+
+def _judge_constructor_keyword(project, cls: str, keyword: str) -> Judgement | None:
+    """A parameter documented on a class that inherits its constructor: it stands when
+    every base is the project's (none outside may bring its own constructor) and the
+    constructor found takes no ``**kwargs`` and no parameter so named."""
+    if project.kind(cls) != "class" or project.class_members(cls) is None:
+        return None
+    parameters = project.parameters(cls)
+    if parameters is None or keyword in parameters:
+        return None
+    shown = ", ".join(f"`{p}`" for p in parameters if p not in ("self", "cls")) or "none"
+    message = (f"`{keyword}` is not a parameter of the constructor `{cls.rpartition('.')[2]}` "
+               f"inherits (its parameters: {shown})")
+    closest = nearest(keyword, [p for p in parameters if p not in ("self", "cls")])
+    if closest:
+        message += f"; did you mean `{closest}`?"
+    return Judgement(message, closest)
 
 
 def _named_parameters(project, callable_: str) -> set[str]:
