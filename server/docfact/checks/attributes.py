@@ -28,16 +28,16 @@ def unknown_attribute(ctx: CheckContext) -> Iterator[Finding]:
     if unit.kind == "method" and unit.name != "__init__":
         return
     owner = unit.qualname if unit.kind == "class" else unit.qualname.rpartition(".")[0]
-    unknown = [e for e in ctx.docstring.entries
+    unknown = [(e, e.name) for e in ctx.docstring.entries
                if e.kind == "attribute" and e.name is not None and e.section.lower() in _NAME_TAGS
                and e.name.text.isidentifier() and e.name.text not in ctx.module.defined_names]
     if not unknown or _made_dynamically(ctx, owner):
         return
-    for entry in unknown:
-        name = entry.name.text
+    for entry, field in unknown:
+        name = field.text
         yield ctx.finding(
             "DF109", f"`{name}` is documented as an attribute, but the class does not have it",
-            entry.name.start, entry.name.end, entry=entry,
+            field.start, field.end, entry=entry,
             condition=("reference", f"{owner.rpartition('.')[2]}.|{name}"))
 
 

@@ -17,12 +17,10 @@ from .registry import RULES
 
 # Names a docstring may mention without the project defining them.
 UNIVERSAL_NAMES = frozenset(
-    dir(builtins)
-    + keyword.kwlist
-    + list(sys.stdlib_module_names)
-    + ["self", "cls", "typing", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator",
-       "Sequence", "Mapping", "List", "Dict", "Tuple", "Set", "Generator", "Awaitable",
-       "Coroutine", "TypeVar", "Protocol", "Literal"]
+    [*dir(builtins), *keyword.kwlist, *sys.stdlib_module_names,
+     "self", "cls", "typing", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator",
+     "Sequence", "Mapping", "List", "Dict", "Tuple", "Set", "Generator", "Awaitable",
+     "Coroutine", "TypeVar", "Protocol", "Literal"]
 )
 
 

@@ -32,11 +32,11 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
     if any(_INSTANCE.match(value) for value in unit.return_values):
         return  # the object it returns raises on its behalf (a validator's ``__call__``)
     raised = {name.rsplit(".", 1)[-1] for name in unit.raises}
-    entries = [e for e in ctx.docstring.entries if e.kind == "raises" and e.name is not None]
+    entries = [(e, e.name) for e in ctx.docstring.entries if e.kind == "raises" and e.name is not None]
     if not entries or ctx.nested_units:
         return  # nested functions raise on its behalf (a returned validator, a generator)
-    for entry in entries:
-        documented = entry.name.text.lstrip("~!.")
+    for entry, name in entries:
+        documented = name.text.lstrip("~!.")
         simple = documented.rsplit(".", 1)[-1]
         if not simple.isidentifier() or simple in raised:
             continue
@@ -52,7 +52,7 @@ def exception_never_raised(ctx: CheckContext) -> Iterator[Finding]:
             condition = ("raised builtin", simple)
         message = (f"`{documented}` is documented as raised, but neither `{unit.name}` "
                    "nor anything it calls in the project raises it")
-        yield ctx.finding("DF302", message, entry.name.start, entry.name.end, entry=entry,
+        yield ctx.finding("DF302", message, name.start, name.end, entry=entry,
                           condition=condition)
 
 

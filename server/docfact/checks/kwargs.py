@@ -111,7 +111,7 @@ def kwargs_use_of(ctx, kwargs: str) -> KwargsUse:
     return kwargs_use(ctx.lines.text, unit, kwargs)
 
 
-def is_typo_of(key: str, parameter: str | None, kwargs: str) -> bool:
+def is_typo_of(key: str, parameter: str | None, kwargs: str | None) -> bool:
     """Whether a documented ``key`` is a typo of a named ``parameter`` (``poxy_url`` for
     ``proxy_url``), not a keyword that merely shares its stem (``arrowsize`` beside
     ``arrows``): as long give or take a letter, and spelled alike."""

@@ -44,7 +44,7 @@ def _references(docstring: Docstring) -> Iterator[tuple[Field, int, DocEntry | N
         if tag.tag in _INLINE_REFERENCES and tag.body is not None:
             yield tag.body, tag.whole.start, None
     for entry in docstring.entries:
-        if entry.kind == "see":
+        if entry.kind == "see" and entry.name is not None:
             yield entry.name, entry.name.start, entry
 
 
@@ -109,7 +109,8 @@ def _local_class(classes: dict[str, Unit], unit: Unit, written: str) -> Unit | N
 
 def _members(classes: dict[str, Unit], owner: Unit) -> frozenset[str]:
     """Names used in ``owner`` and the classes enclosing it (javadoc looks there too)."""
-    found, qualname = frozenset(), owner.qualname
+    found: frozenset[str] = frozenset()
+    qualname = owner.qualname
     while qualname:
         if qualname in classes:
             found |= classes[qualname].attributes

@@ -12,6 +12,7 @@ from typing import Iterator
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
 from .kwargs import is_typo_of, keyword_fate, kwargs_use_of
+from .lookups import NameScope
 from .referents import called_name, closest_name, one_typo_apart, version_notes
 from .registry import rule
 
@@ -197,7 +198,8 @@ def _returned_callable_parameters(ctx: CheckContext) -> set[str]:
     """Parameters of the nested functions and lambdas the unit returns: a factory's
     docstring documents what the function it returns takes ("Return a function that
     takes `uuid`")."""
-    returned, found = set(), set()
+    returned: set[str] = set()
+    found: set[str] = set()
     for value in ctx.unit.return_values:
         returned.update(_NAME.findall(value))
         try:
@@ -311,7 +313,9 @@ def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
         for tag in docstring.inline:
             if not (segment.start <= tag.whole.start and tag.whole.end <= segment.end):
                 continue
-            reference = _reference_in(tag.body.text) if tag.tag == "code" and tag.body else None
+            if tag.tag != "code" or not tag.body:
+                continue
+            reference = _reference_in(tag.body.text)
             if reference is None:
                 continue
             offset, name, is_call = reference
@@ -426,7 +430,7 @@ def _forwarded_keyword(ctx: CheckContext, name: str) -> bool:
     kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None) if signature else None
     if kwargs is None or not _KEYWORD.fullmatch(name):
         return False
-    body = ctx.lines.text[ctx.unit.docstring.literal.end:ctx.unit.span.end]  # after the signature
+    body = ctx.lines.text[ctx.docstring.text.literal.end:ctx.unit.span.end]  # after the signature
     for call in re.finditer(rf"([\w.]+)\((?:[^()]|\([^()]*\))*?\*\*{re.escape(kwargs)}\b", body):
         accepted = _callee_parameters(ctx, call.group(1))
         if accepted is None or name in accepted:
@@ -455,7 +459,7 @@ def _callee_parameters(ctx: CheckContext, callee: str) -> frozenset[str] | None:
     return frozenset(p.name for p in definition.signature.parameters)
 
 
-def _stands_for_known(head: str, known: frozenset[str]) -> bool:
+def _stands_for_known(head: str, known: NameScope) -> bool:
     """Whether an unknown name still points at a known one, or is not a name at all."""
     if _C_API.match(head) or (head.endswith("s") and head[:-1] in known):
         return True  # the C API, or the plural of a known name ("`MagicMock`s")

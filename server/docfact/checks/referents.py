@@ -143,7 +143,7 @@ class Referents:
         own = ctx.unit.local_names if ctx.unit.kind in ("function", "method") else frozenset()
         bound = likely_misspelt(name, ctx.bound_names.whole())
         if not name.startswith("_"):
-            bound = {c for c in bound if not c.startswith("_")}
+            bound = frozenset(c for c in bound if not c.startswith("_"))
         own = likely_misspelt(name, own)
         return closest_name(name, (own | bound) - ctx.universal_names - self.parameters)
 

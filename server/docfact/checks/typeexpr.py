@@ -552,8 +552,8 @@ def _collection(name: str, elts: list[ast.expr]) -> TypeExpr:
 
 
 def _tuple(elts: list[ast.expr]) -> TypeExpr:
-    found = [_expr_type(elt) for elt in elts]
-    if not elts or None in found or any(isinstance(elt, ast.Starred) for elt in elts):
+    found = [t for t in map(_expr_type, elts) if t is not None]
+    if not elts or len(found) < len(elts) or any(isinstance(elt, ast.Starred) for elt in elts):
         return TypeExpr("tuple")
     return TypeExpr("tuple", tuple(found))
 

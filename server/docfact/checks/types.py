@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..model import DocEntry, Finding, Parameter, Segment
+from ..model import DocEntry, Finding, Parameter, Segment, Signature
 from .context import CheckContext
 from .javatypes import as_python_annotation
 from .registry import rule
@@ -184,20 +184,17 @@ def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
         literal = match.group("literal")
         claimed = "None" if literal == "None" else "bool"  # True, False; Java's true, false
         return segment.start + match.start("literal"), segment.start + match.end("literal"), claimed
-    if match.group("noun"):
-        group = "noun"
+    if not match.group("noun"):  # "Return whether ..."
+        return segment.start + match.end() - len("whether"), segment.start + match.end(), "bool"
+    converted = _AS.match(segment.text, match.end("noun"))
+    if converted is None:
         claimed = _NOUN_TYPES[match.group("noun")]
-        converted = _AS.match(segment.text, match.end("noun"))
-        if converted is not None:  # "Returns a dict as a string": the string is returned
-            claimed = _NOUN_TYPES.get(converted.group(1).lower())
-            if claimed is None:
-                return None
-            begin = segment.start + match.start("noun")
-            return begin, segment.start + converted.end(), claimed
-    else:
-        group, claimed = 0, "bool"  # "Return whether ..."
-    begin = match.start(group) if group else match.end() - len("whether")
-    return segment.start + begin, segment.start + match.end(group), claimed
+        return segment.start + match.start("noun"), segment.start + match.end("noun"), claimed
+    # "Returns a dict as a string": the string is returned
+    as_type = _NOUN_TYPES.get(converted.group(1).lower())
+    if as_type is None:
+        return None
+    return segment.start + match.start("noun"), segment.start + converted.end(), as_type
 
 
 def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = False):
@@ -219,7 +216,7 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
             return None
         fix = (f"Change the type to `{signature.returns}`", signature.returns, "safe")
         shown = f"{signature.returns} {ctx.unit.name}(...)" if java else f"-> {signature.returns}"
-        evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start, shown),)
+        evidence = (ctx.evidence(ctx.unit.qualname, _declared_return_at(signature), shown),)
         said = f"it is declared `{shown}`" if java else f"it is annotated `{shown}`"
         return said, fix, evidence
     values = list(ctx.unit.return_values)
@@ -227,8 +224,8 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
         values.append("None")
     if not values:
         return None
-    types = [type_of_expression(v) for v in values]
-    if any(t is None for t in types) or not all(contradicts(documented, t) for t in types):
+    types = [t for t in map(type_of_expression, values) if t is not None]
+    if len(types) < len(values) or not all(contradicts(documented, t) for t in types):
         return None
     displays = [t for t, v in zip(types, values) if not v.startswith("tuple(")]
     if loose_claim and _loosely_true(documented, displays):
@@ -237,6 +234,12 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
     more = " and more" if len(values) > 3 else ""
     evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, f"returns {shown}"),)
     return f"it returns {shown}{more}", None, evidence
+
+
+def _declared_return_at(signature: Signature) -> int:
+    """Where the declared return type starts (the parsers set it with ``returns``)."""
+    assert signature.returns_span is not None
+    return signature.returns_span.start
 
 
 def _loosely_true(claimed, actual_types) -> bool:
@@ -283,6 +286,6 @@ def returns_documented_for_void(ctx: CheckContext) -> Iterator[Finding]:
         owner = ctx.unit.qualname.rpartition(".")[0].rpartition(".")[2]
         what = "a constructor" if ctx.unit.name == owner else "declared `void`"
         message = f"documents a return value, but `{ctx.unit.name}` is {what}: it returns nothing"
-        evidence = (ctx.evidence(ctx.unit.qualname, signature.returns_span.start, "void"),)
+        evidence = (ctx.evidence(ctx.unit.qualname, _declared_return_at(signature), "void"),)
         yield ctx.finding("DF207", message, start, entry.description.end, entry=entry,
                           evidence=evidence)

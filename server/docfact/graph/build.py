@@ -15,12 +15,16 @@ import builtins
 import os
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..model import Evidence
 from ..source import jdk
 from ..source.files import SkippedFile, read_regular
 from . import references
 from .external import defined_in_stdlib, defined_outside, external_evidence
+
+if TYPE_CHECKING:
+    import networkx  # imported with the first edge (see ProjectGraph.graph)
 
 _BUILTINS = frozenset(dir(builtins))
 # What a module's code uses to make module attributes at run time.
@@ -35,7 +39,7 @@ _REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annota
 
 class ProjectGraph:
     def __init__(self) -> None:
-        self._graph = None  # the edges' networkx DiGraph, made when first needed
+        self._graph: networkx.DiGraph | None = None  # the edges, made when first needed
         self._files: dict[str, dict] = {}  # path -> facts (see facts.file_facts)
         self._units: dict[str, dict] = {}  # qualified name -> unit facts, plus "path"
         self._modules: dict[str, str] = {}  # module name -> path
@@ -96,7 +100,7 @@ class ProjectGraph:
                 del self._names[name]  # a name no file binds any more costs nothing
         if self._modules.get(facts["module"]) == path:  # a Java package has many files
             del self._modules[facts["module"]]
-        affected = set()
+        affected: set[str] = set()
         for node in _nodes_of(facts):
             self._units.pop(node, None)
             self._guesses.pop(node, None)
@@ -107,10 +111,10 @@ class ProjectGraph:
                 del self._by_simple_name[simple]
             if node in self.graph:
                 # Files pointing at what disappears must resolve their references again.
-                affected.update(self._path_of(p) for p in self.graph.pred[node])
+                affected.update(filter(None, map(self._path_of, self.graph.pred[node])))
                 self.graph.remove_node(node)
         self._unlinked_refs.discard(path)
-        self._invalidate(affected - {path, None})
+        self._invalidate(affected - {path})
 
     def _invalidate(self, paths: set[str]) -> None:
         self._unlinked_refs |= paths
@@ -711,7 +715,7 @@ def _bound_names(project: ProjectGraph) -> frozenset[str]:
     """The names the project's files import, the parts of its modules' names, and every
     name the code of a module with a ``__getattr__`` uses (it makes attributes at run
     time: werkzeug.http gives deprecated functions by the names of a dictionary's keys)."""
-    found = set()
+    found: set[str] = set()
     for facts in project._files.values():
         found.update(local for local, _ in facts["imports"])
         found.update(facts["module"].split("."))
@@ -742,7 +746,7 @@ def _namespace_aliases(files) -> dict[str, str]:
         at = len(folders) - depth  # the top-level package's folder
         if not 0 < at < len(folders) or folders[at] != top:
             continue
-        prefix = []
+        prefix: list[str] = []
         for folder in reversed(folders[max(0, at - _NAMESPACE_DEPTH):at]):
             if not folder.isidentifier():
                 break
@@ -780,6 +784,12 @@ class _Scope:
         rest = target[dots:]
         return ".".join(part for part in (*base, rest) if part)
 
+    @property
+    def _resolving_in(self) -> ProjectGraph:
+        """The project names resolve in (a scope made only for ``absolute`` has none)."""
+        assert self.project is not None
+        return self.project
+
     def resolve(self, unit: str, dotted: str) -> list[str] | None:
         """Qualified names ``dotted`` refers to from ``unit``; None for a method called on
         a value of unknown type (a guess by name is all that is possible)."""
@@ -787,14 +797,14 @@ class _Scope:
         if head in ("self", "cls", "this") and rest:
             first, _, deeper = rest.partition(".")
             found = self._method(unit, first)
-            if deeper and found and self.project.kind(found[0]) in ("attribute", "variable"):
+            if deeper and found and self._resolving_in.kind(found[0]) in ("attribute", "variable"):
                 return None  # a method of an attribute's value, whose type is unknown
             return found
         # Enclosing scopes, innermost first: nested definitions, then the module.
         scope = unit
         while scope:
             candidate = f"{scope}.{dotted}"
-            if self.project.kind(candidate):
+            if self._resolving_in.kind(candidate):
                 return [candidate]
             if scope == self.module:
                 break
@@ -804,22 +814,22 @@ class _Scope:
             return [self._nearest_known(full)]
         for module in self.star_imports:  # ``from x import *``: a name x defines
             candidate = f"{self.absolute(module)}.{dotted}"
-            if self.project.kind(candidate):
+            if self._resolving_in.kind(candidate):
                 return [candidate]
         return None if rest else []
 
     def _nearest_known(self, dotted: str) -> str:
         """``dotted`` itself when known; else the project entity it is an attribute of."""
         probe = dotted
-        while probe and self.project.kind(probe) is None:
+        while probe and self._resolving_in.kind(probe) is None:
             probe = probe.rpartition(".")[0]
-        return probe if probe and self.project.kind(probe) != "module" else dotted
+        return probe if probe and self._resolving_in.kind(probe) != "module" else dotted
 
     def _method(self, unit: str, name: str) -> list[str] | None:
         """``self.name`` inside ``unit``: in the class or its project bases; else None
         (a subclass or a mixin may define it)."""
         owner = unit
-        while owner and self.project.kind(owner) != "class":
+        while owner and self._resolving_in.kind(owner) != "class":
             owner = owner.rpartition(".")[0]
         seen = set()
         frontier = [owner] if owner else []
@@ -828,7 +838,7 @@ class _Scope:
             if cls in seen:
                 continue
             seen.add(cls)
-            if self.project.kind(f"{cls}.{name}"):
+            if self._resolving_in.kind(f"{cls}.{name}"):
                 return [f"{cls}.{name}"]
-            frontier += self.project.bases_of(cls)
+            frontier += self._resolving_in.bases_of(cls)
         return None

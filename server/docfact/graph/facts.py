@@ -82,7 +82,7 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "has_doc": unit.docstring is not None,
         "doc_params": documented or [],
         "params": [p.name for p in signature.parameters] if signature else [],
-        "kwargs": bool(signature) and any(p.kind == "var_keyword" for p in signature.parameters),
+        "kwargs": signature is not None and any(p.kind == "var_keyword" for p in signature.parameters),
         "var_params": [p.name for p in signature.parameters
                        if p.kind in ("var_positional", "var_keyword")] if signature else [],
         "suppressed": sorted(unit.suppressed),
