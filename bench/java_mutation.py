@@ -294,7 +294,8 @@ def summarize(src_zip, rels, methods, clean, outcomes, seconds) -> dict:
     for kind, data in per_kind.items():
         note = "  (informational: not in the overall recall)" if kind in INFORMATIONAL else ""
         shown = f"{data['recall']:.3f}" if data["recall"] is not None else "n/a"
-        lines.append(f"{kind:18} {KINDS[kind]}  {data['detected']:4}/{data['mutations']:<4} recall {shown}{note}")
+        found = f"{data['detected']:4}/{data['mutations']:<4}"
+        lines.append(f"{kind:18} {KINDS[kind]}  {found} recall {shown}{note}")
     every = [ok for results in outcomes.values() for _, ok in results]
     summary = (f"recall {recall:.3f} (target >= {TARGET_RECALL}) over {len(counted)} mutations "
                f"({sum(every) / len(every) if every else 0:.3f} with throws_unchecked); "

@@ -155,8 +155,9 @@ def report(runs: list[Run]) -> tuple[str, bool]:
                     if r == 1]
     lines += [
         "",
-        f"batched / paper prompt tokens per docstring: median {statistics.median(per_docstring):.1%}, "
-        f"worst {per_docstring[-1]:.1%}; one-sentence docstrings ({len(one_sentence)}): "
+        "batched / paper prompt tokens per docstring: "
+        f"median {statistics.median(per_docstring):.1%}, worst {per_docstring[-1]:.1%}; "
+        f"one-sentence docstrings ({len(one_sentence)}): "
         f"median {statistics.median(one_sentence) if one_sentence else float('nan'):.1%}",
         f"$/doc at the list price of {PRICED_MODEL}, for the tokens the scripted server counted",
     ]

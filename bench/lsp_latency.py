@@ -183,7 +183,8 @@ def main() -> int:
             after_100, after_all = memory_growth(client, stdlib / "typing.py", arguments.edits)
         finally:
             client.close()
-    print(f"{'file, edit':<26} {'median ms':>10} {'p95 ms':>8}   (edit -> diagnostics, minus {DEBOUNCE_MS} ms debounce)")
+    print(f"{'file, edit':<26} {'median ms':>10} {'p95 ms':>8}"
+          f"   (edit -> diagnostics, minus {DEBOUNCE_MS} ms debounce)")
     for name, median, p95 in rows:
         print(f"{name:<26} {median:>10.1f} {p95:>8.1f}")
     p95 = _p95(everything)

@@ -185,7 +185,8 @@ def _row(o: Outcome) -> str:
     v = o.verdicts
     return (f"{o.project.name:<22}{o.docstrings:>11}{len(o.findings):>9}{v['true']:>6}"
             f"{v['false']:>6}{v['unsure']:>7}{v['']:>7}{_percent(o.precision):>10}"
-            f"{o.false_per_100:>10.2f}{o.gone_count('false'):>6}{len(o.gone) - o.gone_count('false'):>5}")
+            f"{o.false_per_100:>10.2f}{o.gone_count('false'):>6}"
+            f"{len(o.gone) - o.gone_count('false'):>5}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -386,8 +386,8 @@ async def run(args) -> tuple[list[Outcome], str]:
         f"model {llm.model}" + (f" at {llm.api_base}" if llm.api_base else "")
         + f"; pool {', '.join(sonar.generators or (llm.model,))}; samples {sonar.samples}, "
           f"compressions {sonar.compressions}, fuzz cases {sonar.fuzz_cases}",
-        f"{time.monotonic() - started:.0f} s; {stats.calls} model calls ({stats.failures} failed{cost}); "
-        f"cache {cache.folder}",
+        f"{time.monotonic() - started:.0f} s; {stats.calls} model calls "
+        f"({stats.failures} failed{cost}); cache {cache.folder}",
     ]
     report = "\n".join([*header, "", table(tally(outcomes))])
     return outcomes, report

@@ -40,7 +40,8 @@ def test_wheel_and_sdist_build_and_the_wheel_installs(tmp_path):
     packaged = zipfile.ZipFile(wheel).namelist()
     for data in ("docfact/source/jdk_api.txt", "docfact/llm/prompts/judge_batched_v2.txt", "docfact/py.typed"):
         assert data in packaged
-    assert f"docfact-{__version__}/server/docfact/cli.py" in tarfile.open(sdist).getnames()
+    with tarfile.open(sdist) as archive:
+        assert f"docfact-{__version__}/server/docfact/cli.py" in archive.getnames()
 
     venv = tmp_path / "venv"
     assert run(sys.executable, "-m", "venv", venv).returncode == 0

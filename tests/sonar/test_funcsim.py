@@ -112,10 +112,12 @@ def test_an_original_that_answers_differently_each_time_is_not_counted():
 
 
 def test_objects_without_their_own_equality_compare_by_attributes():
-    original = "class Box:\n    def __init__(self, v):\n        self.v = v\ndef f(x: int):\n    return Box(x)\n"
+    original = ("class Box:\n    def __init__(self, v):\n        self.v = v\n"
+                "def f(x: int):\n    return Box(x)\n")
     result = run(original, "class Box:\n    def __init__(self, v):\n        self.v = v\n"
                            "def f(x):\n    return Box(x)\n",
-                 "class Box:\n    def __init__(self, v):\n        self.v = v\ndef f(x):\n    return Box(-x)\n")
+                 "class Box:\n    def __init__(self, v):\n        self.v = v\n"
+                 "def f(x):\n    return Box(-x)\n")
     same, other = result.results
     assert same.value == 1.0 and other.value < 0.1
 

@@ -134,7 +134,8 @@ def test_a_project_venv_is_its_interpreter(project):
 async def test_functions_using_their_module_run_there(project, client, writer):
     found = await scores(project, client, writer, {
         "Return True if an item with this SKU is in stock.":
-            "def find(items, sku):\n    return any(item.sku == sku and item.quantity for item in items)\n",
+            ("def find(items, sku):\n"
+             "    return any(item.sku == sku and item.quantity for item in items)\n"),
         "The items with this SKU that are in stock.": IN_STOCK,
         "Put a SKU on the shelf unless it is full; say whether it fit.": PUT,
     })
@@ -152,7 +153,8 @@ async def test_functions_using_their_module_run_there(project, client, writer):
 async def test_a_wrong_method_is_caught_on_instances_built_as_the_project_builds_them(project, client, writer):
     found = await scores(project, client, writer, {
         "Put a SKU on the shelf unless it is full; say whether it fit.":
-            "def put(self, sku):\n    self.skus.append(sku)\n    return True\n",
+            ("def put(self, sku):\n"
+             "    self.skus.append(sku)\n    return True\n"),
     })
     correctness = found["Shelf.put"][0].sonar.correctness
     assert correctness.value < 1.0 and not correctness.approximate

@@ -63,14 +63,16 @@ def test_import_lines_rebuilt_from_module_imports(local, target, line):
 
 
 def test_extract_fenced_code_after_prose():
-    answer = "Here you go:\n```python\nimport math\n\ndef area(r):\n    return math.pi * r * r\n```\nEnjoy."
+    answer = ("Here you go:\n```python\nimport math\n\n"
+              "def area(r):\n    return math.pi * r * r\n```\nEnjoy.")
     found = extract(answer, "area")
     assert found.code == "import math\n\ndef area(r):\n    return math.pi * r * r\n"
     assert found.usable_code == found.code and not found.stub
 
 
 def test_extract_bare_code_with_trailing_prose_and_thinking():
-    answer = "<think>def area(r): pass</think>Sure.\ndef area(r):\n    return 3 * r\nThis returns three r."
+    answer = ("<think>def area(r): pass</think>Sure.\n"
+              "def area(r):\n    return 3 * r\nThis returns three r.")
     assert extract(answer, "area").code == "def area(r):\n    return 3 * r\n"
 
 

@@ -20,26 +20,30 @@ def clamp(value: int, low: int = 0, high: int = 10) -> int:
 CONTEXT = "def clamp(value: int, low: int=0, high: int=10) -> int:"
 DETAILED = ("Return max(low, min(value, high)): the smaller of value and high, "
             "then the larger of that and low.")
-SECTIONS = "\n\nArgs:\n    value: the number to clamp.\n    low: the lower bound.\n    high: the upper bound."
+SECTIONS = ("\n\nArgs:\n    value: the number to clamp.\n"
+            "    low: the lower bound.\n    high: the upper bound.")
 DOCSTRING = DETAILED + SECTIONS
 ABSTRACT = "Return value limited to the range low..high: low when below it, high when above it."
 LOSSY = "Return value, raised to low when it is below low."
 STEPWISE = "Compute min(value, high), then return max(low, that)."
 
 EXACT = "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n"
-ALIKE = "def clamp(value, low=0, high=10):\n    return min(max(value, low), high) if low <= high else low\n"
+ALIKE = ("def clamp(value, low=0, high=10):\n"
+         "    return min(max(value, low), high) if low <= high else low\n")
 # Three different programs that all behave like clamp. The temperature-0 request and the
 # pool's share one sample counter, so the pool holds programs 0 and 1 or 1 and 2 beside
 # program 0: Abstraction 0.48 or 0.70, above the detailed docstring's 0.27 either way.
 CORRECT = [
     "def clamp(value, low=0, high=10):\n    if value < low or low > high:\n        return low\n"
     "    if value > high:\n        return high\n    return value\n",
-    "def clamp(value, low=0, high=10):\n    return sorted([low, value, high])[1] if low <= high else low\n",
+    "def clamp(value, low=0, high=10):\n"
+    "    return sorted([low, value, high])[1] if low <= high else low\n",
     EXACT,
 ]
 WRONG = [  # three different programs that forget high
     "def clamp(value, low=0, high=10):\n    return max(low, value)\n",
-    "def clamp(value, low=0, high=10):\n    if value < low:\n        return low\n    return value\n",
+    "def clamp(value, low=0, high=10):\n"
+    "    if value < low:\n        return low\n    return value\n",
     "def clamp(value, low=0, high=10):\n    return value if value >= low else low\n",
 ]
 SETTINGS = SonarSettings(enabled=True, samples=3, compressions=1, fuzz_cases=50)

@@ -21,7 +21,8 @@ IMPLEMENTATIONS = [
     "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n",
     "def clamp(value, low=0, high=10):\n    if value < low:\n        return low\n"
     "    if value > high:\n        return high\n    return value\n",
-    "def clamp(value, low=0, high=10):\n    return sorted([low, value, high])[1] if low <= high else low\n",
+    "def clamp(value, low=0, high=10):\n"
+    "    return sorted([low, value, high])[1] if low <= high else low\n",
     "```python\ndef clamp(value, low=0, high=10):\n    result = value\n    if result > high:\n"
     "        result = high\n    if result < low:\n        result = low\n    return result\n```",
 ]

@@ -29,19 +29,23 @@ def _load_bench():
 
 sa = _load_bench()
 
-SCALE = "def scale(values: list[int], factor: int) -> list[int]:\n    return [v * factor for v in values]\n"
+SCALE = ("def scale(values: list[int], factor: int) -> list[int]:\n"
+         "    return [v * factor for v in values]\n")
 SCALE_WRONG = "def scale(values, factor):\n    return [v + factor for v in values]\n"
 # a helper and an import beside the function the summaries are about
 NORM = ("import math\n\n\ndef _square(x: float) -> float:\n    return x * x\n\n\n"
         "def norm(xs: list[float]) -> float:\n    return math.sqrt(sum(_square(x) for x in xs))\n")
 NORM_WRONG = "def norm(xs):\n    return sum(xs)\n"
-VOWELS = 'def count_vowels(text: str) -> int:\n    return sum(1 for ch in text.lower() if ch in "aeiou")\n'
+VOWELS = ("def count_vowels(text: str) -> int:\n"
+          '    return sum(1 for ch in text.lower() if ch in "aeiou")\n')
 VOWELS_OTHERS = [  # the same behaviour written differently: a diverse pool
     "def count_vowels(text):\n    n = 0\n    for c in text:\n        if c.lower() in 'aeiou':\n"
     "            n += 1\n    return n\n",
-    "import re\n\ndef count_vowels(text):\n    return len(re.findall('[aeiou]', text, flags=re.I))\n",
+    "import re\n\ndef count_vowels(text):\n"
+    "    return len(re.findall('[aeiou]', text, flags=re.I))\n",
 ]
-CLAMP = "def clamp(value: int, low: int = 0, high: int = 10) -> int:\n    return max(low, min(value, high))\n"
+CLAMP = ("def clamp(value: int, low: int = 0, high: int = 10) -> int:\n"
+         "    return max(low, min(value, high))\n")
 
 # (dimension, code, summary A, summary B, human preference)
 ROWS = [

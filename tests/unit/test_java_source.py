@@ -1,7 +1,8 @@
 """The tree-sitter Java source model: units, signatures, body facts, Javadoc offsets."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from docfact.source.java import javadoc_text, parse_module
 

@@ -3,7 +3,8 @@
 import inspect
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from docfact.source.python import parse_module
 

@@ -8,10 +8,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pytest
-
-from docfact.report import MAX_ROWS, render
-from docfact.report import data
+from docfact.report import MAX_ROWS, data, render
 from docfact.report.svg import hbars, histogram
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

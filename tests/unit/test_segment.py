@@ -1,6 +1,6 @@
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import pytest
 
 from docfact.model import DocEntry, Docstring, DocstringText, Field, Segment, Span
 from docfact.source.segment import segments, split_sentences

@@ -25,17 +25,31 @@ body {
 header, main { max-width: 1200px; margin: 0 auto; padding: 0 24px; }
 header { padding-top: 24px; }
 h1 { font-size: 1.6rem; margin: 0 0 4px; }
-h2 { font-size: 1.25rem; margin: 32px 0 12px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+h2 {
+  font-size: 1.25rem; margin: 32px 0 12px; padding-bottom: 4px;
+  border-bottom: 1px solid var(--line);
+}
 h3 { font-size: 1rem; margin: 0 0 8px; }
 a { color: var(--link); }
-code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.88em; }
+code, .mono {
+  font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.88em;
+}
 .meta { color: var(--muted); margin: 0; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(160px, 1fr)); gap: 12px; }
-.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; }
+.card {
+  background: var(--panel); border: 1px solid var(--line); border-radius: 8px;
+  padding: 12px 16px;
+}
 .card .number { font-size: 1.7rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 .card .what { color: var(--muted); font-size: 0.9rem; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; margin-top: 16px; }
-.panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; }
+.grid {
+  display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px;
+  margin-top: 16px;
+}
+.panel {
+  background: var(--panel); border: 1px solid var(--line); border-radius: 8px;
+  padding: 12px 16px;
+}
 .counts { border-collapse: collapse; width: 100%; }
 .counts td { padding: 2px 6px; border-bottom: 1px solid var(--line); }
 .counts tr:last-child td { border-bottom: 0; }
@@ -45,7 +59,10 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mono
 .ok { color: var(--high); font-weight: 600; }
 .missing { color: var(--muted); }
 .plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(380px, 1fr)); gap: 16px; }
-figure { margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; }
+figure {
+  margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 8px;
+  padding: 12px 16px;
+}
 figcaption { font-weight: 600; }
 figcaption + .note { margin: 0 0 8px; }
 figure.wide { grid-column: 1 / -1; }
@@ -65,7 +82,10 @@ figure.wide { grid-column: 1 / -1; }
 .controls input { font: inherit; padding: 4px 8px; min-width: 260px; color: var(--fg);
   background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
 .controls button, th button { font: inherit; color: inherit; }
-.controls button { padding: 3px 10px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; cursor: pointer; }
+.controls button {
+  padding: 3px 10px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px;
+  cursor: pointer;
+}
 .controls button:disabled { opacity: 0.5; cursor: default; }
 .note { color: var(--muted); font-size: 0.9rem; }
 .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; }
@@ -94,7 +114,9 @@ tr.findings li { margin: 2px 0 6px; }
 .sev { font-size: 0.75rem; font-weight: 600; text-transform: uppercase; letter-spacing: 0.03em; }
 .sev-error { color: var(--error); } .sev-warning { color: var(--warning); }
 .sev-information { color: var(--information); } .sev-hint { color: var(--hint); }
-footer { max-width: 1200px; margin: 32px auto; padding: 0 24px; color: var(--muted); font-size: 0.85rem; }
+footer {
+  max-width: 1200px; margin: 32px auto; padding: 0 24px; color: var(--muted); font-size: 0.85rem;
+}
 """
 
 # Rows are <tbody> elements (a function and its findings): sorting moves whole groups.

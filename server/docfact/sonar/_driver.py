@@ -234,7 +234,8 @@ def _target(module, home, case_s):
         owner = found
         raw = found.__dict__.get(part) if isinstance(found, type) else getattr(found, part, None)
         if raw is None:
-            return f"{home['qualname']} is not reachable in its module (it is defined inside a function)"
+            return (f"{home['qualname']} is not reachable in its module"
+                    " (it is defined inside a function)")
         found = raw
     if not isinstance(owner, type):
         return Callee(found) if callable(found) else f"{home['qualname']} is not a function"
@@ -396,7 +397,8 @@ def _generate(request, one_case, original):
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import strategies as st
     except Exception as error:
-        return f"no generated inputs: hypothesis cannot be imported here ({type(error).__name__}: {error})"[:300]
+        why = f"{type(error).__name__}: {error}"
+        return f"no generated inputs: hypothesis cannot be imported here ({why})"[:300]
 
     # Hypothesis registers its own Random on first use, checking it with
     # gc.get_referrers, an object walk the sandbox refuses; with derandomize it never

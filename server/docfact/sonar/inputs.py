@@ -195,9 +195,9 @@ def _from_votes(votes: set[str], element: dict | None) -> dict | None:
 def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[dict]:
     """[{"name", "keyword": bool, "spec", "hint"}] for every parameter the caller must or
     may pass (``*args`` and ``**kwargs`` are left empty; so are the private parameters
-    with a default, ``_w=WHITESPACE.match``, which only the function itself sets); ``hint`` is true when the
-    annotation names a type the spec cannot build (the sandbox resolves it, when it runs
-    the function in its module)."""
+    with a default, ``_w=WHITESPACE.match``, which only the function itself sets);
+    ``hint`` is true when the annotation names a type the spec cannot build (the sandbox
+    resolves it, when it runs the function in its module)."""
     args = function.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)

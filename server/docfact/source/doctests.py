@@ -23,7 +23,8 @@ _PROMPT = 4  # ">>> " and "... "
 class DoctestCode:
     names: list[Field] = field(default_factory=list)  # used, not bound by the examples
     dotted: list[Field] = field(default_factory=list)  # ``head.attr...`` chains on a name
-    # (what is imported, where its name is): "a.b" for ``import a.b``, "a.|b" for ``from a import b``
+    # (what is imported, where its name is): "a.b" for ``import a.b``,
+    # "a.|b" for ``from a import b``
     imports: list[tuple[str, Field]] = field(default_factory=list)
     # (callee as written, keyword, where): ``f(x, key=1)``
     keywords: list[tuple[str, Field]] = field(default_factory=list)

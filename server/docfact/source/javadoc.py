@@ -2,15 +2,16 @@
 
 The main description is prose: its first sentence is the summary; paragraphs end at
 blank lines and at block-level HTML tags (``<p>``, ``<li>``, ...), and ``<pre>`` blocks
-and ``{@snippet ...}`` examples are code, not prose. Block tags start a line: ``@param name``, ``@param <T>``,
-``@return``, ``@throws X`` / ``@exception X`` become entries; ``@deprecated``,
-``@apiNote``, ``@implSpec`` and ``@implNote`` are prose; ``@see Class#member`` is a
-"see" entry named by its target; the others (``@see "a book"``, ``@see <a href>``,
-``@since``, ...) are kept as "other" entries with no description, since they are
-references, not sentences. Inline tags (``{@code ...}``, ``{@link ...}``, and HTML
-``<code>...</code>``) are listed in ``Docstring.inline`` with their spans; an opening
-``{@return ...}`` is also the Returns entry. Inline HTML and entities (``&lt;``) stay
-in the value: every Field is an exact slice of it, so offsets stay exact.
+and ``{@snippet ...}`` examples are code, not prose. Block tags start a line:
+``@param name``, ``@param <T>``, ``@return``, ``@throws X`` / ``@exception X`` become
+entries; ``@deprecated``, ``@apiNote``, ``@implSpec`` and ``@implNote`` are prose;
+``@see Class#member`` is a "see" entry named by its target; the others
+(``@see "a book"``, ``@see <a href>``, ``@since``, ...) are kept as "other" entries with
+no description, since they are references, not sentences. Inline tags (``{@code ...}``,
+``{@link ...}``, and HTML ``<code>...</code>``) are listed in ``Docstring.inline`` with
+their spans; an opening ``{@return ...}`` is also the Returns entry. Inline HTML and
+entities (``&lt;``) stay in the value: every Field is an exact slice of it, so offsets
+stay exact.
 
 A Markdown comment (``///`` lines, JEP 467) has the same tags, and Markdown's own code
 and links besides: fenced blocks are code, a backquoted span is a "code" inline tag, and

@@ -509,7 +509,8 @@ class _Extractor:
 # ``owner.name``, and what follows it: an assignment (``=``, ``+=``, ``: int =``) or a call.
 _ATTRIBUTE = re.compile(
     r"(?<![\w.])(?P<owner>[A-Za-z_]\w*)\.(?P<name>[A-Za-z_]\w*)\b"
-    r"(?:(?P<write>\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)|\s*:\s*[\w.\[\], |'\"]+=(?!=))|(?P<call>\s*\())?")
+    r"(?:(?P<write>\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)|\s*:\s*[\w.\[\], |'\"]+=(?!=))"
+    r"|(?P<call>\s*\())?")
 
 
 def _receiver(unit: Unit) -> str | None:

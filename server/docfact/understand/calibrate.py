@@ -11,8 +11,8 @@ new function's alpha is <= tau with probability >= 1 - epsilon. When that rank e
 (fewer than ``minimum_functions(epsilon)``, 9 at epsilon 0.1) no calibration value is high
 enough and tau is infinite: the project is too small to tell, and no function is
 labelled. A function is High when its test alpha <= tau, else Low. The calibration set
-is the project's (``store.py`` keeps it in the cache), not only the functions at hand. A half needs two summaries for P1
-(a pair) and one for P2, so P1 labels need k >= 4.
+is the project's (``store.py`` keeps it in the cache), not only the functions at hand.
+A half needs two summaries for P1 (a pair) and one for P2, so P1 labels need k >= 4.
 """
 
 from __future__ import annotations
