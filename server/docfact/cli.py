@@ -226,7 +226,9 @@ def _run(arguments):
 def _model_passes(settings, cache):
     """The model passes of `check` when a model is configured (litellm and the judge load
     only then), else None."""
-    if not settings.llm.model:
+    from .model_layers import judge_runs
+
+    if not judge_runs(settings, "check"):
         return None
     from .model_passes import model_passes
 

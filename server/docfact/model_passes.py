@@ -18,6 +18,7 @@ from .engine import analyze, resolve
 from .finding_json import diagnostic_json
 from .graph.build import ProjectGraph
 from .llm import client_for, judge_units
+from .model_layers import sonar_runs, ssc_runs
 from .rule_settings import FileRules, suppressions
 from .runner import FileJob, RunResult
 from .sonar_ssc import scorable, score_findings, score_units, sonar_json, ssc_json
@@ -45,8 +46,9 @@ async def _passes(outcomes, project, settings, cache, client, result: RunResult)
     judged = await asyncio.gather(*(
         _judge_file(job, analysis, project, settings, cache, client, result, entries)
         for job, analysis in analyses))
-    if settings.sonar.enabled or settings.ssc.enabled:
-        await _score(analyses, settings, cache, client, result, entries)
+    sonar, ssc = sonar_runs(settings, "check"), ssc_runs(settings, "check")
+    if sonar or ssc:
+        await _score(analyses, settings, cache, client, result, entries, sonar, ssc)
     return sum(judged)
 
 
@@ -75,19 +77,18 @@ async def _judge_file(job: FileJob, analysis: FileAnalysis, project, settings, c
 
 
 async def _score(analyses, settings: Settings, cache, client, result: RunResult,
-                 entries: "_ScoreEntries") -> None:
+                 entries: _ScoreEntries, sonar: bool, ssc: bool) -> None:
     items = [(analysis, report) for _, analysis in analyses for report in analysis.units
              if scorable(report)]
-    scores = await score_units(items, settings, cache, client,
-                               sonar=settings.sonar.enabled, ssc=settings.ssc.enabled)
+    scores = await score_units(items, settings, cache, client, sonar=sonar, ssc=ssc)
     jobs = {analysis.path: job for job, analysis in analyses}
     for analysis, report in items:
         found = scores[report.symbol]
         job = jobs[analysis.path]
         entry = entries.of(job.display, report.symbol, analysis)
-        if settings.sonar.enabled:
+        if sonar:
             entry["sonar"] = sonar_json(found.sonar)
-        if settings.ssc.enabled:
+        if ssc:
             entry["ssc"] = ssc_json(found)
         _add_findings(result, score_findings(report, found), analysis, job, settings)
 

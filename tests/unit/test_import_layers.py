@@ -17,6 +17,7 @@ RANKS = {
     # layers: the rules, the project graph, the model layers and their faces
     "docfact.checks": 1, "docfact.graph": 1, "docfact.llm": 1, "docfact.sonar": 1,
     "docfact.understand": 1, "docfact.sonar_ssc": 1, "docfact.rule_settings": 1,
+    "docfact.model_layers": 1,
     # passes: one file, many files, the model passes of `check`
     "docfact.engine": 2, "docfact.runner": 2, "docfact.model_passes": 2,
     # faces: the command line and its outputs, the editor

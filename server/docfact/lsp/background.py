@@ -16,6 +16,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
+from ..model_layers import sonar_runs, ssc_runs
+
 log = logging.getLogger("docfact")
 
 
@@ -102,10 +104,9 @@ def warm_up_models(settings_list) -> threading.Thread | None:
         return None
     steps = [("litellm", _litellm)]
     for s in {(s.ssc.encoder, s.ssc.encoder_layer): s for s in wanted
-              if s.ssc.enabled and s.ssc.run == "onSave"}.values():
+              if ssc_runs(s, "onSave")}.values():
         steps.append((f"encoder {s.ssc.encoder or 'MiniLM'}", lambda s=s: _encoder(s.ssc)))
-    for s in {s.sonar.fluency_model: s for s in wanted
-              if s.sonar.enabled and s.sonar.run == "onSave"}.values():
+    for s in {s.sonar.fluency_model: s for s in wanted if sonar_runs(s, "onSave")}.values():
         steps.append(("fluency model", lambda s=s: _fluency(s.sonar.fluency_model)))
 
     def work() -> None:

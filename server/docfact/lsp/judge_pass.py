@@ -16,6 +16,7 @@ from lsprotocol import types
 from ..cache import Cache
 from ..config import LlmSettings
 from ..engine import resolve
+from ..model_layers import judge_runs
 from .background import BackgroundPass
 
 STATUS_NOTIFICATION = "docfact/status"
@@ -30,8 +31,7 @@ class EditorJudge(BackgroundPass):
 
     def wanted(self, uri: str, trigger: str) -> bool:
         """Whether the judge should run for ``uri`` on ``trigger`` ("onSave", "onType")."""
-        llm = self.server.state.settings_for(self.server.path_of(uri)).llm
-        return bool(llm.model) and (llm.run == trigger or trigger == "manual")
+        return judge_runs(self.server.state.settings_for(self.server.path_of(uri)), trigger)
 
     async def work(self, uri: str) -> None:
         from ..llm import judge_units  # litellm loads on the first judgement, not at start-up

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..cache import Cache
+from ..model_layers import sonar_runs, ssc_runs
 from ..sonar.sandbox import unavailable
 from ..sonar_ssc import scorable, score_units
 from .background import BackgroundPass
@@ -23,10 +24,7 @@ class EditorScorer(BackgroundPass):
     def wanted(self, uri: str, trigger: str) -> bool:
         """Whether scores should be computed for ``uri`` on ``trigger`` ("onSave", "manual")."""
         settings = self.server.state.settings_for(self.server.path_of(uri))
-        if not settings.llm.model:
-            return False
-        return trigger == "manual" or any(
-            table.enabled and table.run == trigger for table in (settings.sonar, settings.ssc))
+        return sonar_runs(settings, trigger) or ssc_runs(settings, trigger)
 
     async def work(self, uri: str, symbol: str | None = None, trigger: str = "manual") -> None:
         server = self.server
@@ -38,9 +36,7 @@ class EditorScorer(BackgroundPass):
         wanted = [(a, r) for a, r in documented if symbol is None or r.symbol == symbol]
         if not wanted:
             return
-        manual = trigger == "manual"
-        sonar = manual or (settings.sonar.enabled and settings.sonar.run == trigger)
-        ssc = manual or (settings.ssc.enabled and settings.ssc.run == trigger)
+        sonar, ssc = sonar_runs(settings, trigger), ssc_runs(settings, trigger)
         client = server.judge.client(settings.llm)
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
         if sonar and unavailable():
