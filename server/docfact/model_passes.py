@@ -18,6 +18,7 @@ from .engine import analyze, resolve
 from .finding_json import diagnostic_json
 from .graph.build import ProjectGraph
 from .llm import client_for, judge_units
+from .llm.judge import AGREES, Agreement
 from .model_layers import sonar_runs, ssc_runs
 from .rule_settings import FileRules, suppressions
 from .runner import FileJob, RunResult
@@ -117,14 +118,14 @@ class _ScoreEntries:
         return self.index[path, symbol]
 
 
-def _note_agreement(result: RunResult, path: str, agreement, lines) -> None:
+def _note_agreement(result: RunResult, path: str, agreement: Agreement, lines) -> None:
     """The deterministic finding stands; say that the model agrees with it."""
     line, column = lines.position(agreement.finding.span.start)
     for item in result.diagnostics:
         if (item["path"] == path and item["code"] == agreement.finding.code
                 and item["start"] == {"line": line + 1, "column": column + 1}
-                and "the model agrees" not in item["message"]):
-            item["message"] += " (the model agrees)"
+                and not item["message"].endswith(AGREES)):
+            item["message"] += AGREES
 
 
 # --- `docfact score`: one function ----------------------------------------------------

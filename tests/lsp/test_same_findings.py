@@ -1,7 +1,8 @@
 """The command line and the editor show the same findings for the same settings: the
-rules', the project-wide rules' and the model judge's, with `select`, `ignore`,
-`per-file-ignores`, `severity` and `# docfact: ignore[...]` applied alike (the model is the
-scripted OpenAI-compatible server)."""
+rules' (saying where the model agrees with them), the project-wide rules' and the model
+judge's, with `select`, `ignore`, `per-file-ignores`, `severity` and
+`# docfact: ignore[...]` applied alike (the model is the scripted OpenAI-compatible
+server)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def restock(item, amount):
 
     Args:
         item: The item, a BADTYPE object.
-        ammount: How many.
+        ammount: How many BADNAME units.
     """
     item.quantity += amount
     return item
@@ -125,6 +126,9 @@ async def test_the_cli_and_the_editor_show_the_same_findings(
     codes = {item[0]: item[1] for item in expected[judged_uri]}
     # The settings did their work on the model's findings as on the rules':
     assert codes["DF301"] == "error" and codes["DF104"] == "hint" and codes["DF101"] == "warning"
+    # The model finds the misspelt parameter too: the rule's finding says it agrees.
+    assert next(m for c, _, m, *_ in expected[judged_uri] if c == "DF101").endswith(
+        "(the model agrees)")
     assert "DF401" not in codes and "DF206" not in codes  # ignored, ignored for this file
     reserve_line = JUDGED.splitlines().index('    """Reserve `BADNAME_stock` for the item."""') + 1
     # The comment silences DF102, and the model does not raise the sentence again as DF104.

@@ -47,6 +47,16 @@ class Agreement:
     criterion: str
     reason: str
 
+    def noted(self, finding: Finding) -> Finding:
+        """``finding`` (the one agreed with, as shown) saying that the model agrees."""
+        return replace(finding, message=f"{finding.message}{AGREES}")
+
+    def about(self, finding: Finding) -> bool:
+        return (finding.code, finding.span.start) == (self.finding.code, self.finding.span.start)
+
+
+AGREES = " (the model agrees)"
+
 
 @dataclass
 class JudgeResult:

@@ -48,8 +48,11 @@ class DocumentState:
 
     @property
     def all_findings(self) -> list[Finding]:
-        """Every finding shown: the rules', the model judge's and the scores'."""
-        return self.findings + self.rules.apply(
+        """Every finding shown: the rules' (saying so where the model judge agrees), the
+        model judge's and the scores'."""
+        agreements = [a for result in self.judged.values() for a in result.agreements]
+        rules = [next((a.noted(f) for a in agreements if a.about(f)), f) for f in self.findings]
+        return rules + self.rules.apply(
             [f for result in self.judged.values() for f in result.findings] + self.score_findings)
 
 
