@@ -52,8 +52,8 @@ class UnitMemo:
         found = self._entries.get(key)
         if found is None:
             return None
-        start, line, report, answers = found
-        answers = answers.still_hold(module, unit)
+        start, line, report, asked = found
+        answers = asked.still_hold(module, unit)
         if answers is None:
             return None
         moved = _moved(report, unit, unit.span.start - start, lines.line(unit.span.start) - line, path)
@@ -81,7 +81,7 @@ def analyze(text: str, path: str, module_name: str, settings: Settings,
     lines = LineIndex(text)
     if path.endswith(".java"):
         module = java.parse_module(text)
-        module_name = module.package
+        module_name = module.package or ""  # the parser says "" for the default package
     else:
         try:
             module = (memo.parser.parse(text, outdated) if memo is not None
@@ -145,6 +145,7 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
 
 def _moved(report: UnitReport, unit: Unit, offset: int, line: int, path: str) -> UnitReport:
     """``report`` for the same unit text, now at ``unit``'s place in the file."""
+    assert unit.docstring is not None  # the same text as the reported unit's
     return UnitReport(
         unit=unit, symbol=report.symbol,
         docstring=replace(report.docstring, text=unit.docstring),

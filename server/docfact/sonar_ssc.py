@@ -107,7 +107,7 @@ async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, setting
     home = await find_home(analysis.path, analysis.module_name, analysis.text, unit.qualname,
                            settings.sonar.python)
     # Asked for explicitly (a command, a flag): run even where the setting is off.
-    result = await sonar_scores(source, unit.name, unit.docstring.value, context, client,
+    result = await sonar_scores(source, unit.name, report.docstring.text.value, context, client,
                                 replace(settings.sonar, enabled=True), cache, home)
     if result.unusable:  # a failed call was said by the client; an unusable answer is said here
         log.warning("%s: SONAR: the model's code is unusable: %s", report.symbol, result.unusable)

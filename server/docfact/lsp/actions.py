@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lsprotocol import types
 
@@ -118,7 +119,8 @@ def _inside(span: Span, offset: int) -> bool:
 
 def fix_all_edits(state, mapper: PositionMapper) -> list[types.TextEdit]:
     """One edit per finding with a safe fix, skipping fixes that overlap an earlier one."""
-    edits, taken = [], []
+    edits: list[types.TextEdit] = []
+    taken: list[tuple[int, int]] = []
     for finding in sorted(state.findings, key=lambda f: f.span.start):
         fix = finding.fix
         if fix is None or fix.safety != "safe" or any(fix.span.start < end and start < fix.span.end for start, end in taken):
@@ -128,7 +130,7 @@ def fix_all_edits(state, mapper: PositionMapper) -> list[types.TextEdit]:
     return edits
 
 
-def _wants(only: list[str] | None, kind: str) -> bool:
+def _wants(only: Sequence[str] | None, kind: str) -> bool:
     return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
 

@@ -26,7 +26,7 @@ _SEVERITY = {
 class PositionMapper:
     """Offsets of one text <-> LSP positions in UTF-8, UTF-16 or UTF-32 units."""
 
-    def __init__(self, lines: LineIndex, encoding: str):
+    def __init__(self, lines: LineIndex, encoding: str | None):
         self.lines = lines
         self.encoding = str(encoding or types.PositionEncodingKind.Utf16)
 
@@ -72,7 +72,7 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
         )
         for evidence in finding.evidence
     ]
-    data = {"symbol": finding.symbol, "criterion": finding.criterion, "sentence": finding.sentence}
+    data: dict[str, object] = {"symbol": finding.symbol, "criterion": finding.criterion, "sentence": finding.sentence}
     if finding.fix is not None:
         data["fix"] = {
             "title": finding.fix.title,
@@ -107,7 +107,7 @@ def _rule_headings() -> dict[str, int]:
     local = local_rules()
     if local is None:
         return {}
-    headings = {}
+    headings: dict[str, int] = {}
     for number, line in enumerate(local.read_text(encoding="utf-8").splitlines(), 1):
         match = re.match(r"## (DF\d{3}) ", line)
         if match:

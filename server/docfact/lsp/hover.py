@@ -40,7 +40,7 @@ def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hove
 
 def _report_at(reports: list[UnitReport], offset: int) -> UnitReport | None:
     for report in reports:
-        if _inside(report.unit.docstring.literal, offset) or _inside(report.unit.name_span, offset):
+        if _inside(report.docstring.text.literal, offset) or _inside(report.unit.name_span, offset):
             return report
     return None
 
@@ -64,7 +64,7 @@ def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=No
         lines += ["", f"`{unit.name}{render_signature(unit.signature)}`"]
     rows, placed, wrong = [], set(), 0
     for number, segment in enumerate(report.segments, 1):
-        span = unit.docstring.span_of(segment.start, segment.end)
+        span = report.docstring.text.span_of(segment.start, segment.end)
         mine = [i for i, f in enumerate(findings) if _overlaps(f.sentence_span, span)]
         placed.update(mine)
         wrong += bool(mine)

@@ -35,6 +35,8 @@ LARGE_TEXT = 256 << 10  # characters: a text whose analysis leaves memory worth 
 
 
 class DocfactServer(LanguageServer):
+    protocol: DocfactProtocol
+
     def __init__(self) -> None:
         super().__init__("docfact", __version__, protocol_cls=DocfactProtocol)
         self.state = Workspace()
@@ -290,16 +292,15 @@ async def _index_workspace(ls: DocfactServer) -> None:
     """Learn every name the workspace defines, with work-done progress that always ends."""
     if not ls.state.folders:
         return
-    token = "docfact-index"
+    token: str | None = None
     progress = ls.work_done_progress
     window = ls.client_capabilities.window
-    if not (window and window.work_done_progress):
-        token = None  # the client did not offer window/workDoneProgress/create
-    else:
+    if window and window.work_done_progress:  # the client offers window/workDoneProgress/create
         try:
-            await progress.create_async(token)
+            await progress.create_async("docfact-index")
+            token = "docfact-index"
         except Exception:
-            token = None
+            log.debug("the client refused the indexing progress", exc_info=True)
     if token:
         progress.begin(token, types.WorkDoneProgressBegin(title="docfact: indexing workspace",
                                                           cancellable=False))
@@ -476,7 +477,7 @@ async def document_diagnostic(ls: DocfactServer, params: types.DocumentDiagnosti
 async def workspace_diagnostic(ls: DocfactServer, params: types.WorkspaceDiagnosticParams):
     previous = {p.uri: p.value for p in params.previous_result_ids}
     reports = await asyncio.to_thread(ls.state.workspace_reports, ls.workspace.position_encoding)
-    items = []
+    items: list[types.WorkspaceDocumentDiagnosticReport] = []
     for uri, (result_id, diagnostics) in reports.items():
         if previous.get(uri) == result_id:
             items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(

@@ -20,7 +20,7 @@ from ..graph.build import ProjectGraph
 from ..model import Finding, Span
 from ..rule_settings import FileRules, suppressions
 from ..runner import file_outcomes, relative_to_root, standing_findings
-from ..sonar_ssc import score_findings
+from ..sonar_ssc import FunctionScores, score_findings
 from ..source.files import SUFFIXES, module_name_for
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic
@@ -39,7 +39,7 @@ class DocumentState:
     findings: list[Finding]  # deterministic, settled by the project graph, as shown
     result_id: str
     judged: dict = field(default_factory=dict)  # symbol -> the model judge's JudgeResult
-    scored: dict = field(default_factory=dict)  # symbol -> FunctionScores of the unit's text
+    scored: dict[str, FunctionScores] = field(default_factory=dict)  # of the unit's text
     score_findings: list[Finding] = field(default_factory=list)  # what low scores say
     # Units whose model verdicts (scores) were dropped because their text changed since
     # they were judged (scored): they are judged (scored) again on the next run.
@@ -70,7 +70,7 @@ class Workspace:
     _memos: dict[str, UnitMemo] = field(default_factory=dict)  # open documents' checked units
     # uri -> symbol -> (the unit's text when it was scored, its FunctionScores): scores are
     # dear, so they outlive edits elsewhere in the document, never an edit of the unit.
-    _scores: dict[str, dict[str, tuple[str, object]]] = field(default_factory=dict)
+    _scores: dict[str, dict[str, tuple[str, FunctionScores]]] = field(default_factory=dict)
     # uri -> symbol -> (the unit's text and start when it was judged, its JudgeResult): an
     # edit elsewhere moves the verdicts with the unit, an edit of the unit drops them.
     _judgements: dict[str, dict[str, tuple[str, int, object]]] = field(default_factory=dict)
@@ -213,7 +213,7 @@ class Workspace:
                 state.judged.pop(report.symbol, None)
                 state.unjudged.add(report.symbol)
 
-    def set_scores(self, uri: str, scored: dict[str, tuple[str, object]]) -> None:
+    def set_scores(self, uri: str, scored: dict[str, tuple[str, FunctionScores]]) -> None:
         """Keep SONAR and SSC scores with the text of the unit they were computed for, and
         show them in the document's current analysis."""
         with self._lock:
@@ -306,7 +306,7 @@ class Workspace:
                 if outcome["facts"]["path"] not in self._facts:  # open documents win
                     self.project.set_file(outcome["facts"])
 
-    def workspace_reports(self, encoding: str) -> dict[str, tuple[str, list]]:
+    def workspace_reports(self, encoding: str | None) -> dict[str, tuple[str, list]]:
         """uri -> (result id, diagnostics) for the indexed files that are not open."""
         open_uris = set(self._documents)
         reports = {}
