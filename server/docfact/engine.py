@@ -17,7 +17,7 @@ from .checks.registry import RULES
 from .config import Settings
 from .graph.build import ProjectGraph
 from .graph.facts import file_facts
-from .model import Docstring, Finding, Fix, Module, Outdated, Segment, Signature, Span, Unit
+from .model import Docstring, Finding, Fix, Module, Outdated, Signature, Span, Unit
 from .rule_settings import codes_for
 from .source import java, python
 from .source.docstring import parse_docstring

@@ -41,6 +41,16 @@ class Signature:
     is_async: bool = False
     throws: tuple[str, ...] = ()  # Java: the exceptions of the ``throws`` clause, as written
 
+    def rendered(self) -> str:
+        """As Python writes it after the name: ``(a: int, *rest, **options) -> str``."""
+        parts = []
+        for p in self.parameters:
+            star = {"var_positional": "*", "var_keyword": "**"}.get(p.kind, "")
+            text = star + p.name + (f": {p.annotation}" if p.annotation else "")
+            parts.append(text + (f" = {p.default}" if p.default else ""))
+        returns = f" -> {self.returns}" if self.returns else ""
+        return f"({', '.join(parts)}){returns}"
+
 
 @dataclass(frozen=True, slots=True)
 class DocstringText:

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import builtins
-import keyword
-import sys
 from dataclasses import dataclass
 from functools import cached_property
 
 from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Segment, Signature, Unit
 from ..source import jdk
 from ..source.lines import LineIndex
+from ..source.pynames import UNIVERSAL_NAMES
 from .lookups import Lookups, NameScope
 from .referents import Referents, example_names, result_names
 from .registry import RULES
-
-# Names a docstring may mention without the project defining them.
-UNIVERSAL_NAMES = frozenset(
-    [*dir(builtins), *keyword.kwlist, *sys.stdlib_module_names,
-     "self", "cls", "typing", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator",
-     "Sequence", "Mapping", "List", "Dict", "Tuple", "Set", "Generator", "Awaitable",
-     "Coroutine", "TypeVar", "Protocol", "Literal"]
-)
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             condition = fate if isinstance(fate, tuple) else None
         if closest:
             message += f"; did you mean `{closest}`?"
-        evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, render_signature(signature)),)
+        evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, signature.rendered()),)
         yield ctx.finding(
             "DF101", message, entry.name.start, entry.name.end, entry=entry,
             fix=(f"Rename to `{closest}`", closest, _rename_safety(name, closest, undocumented))
@@ -601,13 +601,3 @@ def _sentence_around(text: str, at: int) -> tuple[int, int]:
 def _mentions_c(sentence: str) -> bool:
     """Whether the sentence is about C code."""
     return _MENTIONS_C.search(sentence) is not None
-
-
-def render_signature(signature) -> str:
-    parts = []
-    for p in signature.parameters:
-        star = {"var_positional": "*", "var_keyword": "**"}.get(p.kind, "")
-        text = star + p.name + (f": {p.annotation}" if p.annotation else "")
-        parts.append(text + (f" = {p.default}" if p.default else ""))
-    returns = f" -> {signature.returns}" if signature.returns else ""
-    return f"({', '.join(parts)}){returns}"

@@ -34,7 +34,6 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-import textwrap
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache

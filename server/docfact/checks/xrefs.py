@@ -13,10 +13,10 @@ from __future__ import annotations
 import sys
 from typing import Iterator
 
+from ..graph.references import nearest
 from ..model import Finding
 from ..source.xref import Reference, references
 from .context import CheckContext
-from ..graph.references import nearest
 from .names import tells_history
 from .referents import version_notes
 from .registry import rule

@@ -15,7 +15,7 @@ import builtins
 import os
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..model import Evidence
 from ..source import jdk
@@ -448,13 +448,12 @@ class ProjectGraph:
 
         A depth-first search that stops at the first raiser found."""
         wanted = self._subclasses(exception.rsplit(".", 1)[-1]) | {"*"}
-        seen, stack = {symbol}, [symbol]
         factories: set[str] = set()  # functions whose result is raised
-        while stack:
-            node = stack.pop()
+
+        def step(node: str) -> tuple[set[str], list[str]] | None:
             unit = self._units.get(node)
             if unit is None:
-                continue
+                return set(), []
             self._link_refs(unit["path"])
             raised = {r.rsplit(".", 1)[-1] for r in unit.get("raises", ())}
             if unit.get("reraises", False) or node in self._dynamic_callers:
@@ -474,13 +473,9 @@ class ProjectGraph:
                     callees.append(target)
                 if node in factories and "instantiates" in edge["kinds"]:
                     raised.add(target.rsplit(".", 1)[-1])
-            if raised & wanted:
-                return True
-            for target in callees:
-                if target not in seen:
-                    seen.add(target)
-                    stack.append(target)
-        return False
+            return raised, callees
+
+        return _reaches_raiser(symbol, wanted, step)
 
     def overrides(self, method: str) -> list[str]:
         """The methods of the project's subclasses (at any depth) of ``method``'s class
@@ -507,30 +502,29 @@ class ProjectGraph:
         simple = exception.rsplit(".", 1)[-1]
         wanted = (self._subclasses(simple) | self._superclasses(simple)
                   | {name for name in jdk.EXCEPTION_PARENTS if simple in jdk.ancestors(name)} | {"*"})
-        seen, stack = {symbol}, [symbol]
-        while stack:
-            node = stack.pop()
+
+        def step(node: str) -> tuple[set[str], list[str]] | None:
             unit = self._units.get(node)
             if unit is None:
-                return True
+                return None
             names = list(unit.get("raises", ())) + list(unit.get("throws", ()))
             if node != symbol:  # its own documentation is what is being checked
                 names += unit.get("doc_raises", ())
             raised = {name.rsplit(".", 1)[-1] for name in names}
-            if unit.get("reraises", False) or raised & wanted:
-                return True
+            if unit.get("reraises", False):
+                return None
             scope = self._scope(unit["path"])
+            callees = []
             for call in unit.get("calls", ()):
                 targets = scope.resolve(node, call)
                 # Unknown, outside the project, or a method of a field's value.
                 if not targets or any(self.kind(t) not in ("method", "function", "class")
                                       for t in targets):
-                    return True
-                for target in targets:
-                    if self.kind(target) in ("method", "function") and target not in seen:
-                        seen.add(target)
-                        stack.append(target)
-        return False
+                    return None
+                callees += [t for t in targets if self.kind(t) in ("method", "function")]
+            return raised, callees
+
+        return _reaches_raiser(symbol, wanted, step)
 
     def _superclasses(self, simple: str) -> set[str]:
         """The simple names of the bases of project classes named ``simple``, transitively,
@@ -685,6 +679,26 @@ class ProjectGraph:
                  else [facts for facts in self._files.values() if facts["module"] == symbol])
         return any(self.kind(target) is None and jdk.package_types(target) is None
                    for facts in files for local, target in facts["imports"] if local == "*")
+
+
+def _reaches_raiser(symbol: str, wanted: set[str],
+                    step: Callable[[str], tuple[set[str], list[str]] | None]) -> bool:
+    """Whether a depth-first walk from ``symbol`` meets a unit raising one of ``wanted``
+    ("*": anything). ``step(unit)`` gives what the unit raises and the units it calls, or
+    None when it may raise anything (code the project cannot see)."""
+    seen, stack = {symbol}, [symbol]
+    while stack:
+        found = step(stack.pop())
+        if found is None:
+            return True
+        raised, callees = found
+        if raised & wanted:
+            return True
+        for target in callees:
+            if target not in seen:
+                seen.add(target)
+                stack.append(target)
+    return False
 
 
 def definition_excerpt(path: str, line: int) -> str:

@@ -12,7 +12,6 @@ import sysconfig
 from functools import lru_cache
 from pathlib import Path
 
-from ..checks.names import render_signature
 from ..model import Evidence, Unit
 from ..source.files import SkippedFile, decode_source, read_regular
 from ..source.python import parse_module
@@ -29,7 +28,7 @@ def external_evidence(dotted: str, relation: str) -> Evidence | None:
     if found is None:
         return None
     path, unit = found
-    signature = render_signature(unit.signature) if unit.signature else ""
+    signature = unit.signature.rendered() if unit.signature else ""
     summary = unit.docstring.value.split("\n\n", 1)[0] if unit.docstring else ""
     text = f"# {relation}: {dotted}{signature}  (from {path.name})"
     if summary:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..checks.names import render_signature
 from ..model import Module, Unit
-
 
 _ALWAYS = ("q", "kind", "line", "sig", "name_at")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -70,7 +68,7 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "q": f"{module_name}.{unit.qualname}" if module_name else unit.qualname,
         "kind": unit.kind,
         "line": unit.def_line + 1,
-        "sig": render_signature(unit.signature) if unit.signature else _class_header(unit),
+        "sig": unit.signature.rendered() if unit.signature else _class_header(unit),
         "calls": list(unit.calls),
         "bases": list(unit.bases),
         "raises": list(unit.raises),

@@ -19,8 +19,8 @@ import typing
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..checks.context import UNIVERSAL_NAMES
 from ..source.files import SkippedFile, decode_source
+from ..source.pynames import UNIVERSAL_NAMES
 from ..source.python import parse_module
 from .external import _module_source, class_members_outside
 

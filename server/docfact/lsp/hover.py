@@ -8,7 +8,6 @@ from pathlib import Path
 from lsprotocol import types
 
 from ..analysis import UnitReport
-from ..checks.names import render_signature
 from ..model import Finding, Segment, Span
 from ..sonar_ssc import DIMENSIONS, scorable
 from .convert import PositionMapper
@@ -61,7 +60,7 @@ def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=No
     unit = report.unit
     lines = [f"**docfact** · `{report.symbol or unit.kind}`"]
     if unit.signature is not None:
-        lines += ["", f"`{unit.name}{render_signature(unit.signature)}`"]
+        lines += ["", f"`{unit.name}{unit.signature.rendered()}`"]
     rows, placed, wrong = [], set(), 0
     for number, segment in enumerate(report.segments, 1):
         span = report.docstring.text.span_of(segment.start, segment.end)
