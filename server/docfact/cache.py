@@ -13,7 +13,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +99,8 @@ class Cache:
         self.disabled_reason = reason
         log.warning("%s; continuing without a cache", reason)
 
-    def get_many(self, keys: Iterable[str], valid=None) -> dict[str, Any]:
+    def get_many(self, keys: Iterable[str],
+                 valid: Callable[[Any], bool] | None = None) -> dict[str, Any]:
         """The stored values of ``keys``; one for which ``valid(value)`` is false (a value
         of another shape, written by another version or damaged) is a miss."""
         keys = list(keys)
@@ -124,7 +125,7 @@ class Cache:
             return {}
         return found
 
-    def get(self, key: str, valid=None) -> Any | None:
+    def get(self, key: str, valid: Callable[[Any], bool] | None = None) -> Any | None:
         return self.get_many([key], valid).get(key)
 
     def put_many(self, items: dict[str, Any]) -> None:

@@ -9,16 +9,20 @@ import os
 from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import data, page
 from .style import CSS, SCRIPT
+
+if TYPE_CHECKING:
+    from ..runner import RunResult
 
 MAX_ROWS = 2000  # beyond this the page gets slow to open; the JSON has every function
 PAGE_SIZE = 50
 
 
-def write(result, path: Path, *, project: str) -> None:
-    """Write the report of ``result`` (a runner.RunResult) to ``path``."""
+def write(result: RunResult, path: Path, *, project: str) -> None:
+    """Write the report of ``result`` to ``path``."""
     from ..output import to_json
 
     html = render(json.loads(to_json(result)), project=project,

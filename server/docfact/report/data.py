@@ -43,7 +43,7 @@ def functions(report: dict) -> list[Function]:
     return sorted(by_key.values(), key=_place)
 
 
-def _place(f: Function):
+def _place(f: Function) -> tuple[str, int, str]:
     return f.path, f.line or 0, f.symbol
 
 
@@ -101,7 +101,7 @@ def capped(items: list[Function], limit: int) -> list[Function]:
     if len(items) <= limit:
         return items
 
-    def worth(f: Function):
+    def worth(f: Function) -> tuple[int, float, float]:
         return (-len(f.findings), f.ssc_value if f.ssc_value is not None else 2.0,
                 f.referee if f.referee is not None else 2.0)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from docfact.model import DocEntry, Docstring, DocstringText, Field
@@ -189,7 +190,7 @@ def _looks_like_type(text: str) -> bool:
     return all(_TYPE_CHARS.fullmatch(word) for word in words)
 
 
-def _levels(text: str, start: int, end: int):
+def _levels(text: str, start: int, end: int) -> Iterator[tuple[int, str, int]]:
     """(offset, character, bracket level) of text[start:end] outside backquotes; an
     outermost bracket itself is at level 0, what it encloses at level 1 and deeper."""
     depth = 0
@@ -520,7 +521,7 @@ class _Parser:
             entry_kind = "other" if kind == "named" else kind
             self._named_entries(entry_kind, heading, i, j, head)
 
-    def _blocks(self, i: int, j: int):
+    def _blocks(self, i: int, j: int) -> Iterator[tuple[int, int]]:
         """(first, last) line of each entry: a line at the body's indent and the more
         indented lines after it."""
         base = first = last = -1
@@ -538,7 +539,8 @@ class _Parser:
         if first >= 0:
             yield first, last
 
-    def _named_entries(self, kind: str, heading: str, i: int, j: int, head) -> None:
+    def _named_entries(self, kind: str, heading: str, i: int, j: int,
+                       head: Callable[[int], _Head | None]) -> None:
         """Entries whose first line names them; a line that names nothing continues the
         previous entry (or starts a nameless one)."""
         pending: list | None = None  # [names, type, description start, description end]

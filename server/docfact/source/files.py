@@ -113,7 +113,8 @@ def gitignore_spec(lines: list[str]) -> pathspec.PathSpec:
     return pathspec.PathSpec.from_lines("gitignore", valid)
 
 
-def _ignored(path: Path, root: Path, excluded, ignores, is_dir: bool = False) -> bool:
+def _ignored(path: Path, root: Path, excluded: pathspec.PathSpec,
+             ignores: list[tuple[Path, pathspec.PathSpec]], is_dir: bool = False) -> bool:
     suffix = "/" if is_dir else ""
     if excluded.match_file(path.relative_to(root).as_posix() + suffix):
         return True

@@ -29,6 +29,7 @@ The same Module/Unit model as the Python side, with these readings of Java:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 
@@ -140,7 +141,7 @@ def markdown_comment_text(text: str, lines: list[Span]) -> DocstringText:
     return replace(value, markdown=True)
 
 
-def _line_ends(text: str, start: int, end: int):
+def _line_ends(text: str, start: int, end: int) -> Iterator[int]:
     """Offset of each line's end (its break, or ``end`` for the last line)."""
     for match in _LINE_BREAK.finditer(text, start, end):
         yield match.start()
@@ -287,7 +288,8 @@ class _Extractor:
         unit = replace(self._unit(node, "method", name, prefix + name, name_node), signature=signature)
         self.units.append(self._with_body_facts(unit, node))
 
-    def _unit(self, node, kind, name, qualname, name_node) -> Unit:
+    def _unit(self, node: tree_sitter.Node, kind: str, name: str, qualname: str,
+              name_node: tree_sitter.Node) -> Unit:
         comment = self._javadoc(node)
         start = comment.literal.start if comment is not None else None
         return Unit(
@@ -508,7 +510,7 @@ def _imported_names(imports: list[tuple[str, str]]) -> frozenset[str]:
     return frozenset(names)
 
 
-def _descendants(node: tree_sitter.Node, types: tuple[str, ...]):
+def _descendants(node: tree_sitter.Node, types: tuple[str, ...]) -> Iterator[tree_sitter.Node]:
     """The outermost descendants of ``node`` whose type is one of ``types``."""
     for child in node.named_children:
         if child.type in types:

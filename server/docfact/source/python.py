@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -256,19 +256,24 @@ class _Extractor:
         for target in targets:
             self.variables.append((prefix + self._text(target), target.start_point[0]))
 
-    def _definition(self, outer, node, decorators, prefix, class_names) -> None:
+    def _definition(self, outer: tree_sitter.Node, node: tree_sitter.Node, decorators: list[str],
+                    prefix: str, class_names: frozenset | None) -> None:
+        body = node.child_by_field_name("body")  # (the grammar gives every definition one)
         if node.type == "class_definition":
             unit = self._class_unit(outer, node, prefix)
             if unit is not None:
                 self.units.append(unit)
-                self._walk(node.child_by_field_name("body"), unit.qualname + ".", frozenset())
+                if body is not None:
+                    self._walk(body, unit.qualname + ".", frozenset())
             return
         unit = self._unit(outer, node, decorators, prefix, "method" if class_names is not None else "function")
         if unit is not None:
             self.units.append(self._with_body_facts(unit, node))
-            self._walk(node.child_by_field_name("body"), unit.qualname + ".", None)
+            if body is not None:
+                self._walk(body, unit.qualname + ".", None)
 
-    def _class_unit(self, outer, node, prefix: str) -> Unit | None:
+    def _class_unit(self, outer: tree_sitter.Node, node: tree_sitter.Node,
+                    prefix: str) -> Unit | None:
         decorators = _decorators(outer, self._text)
         unit = self._unit(outer, node, decorators, prefix, "class")
         if unit is None:
@@ -278,7 +283,8 @@ class _Extractor:
                  if b.type in ("identifier", "attribute")] if superclasses else []
         return replace(unit, bases=tuple(bases))
 
-    def _unit(self, outer, node, decorators, prefix: str, kind: str) -> Unit | None:
+    def _unit(self, outer: tree_sitter.Node, node: tree_sitter.Node, decorators: list[str],
+              prefix: str, kind: str) -> Unit | None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         parameters = node.child_by_field_name("parameters")
@@ -457,7 +463,7 @@ class _Extractor:
         return frozenset(_IDENTIFIER.findall(self.masked, span.start - self.masked_start,
                                              span.end - self.masked_start))
 
-    def _imports(self, statements) -> list[tuple[str, str]]:
+    def _imports(self, statements: Iterable[tree_sitter.Node]) -> list[tuple[str, str]]:
         """(local name, dotted target) of every import statement, at any depth."""
         found: list[tuple[str, str]] = []
         for node in statements:
@@ -521,7 +527,7 @@ def _receiver(unit: Unit) -> str | None:
     return first.name if first is not None and first.kind in ("positional_only", "regular") else None
 
 
-def _decorators(outer: tree_sitter.Node, text_of) -> list[str]:
+def _decorators(outer: tree_sitter.Node, text_of: Callable[[tree_sitter.Node], str]) -> list[str]:
     if outer.type != "decorated_definition":
         return []
     return [text_of(d)[1:].strip() for d in outer.named_children if d.type == "decorator"]

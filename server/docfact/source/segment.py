@@ -12,8 +12,12 @@ import functools
 import re
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from docfact.model import DocEntry, Docstring, Field, Segment
+
+if TYPE_CHECKING:
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
 
 # Lower-case, without the final period, as Punkt looks them up.
 _ABBREVIATIONS = frozenset(
@@ -57,7 +61,7 @@ def warm_up() -> None:
 
 
 @functools.cache
-def _tokenizer():
+def _tokenizer() -> PunktSentenceTokenizer:
     # nltk is imported only when a sentence is first split. Its package init imports its
     # collocation statistics, which import scipy.stats when scipy is installed (the model
     # extra brings it): a second of start-up for nothing Punkt uses, so scipy is hidden

@@ -29,7 +29,7 @@ def statements_by_scope(captures: dict[str, list], scopes: tuple[str, ...],
     return grouped
 
 
-def byte_to_char_map(text: str, data: bytes):
+def byte_to_char_map(text: str, data: bytes) -> _Identity | array[int]:
     """Index from UTF-8 byte offset to string offset (identity for ASCII text)."""
     if len(data) == len(text):
         return _Identity()
