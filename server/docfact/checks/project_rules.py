@@ -5,27 +5,48 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..graph.build import ProjectGraph
 from ..model import Evidence, Finding, Span
 from .registry import RULES
 
 
-def project_findings(project, path: str) -> list[Finding]:
+def project_findings(project: ProjectGraph, path: str) -> list[Finding]:
     """The project-wide rules' findings for ``path`` (settings are applied where findings
     are shown: ``rule_settings``)."""
     return list(inherited_parameter_findings(project, path))
 
 
-def inherited_parameter_findings(project, path: str) -> Iterator[Finding]:
-    """DF106 for the undocumented overrides in ``path`` (see ProjectGraph)."""
-    for unit, base, missing in project.inherited_docstring_mismatches(path):
-        name = unit["q"].rsplit(".", 1)[-1]
-        names = ", ".join(f"`{m}`" for m in missing)
-        own = ", ".join(f"`{p}`" for p in unit.get("params", ()) if p not in ("self", "cls")) or "none"
-        span = Span(*unit["name_at"])
-        yield Finding(
-            code="DF106", criterion="name", severity=RULES["DF106"].severity,
-            message=(f"`{name}` has no docstring and inherits the one of `{base['q']}`, which "
-                     f"documents {names}: not parameters of this override (its parameters: {own})"),
-            span=span, symbol=unit["q"], sentence="", sentence_span=span,
-            evidence=(Evidence(base["q"], base["path"], base["line"], f"def {name}{base['sig']}"),),
-        )
+def inherited_parameter_findings(project: ProjectGraph, path: str) -> Iterator[Finding]:
+    """DF106: an undocumented override whose inherited docstring (the nearest base
+    method's, as ``inspect.getdoc`` finds it) documents parameters the override does not
+    have. Not for Java: javadoc inherits @param tags by position, so renaming is harmless."""
+    if path.endswith(".java"):
+        return
+    for unit in project.method_units(path):
+        if unit.get("has_doc", False) or unit.get("kwargs", False):
+            continue
+        owner, _, name = unit["q"].rpartition(".")
+        if name == "__init__" or not project.has_documented_method(name):
+            continue  # a constructor is documented by its class, not by the base's __init__
+        base = project.inherited_docstring(owner, name)
+        if base is None:
+            continue
+        # Documentation of the base's *args is not a promise about named parameters.
+        missing = [p for p in base.get("doc_params", ())
+                   if p not in unit.get("params", ()) and p not in base.get("var_params", ())]
+        if missing:
+            yield _inherited_parameter_finding(unit, base, missing)
+
+
+def _inherited_parameter_finding(unit: dict, base: dict, missing: list[str]) -> Finding:
+    name = unit["q"].rsplit(".", 1)[-1]
+    names = ", ".join(f"`{m}`" for m in missing)
+    own = ", ".join(f"`{p}`" for p in unit.get("params", ()) if p not in ("self", "cls")) or "none"
+    span = Span(*unit["name_at"])
+    return Finding(
+        code="DF106", criterion="name", severity=RULES["DF106"].severity,
+        message=(f"`{name}` has no docstring and inherits the one of `{base['q']}`, which "
+                 f"documents {names}: not parameters of this override (its parameters: {own})"),
+        span=span, symbol=unit["q"], sentence="", sentence_span=span,
+        evidence=(Evidence(base["q"], base["path"], base["line"], f"def {name}{base['sig']}"),),
+    )

@@ -557,35 +557,21 @@ class ProjectGraph:
                     frontier.append(child)
         return found
 
-    def inherited_docstring_mismatches(self, path: str) -> list[tuple[dict, dict, list[str]]]:
-        """(override, base method, names) for each undocumented override in ``path`` whose
-        inherited docstring (the nearest base method's, as ``inspect.getdoc`` finds it)
-        documents parameters the override does not have."""
+    def method_units(self, path: str) -> list[dict]:
+        """The facts of the methods ``path`` defines."""
         facts = self._files.get(path)
+        return [u for u in facts["units"] if u["kind"] == "method"] if facts else []
+
+    def has_documented_method(self, name: str) -> bool:
+        """Whether a method of this simple name has a docstring anywhere in the project."""
         if self._documented_methods is None:
             self._documented_methods = {q.rpartition(".")[2] for q, unit in self._units.items()
                                         if unit["kind"] == "method" and unit.get("has_doc")}
-        found = []
-        if path.endswith(".java"):
-            return []  # javadoc inherits @param tags by position, so renaming is harmless
-        for unit in facts["units"] if facts else ():
-            if unit["kind"] != "method" or unit.get("has_doc", False) or unit.get("kwargs", False):
-                continue
-            owner, _, name = unit["q"].rpartition(".")
-            if name == "__init__" or name not in self._documented_methods:
-                continue  # a constructor is documented by its class, not by the base's __init__
-            base = self._inherited_from(owner, name)
-            if base is None:
-                continue
-            # Documentation of the base's *args is not a promise about named parameters.
-            missing = [p for p in base.get("doc_params", ())
-                       if p not in unit.get("params", ()) and p not in base.get("var_params", ())]
-            if missing:
-                found.append((unit, base, missing))
-        return found
+        return name in self._documented_methods
 
-    def _inherited_from(self, cls: str, name: str) -> dict | None:
-        """The nearest method ``name`` with a docstring in the project bases of ``cls``."""
+    def inherited_docstring(self, cls: str, name: str) -> dict | None:
+        """The nearest method ``name`` with a docstring in the project bases of ``cls`` (the
+        one ``inspect.getdoc`` finds for an undocumented override)."""
         seen, frontier = {cls}, list(self.bases_of(cls))
         while frontier:
             base = frontier.pop(0)
