@@ -370,3 +370,15 @@ def test_an_example_call_may_call_the_standard_library():
         def days(year, month):
             """Like ``monthrange(year, month)[1]``, not ``monthrangez(year, month)``."""
     ''') == [("DF103", "monthrangez")]
+
+
+def test_a_version_directive_tells_its_change_on_its_own_line():
+    # attrs: ".. versionchanged:: 21.3.0 Converters are also run ``on_setattr``."
+    assert codes('''
+        def define(on_setattr=None):
+            """Define.
+
+            .. versionchanged:: 21.3.0 Converters are also run ``on_setatr``.
+            .. versionadded:: 20.1.0
+            """
+    ''') == [("DF102", "on_setatr")]

@@ -87,6 +87,10 @@ _ADMONITIONS = frozenset(
     )
 )
 
+# Directives about history whose first argument is a version and whose text may follow it.
+_VERSION_DIRECTIVES = frozenset(("versionadded", "versionchanged", "versionremoved", "deprecated"))
+_VERSION_ARGUMENT = re.compile(r"[ \t]+\S+[ \t]+")
+
 _NAME = r"\*{0,2}[^\W\d][\w.]*"
 _EXC = r"(?::[\w:]+:)?`?~?[^\W\d][\w.]*`?"  # also :exc:`ValueError` and `ValueError`
 
@@ -436,6 +440,12 @@ class _Parser:
             return end
         if name in _ADMONITIONS and self.lines[i][m.end() :].strip():
             body = self._paragraph(i, end, top=False, start=self.starts[i] + m.end())
+        elif name in _VERSION_DIRECTIVES:
+            # ".. versionchanged:: 21.3.0 Converters are also run ..." tells its change
+            # on the directive line, after the version.
+            version = _VERSION_ARGUMENT.match(self.lines[i], m.end())
+            if version is not None and self.lines[i][version.end() :].strip():
+                body = self._paragraph(i, end, top=False, start=self.starts[i] + version.end())
         self.nesting += 1
         self._scan(body, end, top=False)
         self.nesting -= 1
