@@ -24,7 +24,8 @@ def test_version_notes_name_what_is_gone():
             .. versionchanged:: 2.1
                 ``ctx_name`` can be ``None``. All ``extra_kwargs`` are tracked. The
                 ``as_bytes`` parameter was added. ``etag`` replaces ``add_etags``. The
-                ``extra_chars`` parameter is removed.
+                ``extra_chars`` parameter is removed. The suffix ``_limit`` is removed
+                from names.
 
             The ``stale_option`` is read at start.
             """
@@ -382,3 +383,21 @@ def test_a_version_directive_tells_its_change_on_its_own_line():
             .. versionadded:: 20.1.0
             """
     ''') == [("DF102", "on_setatr")]
+
+
+def test_a_formula_in_numpy_single_backticks_is_no_example_call():
+    # networkx: "windmill graphs are usually denoted `Wd(k,n)`".
+    assert codes('''
+        def windmill(n, k):
+            """Windmill graph.
+
+            Parameters
+            ----------
+            n : int
+                Cliques.
+
+            Notes
+            -----
+            Usually denoted `Wd(k,n)`; see ``windmil(n, k)``.
+            """
+    ''') == [("DF103", "windmil")]

@@ -269,8 +269,9 @@ def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
             covered.append((match.start(), match.end()))
             start = segment.start + match.start("body") + offset
             cross_reference = default_role and _SEE.search(text, 0, match.start()) is not None
-            how = ("example" if called_name(match.group("body")) else
-                   _written_as(match, name, docstring.style, cross_reference))
+            how = _written_as(match, name, docstring.style, cross_reference)
+            if how == "code" and called_name(match.group("body")):
+                how = "example"  # not maths: NumPy's `Wd(k,n)` is a formula
             yield segment, start, name, is_call, how
         if docstring.style != "numpy":  # Epytext writes code as C{...}, also beside :param:
             for match in _EPYTEXT_CODE.finditer(text):
@@ -372,7 +373,9 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     """A finding for ``name`` unless it resolves; ``how``: "code", "plain", "maths" or
     "example" (the callee of inline code with arguments: ``mkpipe(f, g)(x)``)."""
     parts = name.split(".")
-    if tells_history(segment.text, start - segment.start) or _mentions_c(segment.text):
+    note = _version_note(ctx, start)
+    # In a note about history, "is removed" tells a change, not what the code does.
+    if tells_history(segment.text, start - segment.start, passives=note is None) or _mentions_c(segment.text):
         return  # a history note, or a sentence about C code (names there are C's)
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)
@@ -387,7 +390,6 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     if any(p.startswith(head + "_") for p in ctx.referents.parameters):
         return  # what a parameter is about: ``kw_only`` of ``kw_only_default``
     closest = _nearest(ctx, head, how)
-    note = _version_note(ctx, start)
     if note is not None and not _tells_today(segment.text, start - segment.start) and (
             closest is None or not one_typo_apart(head, closest)
             or re.search(rf"\b{re.escape(closest)}\b", note)):
@@ -559,21 +561,22 @@ def _code_lists(sentence: str) -> tuple[tuple[int, int, tuple[str, ...], bool], 
     return tuple(found)
 
 
-def tells_history(text: str, at: int) -> bool:
+def tells_history(text: str, at: int, passives: bool = True) -> bool:
     """Whether the sentence of ``text`` (a segment, which may hold a whole entry's
     sentences) around ``at`` tells history, so that the name at ``at`` may be gone:
     "instead of" puts in the past only what follows it ("a view is returned instead of
     a copy")."""
     start, end = _sentence_around(text, at)
     return any(match.group().lower() != "instead of" or match.start() < at
-               for match in _history_words(text, start, end))
+               for match in _history_words(text, start, end, passives))
 
 
-def _history_words(text: str, start: int, end: int) -> Iterator[re.Match]:
-    """The words of ``text[start:end]`` that tell history, passives aside."""
+def _history_words(text: str, start: int, end: int, passives: bool = True) -> Iterator[re.Match]:
+    """The words of ``text[start:end]`` that tell history, passives aside (``passives``:
+    a present passive tells what the code does)."""
     for match in _HISTORY.finditer(text, start, end):
         word = match.group().lower()
-        if word in ("removed", "replaced", "used to"):
+        if passives and word in ("removed", "replaced", "used to"):
             before = _WORD_BEFORE.search(text, max(start, match.start() - 20), match.start())
             passive = _PASSIVE | ({"was", "were", "been"} if word == "used to" else set())
             if before is not None and before.group(1).lower() in passive:
