@@ -16,7 +16,7 @@ from .checks.lookups import Answers, Lookups
 from .checks.registry import RULES
 from .config import Settings
 from .graph.build import ProjectGraph
-from .graph.facts import file_facts
+from .graph.facts import FileFacts, file_facts
 from .model import Docstring, Finding, Fix, Module, Outdated, Signature, Span, Unit
 from .rule_settings import codes_for
 from .source import java, python
@@ -187,7 +187,7 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
     return standing
 
 
-def facts_of(analysis: FileAnalysis, is_package: bool = False) -> dict:
+def facts_of(analysis: FileAnalysis, is_package: bool = False) -> FileFacts:
     """What the analysed file contributes to the project graph."""
     documented: dict[str, list[str]] = {}
     raises: dict[str, list[str]] = {}

@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypedDict
 
 from .cache import Cache, cache_key
 from .checks.project_rules import project_findings
@@ -20,6 +20,7 @@ from .config import Settings
 from .engine import analyze, facts_of, resolve
 from .finding_json import decode, diagnostic_json, encode
 from .graph.build import ProjectGraph
+from .graph.facts import FileFacts
 from .model import Finding
 from .rule_settings import FileRules, suppressions
 from .source.files import (
@@ -55,9 +56,22 @@ class FileJob:
     data: bytes
 
 
+class FileOutcome(TypedDict, total=False):
+    """One file's outcome as plain data (what the cache stores and workers send back): a
+    skipped file has ``skipped`` (the reason) and ``cacheable`` False when the failure may
+    pass; a checked file has the other four."""
+
+    skipped: str
+    cacheable: bool
+    units: int
+    facts: FileFacts
+    findings: list[dict]  # finding_json.encode
+    suppressed: dict[str, list[str]]  # symbol -> codes its ignore comment silences
+
+
 # What runs after the project graph is built: (outcomes, project, result) -> the model's
 # usage. The command line passes the model passes when a model is configured.
-ModelPasses = Callable[[list[tuple["FileJob", dict]], ProjectGraph, "RunResult"], dict]
+ModelPasses = Callable[[list[tuple[FileJob, FileOutcome]], ProjectGraph, "RunResult"], dict]
 
 
 def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
@@ -104,7 +118,7 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
 
 def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | None,
                   cache: Cache | None, progress: bool = False,
-                  result: RunResult | None = None) -> list[tuple[FileJob, dict]]:
+                  result: RunResult | None = None) -> list[tuple[FileJob, FileOutcome]]:
     """Each file's outcome (see ``check_job``), from the cache or computed in workers."""
     result = result if result is not None else RunResult()
     jobs, keys = _keyed_jobs(paths, settings, config_root, result)
@@ -120,7 +134,7 @@ def _keyed_jobs(paths, settings, config_root, result) -> tuple[list[FileJob], li
     return jobs, keys
 
 
-def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJob, dict]]:
+def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJob, FileOutcome]]:
     cached = cache.get_many(keys, _is_outcome) if cache else {}
     result.cache_hits = len(cached)
     missing = [(key, job) for key, job in zip(keys, jobs) if key not in cached]
@@ -146,7 +160,7 @@ def _is_project_result(value) -> bool:
         ("skipped", list), ("diagnostics", list), ("files", int), ("units", int)))
 
 
-def project_graph(outcomes: list[tuple["FileJob", dict]]) -> ProjectGraph:
+def project_graph(outcomes: list[tuple[FileJob, FileOutcome]]) -> ProjectGraph:
     """The project graph of every file that was read."""
     project = ProjectGraph()
     for _, outcome in outcomes:
@@ -155,7 +169,7 @@ def project_graph(outcomes: list[tuple["FileJob", dict]]) -> ProjectGraph:
     return project
 
 
-def standing_findings(outcome: dict, project: ProjectGraph, rules: FileRules) -> list[Finding]:
+def standing_findings(outcome: FileOutcome, project: ProjectGraph, rules: FileRules) -> list[Finding]:
     """A file's findings (its outcome's and the project-wide rules') that stand once the
     whole project is known, as its settings show them."""
     found = (resolve(map(decode, outcome["findings"]), project)
@@ -199,7 +213,7 @@ def relative_to_root(path: Path, root: Path | None) -> str:
     return path.as_posix()
 
 
-def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int) -> list[dict]:
+def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int) -> list[FileOutcome]:
     total = len(jobs) + done
     report = _Progress(total, done) if progress and total else None
     workers = settings.jobs or os.cpu_count() or 1
@@ -217,7 +231,7 @@ def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int
 
 
 def in_workers(check, jobs: list[FileJob], settings: Settings, workers: int,
-               report=None) -> list[dict]:
+               report=None) -> list[FileOutcome]:
     """``check(job, settings)`` of every job, in worker processes, in order."""
     outcomes = []
     try:
@@ -232,7 +246,7 @@ def in_workers(check, jobs: list[FileJob], settings: Settings, workers: int,
     return outcomes
 
 
-def _one_by_one(check, jobs: list[FileJob], settings: Settings, report) -> list[dict]:
+def _one_by_one(check, jobs: list[FileJob], settings: Settings, report) -> list[FileOutcome]:
     """After a worker died (a crash in native code): every file not yet done, alone in
     a worker, so that a file that kills its worker costs only itself."""
     outcomes = []
@@ -261,8 +275,8 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=gc.disable)
 
 
-def check_job(job: FileJob, settings: Settings) -> dict:
-    """One file's outcome as plain data (what the cache stores and workers send back)."""
+def check_job(job: FileJob, settings: Settings) -> FileOutcome:
+    """One file's outcome."""
     try:
         text = decode_source(job.data)
     except SkippedFile as reason:

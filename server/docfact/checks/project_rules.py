@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..graph.build import ProjectGraph
+from ..graph.facts import UnitFacts
 from ..model import Evidence, Finding, Span
 from .registry import RULES
 
@@ -38,7 +39,7 @@ def inherited_parameter_findings(project: ProjectGraph, path: str) -> Iterator[F
             yield _inherited_parameter_finding(unit, base, missing)
 
 
-def _inherited_parameter_finding(unit: dict, base: dict, missing: list[str]) -> Finding:
+def _inherited_parameter_finding(unit: UnitFacts, base: UnitFacts, missing: list[str]) -> Finding:
     name = unit["q"].rsplit(".", 1)[-1]
     names = ", ".join(f"`{m}`" for m in missing)
     own = ", ".join(f"`{p}`" for p in unit.get("params", ()) if p not in ("self", "cls")) or "none"

@@ -22,6 +22,7 @@ from ..source import jdk
 from ..source.files import SkippedFile, read_regular
 from . import references
 from .external import defined_in_stdlib, defined_outside, external_evidence
+from .facts import FileFacts, UnitFacts
 
 if TYPE_CHECKING:
     import networkx  # imported with the first edge (see ProjectGraph.graph)
@@ -40,8 +41,8 @@ _REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annota
 class ProjectGraph:
     def __init__(self) -> None:
         self._graph: networkx.DiGraph | None = None  # the edges, made when first needed
-        self._files: dict[str, dict] = {}  # path -> facts (see facts.file_facts)
-        self._units: dict[str, dict] = {}  # qualified name -> unit facts, plus "path"
+        self._files: dict[str, FileFacts] = {}  # path -> facts (see facts.file_facts)
+        self._units: dict[str, UnitFacts] = {}  # qualified name -> unit facts, with "path"
         self._modules: dict[str, str] = {}  # module name -> path
         self._names: Counter[str] = Counter()  # defined name -> files defining it
         self._by_simple_name: dict[str, set[str]] = defaultdict(set)  # entities, variables too
@@ -61,7 +62,7 @@ class ProjectGraph:
 
     # --- building ----------------------------------------------------------------------
 
-    def set_file(self, facts: dict, importers_too: bool = True) -> None:
+    def set_file(self, facts: FileFacts, importers_too: bool = True) -> None:
         """Add or replace one file's entities (``facts`` from ``file_facts``).
 
         ``importers_too``: also resolve again the files that import it (needless while
@@ -209,15 +210,15 @@ class ProjectGraph:
             for name in unit.get("writes", ()):
                 self._edge(unit["q"], f"{owner}.{name}", "writes")
             for name in unit.get("reads_attrs", ()):  # its class's attributes, or its bases'
-                target = self._attribute(owner, name)
-                if target is not None:
-                    self._edge(unit["q"], target, "reads")
+                attribute = self._attribute(owner, name)
+                if attribute is not None:
+                    self._edge(unit["q"], attribute, "reads")
             for name in unit.get("types", ()):  # only project classes: `int` or `Optional` say nothing
                 for target in scope.resolve(unit["q"], name) or ():
                     if self.kind(target) == "class":
                         self._edge(unit["q"], target, "annotated with")
 
-    def _drop_edges(self, facts: dict, kinds: set[str]) -> None:
+    def _drop_edges(self, facts: FileFacts, kinds: set[str]) -> None:
         for node in _nodes_of(facts):
             if node not in self.graph:
                 continue
@@ -366,7 +367,8 @@ class ProjectGraph:
                 continue
             seen.add(current)
             project_bases = [b for b in self.bases_of(current) if self.kind(b) == "class"]
-            written = [b for b in self._units.get(current, {}).get("bases", ()) if b != "object"]
+            unit = self._units.get(current)
+            written = [b for b in (unit.get("bases", ()) if unit else ()) if b != "object"]
             if len(project_bases) < len(written):
                 inherited = self._outside_members(current, outside) if outside else None
                 if inherited is None:
@@ -557,7 +559,7 @@ class ProjectGraph:
                     frontier.append(child)
         return found
 
-    def method_units(self, path: str) -> list[dict]:
+    def method_units(self, path: str) -> list[UnitFacts]:
         """The facts of the methods ``path`` defines."""
         facts = self._files.get(path)
         return [u for u in facts["units"] if u["kind"] == "method"] if facts else []
@@ -569,7 +571,7 @@ class ProjectGraph:
                                         if unit["kind"] == "method" and unit.get("has_doc")}
         return name in self._documented_methods
 
-    def inherited_docstring(self, cls: str, name: str) -> dict | None:
+    def inherited_docstring(self, cls: str, name: str) -> UnitFacts | None:
         """The nearest method ``name`` with a docstring in the project bases of ``cls`` (the
         one ``inspect.getdoc`` finds for an undocumented override)."""
         seen, frontier = {cls}, list(self.bases_of(cls))
@@ -705,7 +707,7 @@ def definition_excerpt(path: str, line: int) -> str:
     return "\n".join(taken)[:_EXCERPT_CHARS]
 
 
-def _nodes_of(facts: dict) -> list[str]:
+def _nodes_of(facts: FileFacts) -> list[str]:
     return ([facts["module"]] + [unit["q"] for unit in facts["units"]]
             + [name for name, _ in facts.get("variables", ())]
             + [name for name, _ in facts.get("attributes", ())])
@@ -724,7 +726,7 @@ def _bound_names(project: ProjectGraph) -> frozenset[str]:
     return frozenset(found)
 
 
-def _variable(name: str, path: str, line: int, kind: str = "variable") -> dict:
+def _variable(name: str, path: str, line: int, kind: str = "variable") -> UnitFacts:
     """A module- or class-level variable (or an instance attribute), shaped like a unit's
     facts."""
     return {"q": name, "kind": kind, "path": path, "line": line, "sig": ""}
@@ -755,7 +757,7 @@ def _namespace_aliases(files) -> dict[str, str]:
     return aliases
 
 
-def _imports_module(facts: dict, module: str) -> bool:
+def _imports_module(facts: FileFacts, module: str) -> bool:
     scope = _Scope(None, facts)
     return any(
         target == module or target.startswith(module + ".")
@@ -766,7 +768,7 @@ def _imports_module(facts: dict, module: str) -> bool:
 class _Scope:
     """Resolution of dotted names as written in one file."""
 
-    def __init__(self, project: ProjectGraph | None, facts: dict):
+    def __init__(self, project: ProjectGraph | None, facts: FileFacts):
         self.project = project
         self.module = facts["module"]
         self.package = facts["module"] if facts["package"] else facts["module"].rpartition(".")[0]

@@ -7,16 +7,59 @@ docstring a neighbour shows as evidence are read from its file when asked for.
 from __future__ import annotations
 
 import re
+from typing import Required, TypedDict, cast
 
 from ..model import Module, Unit
 
 _ALWAYS = ("q", "kind", "line", "sig", "name_at")
+
+
+class UnitFacts(TypedDict, total=False):
+    """A function, method or class (the graph's variables and attributes have the first
+    five fields only). Empty and false fields are left out (readers default them): the facts
+    of every file are decoded on each run, and most fields are empty."""
+
+    q: Required[str]  # qualified name
+    kind: Required[str]
+    line: Required[int]  # 1-based, of the definition
+    sig: Required[str]  # "(a: int) -> str", or a class's "(Base)"
+    path: str  # set by the graph when the file is added
+    name_at: list[int]  # [start, end] offsets of the name
+    calls: list[str]
+    bases: list[str]
+    raises: list[str]
+    reraises: bool
+    throws: list[str]  # Java's throws clause
+    doc_raises: list[str]  # what callers may expect it to throw, as its docstring says
+    has_doc: bool
+    doc_params: list[str]
+    params: list[str]
+    kwargs: bool
+    var_params: list[str]
+    suppressed: list[str]
+    types: list[str]  # dotted names its annotations use
+    uses: list[str]  # module- and class-level variables its code mentions
+    writes: list[str]  # instance attributes it assigns through ``self``
+    reads_attrs: list[str]
+
+
+class FileFacts(TypedDict):
+    """What one file contributes to the project graph."""
+
+    module: str
+    path: str
+    package: bool
+    imports: list[list[str]]  # [local name, target] ("*" for a star import)
+    names: str  # the names the module defines, space-separated (decodes fast)
+    units: list[UnitFacts]
+    variables: list[list]  # [qualified name, 1-based line]
+    attributes: list[list]  # [qualified name, 1-based line of its first write]
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def file_facts(module: Module, module_name: str, path: str, is_package: bool,
                documented_parameters: dict[str, list[str]] | None = None,
-               documented_raises: dict[str, list[str]] | None = None) -> dict:
+               documented_raises: dict[str, list[str]] | None = None) -> FileFacts:
     """Entities of one parsed file and their outgoing references.
 
     ``documented_parameters``, ``documented_raises``: qualname -> the parameter and
@@ -60,7 +103,7 @@ def _instance_attributes(module: Module, module_name: str) -> list[list]:
 
 
 def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
-                variable_names: frozenset[str], documented_raises: list[str] | None) -> dict:
+                variable_names: frozenset[str], documented_raises: list[str] | None) -> UnitFacts:
     """A unit's facts; empty and false fields are left out (readers default them): the facts
     of every file are decoded on each run, and most fields of most units are empty."""
     signature = unit.signature
@@ -92,17 +135,17 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "writes": [name for name, _ in unit.attribute_writes],
         "reads_attrs": list(unit.attribute_reads),
     }
-    return {key: value for key, value in facts.items() if value or key in _ALWAYS}
+    return cast(UnitFacts, {key: value for key, value in facts.items() if value or key in _ALWAYS})
 
 
 def _is_overload(unit: Unit) -> bool:
     return any(d.rpartition(".")[2] == "overload" for d in unit.decorators)
 
 
-def _overloads_merged(units: list[dict]) -> list[dict]:
+def _overloads_merged(units: list[UnitFacts]) -> list[UnitFacts]:
     """Java: one entity per qualified name. Overloads share it, so the graph sees what
     any of them calls, throws or documents (for the throws rule: may it throw)."""
-    merged: dict[str, dict] = {}
+    merged: dict[str, UnitFacts] = {}
     for unit in units:
         first = merged.setdefault(unit["q"], unit)
         if first is unit:

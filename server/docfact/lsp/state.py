@@ -17,9 +17,10 @@ from ..checks.project_rules import project_findings
 from ..config import ConfigError, Settings, load_settings
 from ..engine import UnitMemo, analyze, facts_of, resolve
 from ..graph.build import ProjectGraph
+from ..graph.facts import FileFacts
 from ..model import Finding, Span
 from ..rule_settings import FileRules, suppressions
-from ..runner import file_outcomes, relative_to_root, standing_findings
+from ..runner import FileOutcome, file_outcomes, relative_to_root, standing_findings
 from ..sonar_ssc import FunctionScores, score_findings
 from ..source.files import SUFFIXES, module_name_for
 from ..source.lines import LineIndex
@@ -64,8 +65,8 @@ class Workspace:
     _documents: dict[str, DocumentState | None] = field(default_factory=dict)
     project: ProjectGraph = field(default_factory=ProjectGraph)
     drifted: bool = False  # an open document's definitions changed: re-check the others
-    _facts: dict[str, dict] = field(default_factory=dict)  # open documents' graph facts
-    _outcomes: dict[Path, tuple[str, dict]] = field(default_factory=dict)  # indexed files
+    _facts: dict[str, FileFacts] = field(default_factory=dict)  # open documents' graph facts
+    _outcomes: dict[Path, tuple[str, FileOutcome]] = field(default_factory=dict)  # indexed files
     _settings: dict[Path, tuple[Settings, Path | None]] = field(default_factory=dict)
     _memos: dict[str, UnitMemo] = field(default_factory=dict)  # open documents' checked units
     # uri -> symbol -> (the unit's text when it was scored, its FunctionScores): scores are
@@ -328,7 +329,7 @@ class Workspace:
             reports[path.as_uri()] = (f"{digest}:{generation}", diagnostics)
         return reports
 
-    def _rules_of_closed(self, path: Path, outcome: dict) -> FileRules:
+    def _rules_of_closed(self, path: Path, outcome: FileOutcome) -> FileRules:
         settings, root = self._settings_and_root(path)
         return FileRules.of(settings, relative_to_root(path, root), outcome["suppressed"])
 
@@ -361,7 +362,7 @@ def _older(version: int | None, stored: DocumentState | None) -> bool:
             and version < stored.version)
 
 
-def _shape(facts: dict) -> tuple:
+def _shape(facts: FileFacts) -> tuple:
     """What other files can depend on: names, signatures, raises, calls and bases."""
     return (
         tuple(facts["names"]),
