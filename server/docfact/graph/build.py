@@ -23,6 +23,7 @@ from ..source.files import SkippedFile, read_regular
 from . import references
 from .external import defined_in_stdlib, defined_outside, external_evidence
 from .facts import FileFacts, UnitFacts
+from .scope import FileScope, imports_module
 
 if TYPE_CHECKING:
     import networkx  # imported with the first edge (see ProjectGraph.graph)
@@ -39,6 +40,11 @@ _REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annota
 
 
 class ProjectGraph:
+    """The project's index: every file's facts, its entities by qualified and simple name,
+    and the edges between them (resolved per file by its FileScope, on demand). Rules ask
+    it what the project defines and binds, what a class has, what a unit may raise
+    (one reachability walk), and settle the conditions findings wait on."""
+
     def __init__(self) -> None:
         self._graph: networkx.DiGraph | None = None  # the edges, made when first needed
         self._files: dict[str, FileFacts] = {}  # path -> facts (see facts.file_facts)
@@ -49,7 +55,7 @@ class ProjectGraph:
         self._guesses: dict[str, list[str]] = {}  # unit -> methods called on unknown values
         self._dynamic_callers: set[str] = set()  # units calling a callable bound at run time
         self._unlinked_refs: set[str] = set()
-        self._scopes: dict[str, _Scope] = {}
+        self._scopes: dict[str, FileScope] = {}
         self._bases: dict[str, list[str]] = {}  # class -> its resolved project bases
         self._children: dict[str, set[str]] | None = None  # base simple name -> subclasses
         self._documented_methods: set[str] | None = None  # simple names of documented methods
@@ -89,7 +95,7 @@ class ProjectGraph:
         self._invalidate({path})
         if importers_too:
             module = facts["module"]
-            self._invalidate({p for p, f in self._files.items() if _imports_module(f, module)})
+            self._invalidate({p for p, f in self._files.items() if imports_module(f, module)})
 
     def remove_file(self, path: str) -> None:
         facts = self._files.pop(path, None)
@@ -127,9 +133,9 @@ class ProjectGraph:
         self._packages = None
         self.generation += 1
 
-    def _scope(self, path: str) -> "_Scope":
+    def _scope(self, path: str) -> FileScope:
         if path not in self._scopes:
-            self._scopes[path] = _Scope(self, self._files[path])
+            self._scopes[path] = FileScope(self, self._files[path])
         return self._scopes[path]
 
     def imported_modules(self) -> frozenset[str]:
@@ -755,92 +761,3 @@ def _namespace_aliases(files) -> dict[str, str]:
             prefix.insert(0, folder)
             aliases[".".join([*prefix, top])] = top
     return aliases
-
-
-def _imports_module(facts: FileFacts, module: str) -> bool:
-    scope = _Scope(None, facts)
-    return any(
-        target == module or target.startswith(module + ".")
-        for target in (scope.absolute(t) for _, t in facts["imports"])
-    )
-
-
-class _Scope:
-    """Resolution of dotted names as written in one file."""
-
-    def __init__(self, project: ProjectGraph | None, facts: FileFacts):
-        self.project = project
-        self.module = facts["module"]
-        self.package = facts["module"] if facts["package"] else facts["module"].rpartition(".")[0]
-        self.imports = {local: target for local, target in facts["imports"] if local != "*"}
-        self.star_imports = [target for local, target in facts["imports"] if local == "*"]
-
-    def absolute(self, target: str) -> str:
-        """An import target with its leading dots resolved against this module (and an
-        absolute one through the namespace packages above the project's packages)."""
-        if not target.startswith("."):
-            return self.project.unaliased(target) if self.project is not None else target
-        dots = len(target) - len(target.lstrip("."))
-        base = self.package.split(".") if self.package else []
-        base = base[: len(base) - (dots - 1)] if dots > 1 else base
-        rest = target[dots:]
-        return ".".join(part for part in (*base, rest) if part)
-
-    @property
-    def _resolving_in(self) -> ProjectGraph:
-        """The project names resolve in (a scope made only for ``absolute`` has none)."""
-        assert self.project is not None
-        return self.project
-
-    def resolve(self, unit: str, dotted: str) -> list[str] | None:
-        """Qualified names ``dotted`` refers to from ``unit``; None for a method called on
-        a value of unknown type (a guess by name is all that is possible)."""
-        head, _, rest = dotted.partition(".")
-        if head in ("self", "cls", "this") and rest:
-            first, _, deeper = rest.partition(".")
-            found = self._method(unit, first)
-            if deeper and found and self._resolving_in.kind(found[0]) in ("attribute", "variable"):
-                return None  # a method of an attribute's value, whose type is unknown
-            return found
-        # Enclosing scopes, innermost first: nested definitions, then the module.
-        scope = unit
-        while scope:
-            candidate = f"{scope}.{dotted}"
-            if self._resolving_in.kind(candidate):
-                return [candidate]
-            if scope == self.module:
-                break
-            scope = scope.rpartition(".")[0]
-        if head in self.imports:
-            full = self.absolute(self.imports[head]) + (f".{rest}" if rest else "")
-            return [self._nearest_known(full)]
-        for module in self.star_imports:  # ``from x import *``: a name x defines
-            candidate = f"{self.absolute(module)}.{dotted}"
-            if self._resolving_in.kind(candidate):
-                return [candidate]
-        return None if rest else []
-
-    def _nearest_known(self, dotted: str) -> str:
-        """``dotted`` itself when known; else the project entity it is an attribute of."""
-        probe = dotted
-        while probe and self._resolving_in.kind(probe) is None:
-            probe = probe.rpartition(".")[0]
-        return probe if probe and self._resolving_in.kind(probe) != "module" else dotted
-
-    def _method(self, unit: str, name: str) -> list[str] | None:
-        """``self.name`` inside ``unit``: in the class or its project bases; else None
-        (a subclass or a mixin may define it)."""
-        owner = unit
-        while owner and self._resolving_in.kind(owner) != "class":
-            owner = owner.rpartition(".")[0]
-        seen = set()
-        frontier = [owner] if owner else []
-        while frontier:
-            cls = frontier.pop(0)
-            if cls in seen:
-                continue
-            seen.add(cls)
-            if self._resolving_in.kind(f"{cls}.{name}"):
-                return [f"{cls}.{name}"]
-            frontier += self._resolving_in.bases_of(cls)
-        return None
