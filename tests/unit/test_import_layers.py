@@ -1,11 +1,12 @@
 """docfact's modules import in one direction: faces -> passes -> layers -> source and
 model, never upwards, and no two modules import each other (even through others).
-Imports inside functions (the lazy ones) count too."""
+Imports inside functions (the lazy ones) count too. docs/architecture.md names them all."""
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "server" / "docfact"
+ARCHITECTURE = PACKAGE.parents[1] / "docs" / "architecture.md"
 
 # Rank of each module, by its dotted name's longest listed prefix: it may import modules of
 # its own rank or lower.
@@ -80,3 +81,17 @@ def test_no_import_cycles():
         return seen
 
     assert sorted(name for name in graph if name in reaches(name)) == []
+
+
+def test_the_architecture_notes_name_every_module():
+    """A module by its file name (`scope.py`) or path; a package by its folder (`prompts/`)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    unnamed = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.name == "__init__.py":
+            named = path.parent == PACKAGE or f"`{path.parent.name}/`" in text
+        else:
+            named = f"`{path.name}`" in text or f"{path.relative_to(PACKAGE).as_posix()}`" in text
+        if not named:
+            unnamed.append(path.relative_to(PACKAGE).as_posix())
+    assert sorted(unnamed) == []
