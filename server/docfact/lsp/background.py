@@ -12,6 +12,8 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from lsprotocol import types
@@ -102,12 +104,12 @@ def warm_up_models(settings_list) -> threading.Thread | None:
     wanted = [s for s in settings_list if s.llm.model]
     if not wanted:
         return None
-    steps = [("litellm", _litellm)]
+    steps: list[tuple[str, Callable[[], None]]] = [("litellm", _litellm)]
     for s in {(s.ssc.encoder, s.ssc.encoder_layer): s for s in wanted
               if ssc_runs(s, "onSave")}.values():
-        steps.append((f"encoder {s.ssc.encoder or 'MiniLM'}", lambda s=s: _encoder(s.ssc)))
+        steps.append((f"encoder {s.ssc.encoder or 'MiniLM'}", partial(_encoder, s.ssc)))
     for s in {s.sonar.fluency_model: s for s in wanted if sonar_runs(s, "onSave")}.values():
-        steps.append(("fluency model", lambda s=s: _fluency(s.sonar.fluency_model)))
+        steps.append(("fluency model", partial(_fluency, s.sonar.fluency_model)))
 
     def work() -> None:
         began = time.monotonic()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -19,6 +20,9 @@ from ..engine import resolve
 from ..model_layers import judge_runs
 from .background import BackgroundPass
 
+if TYPE_CHECKING:
+    from ..llm.client import LlmClient  # litellm is imported with the first client
+
 STATUS_NOTIFICATION = "docfact/status"
 
 
@@ -27,7 +31,7 @@ class EditorJudge(BackgroundPass):
 
     def __init__(self, server) -> None:
         super().__init__(server)
-        self._clients: dict[LlmSettings, object] = {}
+        self._clients: dict[LlmSettings, LlmClient | None] = {}
 
     def wanted(self, uri: str, trigger: str) -> bool:
         """Whether the judge should run for ``uri`` on ``trigger`` ("onSave", "onType")."""
@@ -71,7 +75,7 @@ class EditorJudge(BackgroundPass):
         """Calls in flight and spent tokens, for the editor's status item."""
         totals = {"inFlight": 0, "calls": 0, "promptTokens": 0, "completionTokens": 0,
                   "failures": 0}
-        for client in self._clients.values():
+        for client in filter(None, self._clients.values()):
             totals["inFlight"] += client.in_flight
             totals["calls"] += client.stats.calls
             totals["promptTokens"] += client.stats.prompt_tokens
