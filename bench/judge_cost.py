@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "llm"))  # the scripted server
 
 from scripted_server import ScriptedServer  # noqa: E402
 
-from docfact.analysis import UnitReport  # noqa: E402
+from docfact.analysis import UnitAnalysis  # noqa: E402
 from docfact.cache import Cache  # noqa: E402
 from docfact.config import LlmSettings, Settings  # noqa: E402
 from docfact.engine import analyze, facts_of  # noqa: E402
@@ -58,7 +58,7 @@ class Sample:
     """The judged units of one file."""
 
     text: str
-    reports: list[UnitReport]
+    reports: list[UnitAnalysis]
     evidence: dict[str, tuple[Evidence, ...]]  # symbol -> blocks
 
 

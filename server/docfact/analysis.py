@@ -11,7 +11,7 @@ from .source.lines import LineIndex
 
 
 @dataclass
-class UnitReport:
+class UnitAnalysis:
     unit: Unit
     symbol: str
     docstring: Docstring
@@ -26,14 +26,14 @@ class FileAnalysis:
     text: str
     lines: LineIndex
     module: Module
-    units: list[UnitReport]
+    units: list[UnitAnalysis]
     skipped: str = ""  # why the file was not analysed (then it has no units)
 
     @property
     def findings(self) -> list[Finding]:
         return [f for report in self.units for f in report.findings]
 
-    def unit_at(self, offset: int) -> UnitReport | None:
+    def unit_at(self, offset: int) -> UnitAnalysis | None:
         """The innermost documented unit whose definition contains ``offset``."""
         containing = [r for r in self.units if r.unit.span.start <= offset <= r.unit.span.end]
         return min(containing, key=lambda r: r.unit.span.end - r.unit.span.start, default=None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterable
 
-from .analysis import FileAnalysis, UnitReport
+from .analysis import FileAnalysis, UnitAnalysis
 from .checks.context import CheckContext
 from .checks.lookups import Answers, Lookups
 from .checks.registry import RULES
@@ -37,8 +37,8 @@ class UnitMemo:
 
     def __init__(self) -> None:
         self.parser = python.ModuleParser()
-        self._entries: dict[tuple, tuple[int, int, UnitReport, Answers]] = {}
-        self._fresh: dict[tuple, tuple[int, int, UnitReport, Answers]] = {}
+        self._entries: dict[tuple, tuple[int, int, UnitAnalysis, Answers]] = {}
+        self._fresh: dict[tuple, tuple[int, int, UnitAnalysis, Answers]] = {}
 
     def start(self) -> None:
         """Begin an analysis: what the last one kept becomes what this one may reuse (so
@@ -48,7 +48,7 @@ class UnitMemo:
         self._fresh = {}
 
     def reuse(self, key: tuple, unit: Unit, module: Module, lines: LineIndex,
-              path: str) -> UnitReport | None:
+              path: str) -> UnitAnalysis | None:
         found = self._entries.get(key)
         if found is None:
             return None
@@ -65,7 +65,7 @@ class UnitMemo:
         is undone, its reports would otherwise stay in memory until the next edit)."""
         self._entries = {}
 
-    def keep(self, key: tuple, unit: Unit, lines: LineIndex, report: UnitReport,
+    def keep(self, key: tuple, unit: Unit, lines: LineIndex, report: UnitAnalysis,
              answers: Answers | None) -> None:
         if answers is not None:
             self._fresh[key] = (unit.span.start, lines.line(unit.span.start), report, answers)
@@ -96,7 +96,7 @@ def analyze(text: str, path: str, module_name: str, settings: Settings,
 def check_units(units, module: Module, module_name: str, path: str, lines: LineIndex,
                 settings: Settings, relative_path: str | None = None,
                 memo: UnitMemo | None = None,
-                outdated: Callable[[], bool] | None = None) -> list[UnitReport]:
+                outdated: Callable[[], bool] | None = None) -> list[UnitAnalysis]:
     """Run every enabled rule on each documented unit of ``units`` (names resolve in
     ``module``; offsets and lines are those of the text ``lines`` indexes). Severities and
     suppression comments are not applied here but where findings are shown
@@ -119,7 +119,7 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
             continue
         docstring = (parse_javadoc(unit.docstring) if module.package is not None
                      else parse_docstring(unit.docstring, settings.docstring_style))
-        report = UnitReport(
+        report = UnitAnalysis(
             unit=unit,
             symbol=".".join(p for p in (module_name, unit.qualname) if p),
             docstring=docstring,
@@ -143,10 +143,10 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
     return reports
 
 
-def _moved(report: UnitReport, unit: Unit, offset: int, line: int, path: str) -> UnitReport:
+def _moved(report: UnitAnalysis, unit: Unit, offset: int, line: int, path: str) -> UnitAnalysis:
     """``report`` for the same unit text, now at ``unit``'s place in the file."""
     assert unit.docstring is not None  # the same text as the reported unit's
-    return UnitReport(
+    return UnitAnalysis(
         unit=unit, symbol=report.symbol,
         docstring=replace(report.docstring, text=unit.docstring),
         segments=report.segments,

@@ -15,7 +15,7 @@ import textwrap
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .analysis import FileAnalysis, UnitReport
+from .analysis import FileAnalysis, UnitAnalysis
 from .checks.registry import RULES
 from .config import Settings
 from .model import Finding
@@ -37,12 +37,12 @@ class FunctionScores:
     ssc_error: str | None = None
 
 
-def scorable(report: "UnitReport") -> bool:
+def scorable(report: "UnitAnalysis") -> bool:
     """Functions and methods with a docstring: SONAR and SSC describe behaviour."""
     return report.unit.kind in ("function", "method") and report.unit.docstring is not None
 
 
-async def score_units(items: list[tuple["FileAnalysis", "UnitReport"]], settings: Settings, cache,
+async def score_units(items: list[tuple["FileAnalysis", "UnitAnalysis"]], settings: Settings, cache,
                       client, *, sonar: bool, ssc: bool) -> dict[str, FunctionScores]:
     """SONAR per function and SSC calibrated over all of ``items``."""
     scores = {report.symbol: FunctionScores(report.symbol) for _, report in items}
@@ -91,7 +91,7 @@ def _say_if_uncalibrated(project: str, calibration, epsilon: float) -> None:
                 "the project)", calibration.n, project, minimum_functions(epsilon), epsilon)
 
 
-async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, settings: Settings, cache):
+async def _sonar(analysis: "FileAnalysis", report: "UnitAnalysis", client, settings: Settings, cache):
     from .sonar.home import find_home
     from .sonar.measure import not_measured
     from .sonar.score import SonarResult, sonar_scores
@@ -114,7 +114,7 @@ async def _sonar(analysis: "FileAnalysis", report: "UnitReport", client, setting
     return result
 
 
-def sonar_inputs(analysis: "FileAnalysis", report: "UnitReport") -> tuple[str, str | None]:
+def sonar_inputs(analysis: "FileAnalysis", report: "UnitAnalysis") -> tuple[str, str | None]:
     """The function's source (dedented) and SONAR's context for it: the imports it uses
     and its signature (None when the source does not parse)."""
     from .sonar.regenerate import build_context
@@ -128,7 +128,7 @@ def sonar_inputs(analysis: "FileAnalysis", report: "UnitReport") -> tuple[str, s
 # --- findings ------------------------------------------------------------------------
 
 
-def score_findings(report: "UnitReport", scores: FunctionScores) -> list[Finding]:
+def score_findings(report: "UnitAnalysis", scores: FunctionScores) -> list[Finding]:
     """DF304 when code written from the docstring mostly behaves otherwise (with one input
     where they disagree); DF305 when the docstring is far from what the model reads."""
     summary = report.segments[0] if report.segments else None
@@ -155,7 +155,7 @@ def score_findings(report: "UnitReport", scores: FunctionScores) -> list[Finding
     return found
 
 
-def _finding(code: str, message: str, span, report: "UnitReport", sentence: str) -> Finding:
+def _finding(code: str, message: str, span, report: "UnitAnalysis", sentence: str) -> Finding:
     rule = RULES[code]
     return Finding(code, rule.criterion, rule.severity, message, span, report.symbol,
                    " ".join(sentence.split()), span)

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..analysis import UnitReport
+from ..analysis import UnitAnalysis
 from ..cache import Cache, cache_key
 from ..checks.registry import RULES
 from ..config import LlmSettings
@@ -33,7 +33,7 @@ FINDING_CODES = {"name": "DF104", "type": "DF206", "function": "DF301", "context
 
 @dataclass(frozen=True)
 class SegmentVerdict:
-    index: int  # position in UnitReport.segments
+    index: int  # position in UnitAnalysis.segments
     verdicts: dict[str, int | None]  # criterion -> majority 1/0, None for no verdict
     votes: dict[str, list[int | None]]  # criterion -> every sample's verdict
     reason: str  # the model's reason for a 0, "" otherwise
@@ -93,7 +93,7 @@ def _cut(code: str) -> str:
     return f"{kept}\n# ... ({hidden} more lines not shown)"
 
 
-def judge_input(report: UnitReport, text: str, evidence: Sequence[Evidence]) -> JudgeInput:
+def judge_input(report: UnitAnalysis, text: str, evidence: Sequence[Evidence]) -> JudgeInput:
     return JudgeInput(
         code=code_without_docstring(text, report.unit),
         evidence=tuple(evidence),
@@ -102,7 +102,7 @@ def judge_input(report: UnitReport, text: str, evidence: Sequence[Evidence]) -> 
     )
 
 
-def judge_cache_key(report: UnitReport, judged: JudgeInput, settings: LlmSettings) -> str:
+def judge_cache_key(report: UnitAnalysis, judged: JudgeInput, settings: LlmSettings) -> str:
     """Everything a verdict depends on (docfact's version is added by cache_key)."""
     return cache_key(
         "referee-judge", judged.code, report.docstring.text.value, judged.sentences,
@@ -112,7 +112,7 @@ def judge_cache_key(report: UnitReport, judged: JudgeInput, settings: LlmSetting
     )
 
 
-async def judge_unit(report: UnitReport, text: str, evidence: Sequence[Evidence],
+async def judge_unit(report: UnitAnalysis, text: str, evidence: Sequence[Evidence],
                      settings: LlmSettings, cache: Cache | None, client: LlmClient) -> JudgeResult:
     """Verdicts, findings and SCORE for one documented unit."""
     if not report.segments:
@@ -137,8 +137,8 @@ async def judge_unit(report: UnitReport, text: str, evidence: Sequence[Evidence]
     return result
 
 
-async def judge_units(reports: Sequence[UnitReport], text: str,
-                      evidence_for: Callable[[UnitReport], Sequence[Evidence]],
+async def judge_units(reports: Sequence[UnitAnalysis], text: str,
+                      evidence_for: Callable[[UnitAnalysis], Sequence[Evidence]],
                       settings: LlmSettings, cache: Cache | None,
                       client: LlmClient) -> list[JudgeResult]:
     """Judge the units of one file concurrently (the client bounds how many calls run).
@@ -252,7 +252,7 @@ def _from_cache(cache: Cache, key: str, count: int):
     return votes, reasons
 
 
-def _result(report: UnitReport, evidence: Sequence[Evidence], settings: LlmSettings,
+def _result(report: UnitAnalysis, evidence: Sequence[Evidence], settings: LlmSettings,
             votes, reasons, *, calls: int, cache_hit: bool) -> JudgeResult:
     segments = [
         SegmentVerdict(i, {c: majority(v[c]) for c in CRITERIA}, v, reasons[i])
@@ -268,7 +268,7 @@ def _result(report: UnitReport, evidence: Sequence[Evidence], settings: LlmSetti
     return result
 
 
-def _add_findings(result: JudgeResult, report: UnitReport, evidence: Sequence[Evidence],
+def _add_findings(result: JudgeResult, report: UnitAnalysis, evidence: Sequence[Evidence],
                   settings: LlmSettings, verdict: SegmentVerdict) -> None:
     segment = report.segments[verdict.index]
     text = report.docstring.text

@@ -75,7 +75,7 @@ class BackgroundPass(ABC):
     def finished(self) -> None:
         """Called after every run, whatever its outcome."""
 
-    def report(self, uri: str, message: str) -> None:
+    def say_progress(self, uri: str, message: str) -> None:
         """A line of progress for the run of ``uri`` (when the client shows progress)."""
         token = self._tokens.get(uri)
         if token is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..analysis import UnitReport
+from ..analysis import UnitAnalysis
 from ..model import Finding, Segment, Span
 from ..sonar_ssc import DIMENSIONS, scorable
 from .convert import PositionMapper
@@ -37,7 +37,7 @@ def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hove
                        range=mapper.range(over))
 
 
-def _report_at(reports: list[UnitReport], offset: int) -> UnitReport | None:
+def _report_at(reports: list[UnitAnalysis], offset: int) -> UnitAnalysis | None:
     for report in reports:
         if _inside(report.docstring.text.literal, offset) or _inside(report.unit.name_span, offset):
             return report
@@ -53,7 +53,7 @@ def _inside(span: Span, offset: int) -> bool:
     return span.start <= offset < span.end
 
 
-def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=None, scores=None,
+def markdown(report: UnitAnalysis, findings: list[Finding], evidence=(), judged=None, scores=None,
              unjudged: bool = False, unscored: bool = False) -> str:
     """The card; ``unjudged`` (``unscored``): the unit's verdicts (scores) were dropped
     because it was edited since."""
@@ -86,7 +86,7 @@ def markdown(report: UnitReport, findings: list[Finding], evidence=(), judged=No
 _HOW_TO_SCORE = "run *docfact: Score* (needs a model)"
 
 
-def _scores(report: UnitReport, judged, scores, unjudged: bool = False,
+def _scores(report: UnitAnalysis, judged, scores, unjudged: bool = False,
             edited: bool = False) -> list[str]:
     """The scores that were computed, those an edit made pending, and one line for those
     that were not computed."""

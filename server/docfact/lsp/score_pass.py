@@ -44,10 +44,10 @@ class EditorScorer(BackgroundPass):
         try:
             scores = {}
             if sonar:
-                self.report(uri, f"SONAR: {len(wanted)} function(s)")
+                self.say_progress(uri, f"SONAR: {len(wanted)} function(s)")
                 scores = await score_units(wanted, settings, cache, client, sonar=True, ssc=False)
             if ssc:  # tau from the project's calibration set: only these functions are sampled
-                self.report(uri, f"SSC: {len(wanted)} function(s)")
+                self.say_progress(uri, f"SSC: {len(wanted)} function(s)")
                 understood = await score_units(wanted, settings, cache, client, sonar=False, ssc=True)
                 for name, found in understood.items():
                     if name in scores:

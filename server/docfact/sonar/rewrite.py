@@ -22,7 +22,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..analysis import UnitReport
+from ..analysis import UnitAnalysis
 from ..cache import cache_key
 from ..config import LlmSettings, SonarSettings
 from ..llm import prompts as judge_prompts
@@ -229,7 +229,7 @@ def _from_json(data: dict, docstring: str, end: int) -> RewriteResult:
 # --- a verified correction of one sentence --------------------------------------------------
 
 
-async def sentence_rewrite(report: UnitReport, text: str, evidence: Sequence[Evidence], sentence: str,
+async def sentence_rewrite(report: UnitAnalysis, text: str, evidence: Sequence[Evidence], sentence: str,
                            reason: str, client: LlmClient, llm_settings: LlmSettings, cache) -> str | None:
     """A corrected text for ``sentence`` of ``report``'s docstring (a sentence with a C1-C4
     finding; ``reason`` is the judge's), or None when none is verified.
@@ -270,7 +270,7 @@ async def sentence_rewrite(report: UnitReport, text: str, evidence: Sequence[Evi
     return accepted
 
 
-async def _corrected(report: UnitReport, index: int, judged, reason: str, client: LlmClient) -> str | None:
+async def _corrected(report: UnitAnalysis, index: int, judged, reason: str, client: LlmClient) -> str | None:
     """The model's correction of sentence ``index``: one line, changed, and one sentence
     unless it is an entry's description; None when the answer is unusable or the call failed."""
     segment = report.segments[index]
