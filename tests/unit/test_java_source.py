@@ -41,7 +41,8 @@ public final class Box<T extends Comparable<T>> extends Base implements Sized {
      * Maps the box.
      */
     @Override
-    public <U> List<U> map(final int times, String... names) throws IOException, BoxException { // docfact: ignore[DF101]
+    public <U> List<U> map(final int times, String... names) // docfact: ignore[DF101]
+            throws IOException, BoxException {
         if (times < 0) throw new IllegalArgumentException("negative");
         helper(times); this.check(); Util.log(); new ArrayList<>(); names.clone().hashCode();
         Runnable later = () -> { throw new IllegalStateException(); };
@@ -139,7 +140,8 @@ def test_package_info_documents_the_module():
 
 
 def test_markdown_comments_are_runs_of_triple_slash_lines():
-    source = ("class A {\r\n    /// Old.\r\n\r\n    /// Sums `a`.\r\n    ///\r\n    ///   @param a the first\r\n"
+    source = ("class A {\r\n    /// Old.\r\n\r\n"
+              "    /// Sums `a`.\r\n    ///\r\n    ///   @param a the first\r\n"
               "    // a note\r\n    @Override\r\n    int f(int a) { return a; }\r\n"
               "    ////////////\r\n    void g() {}\r\n}\r\n")
     found = units(source)
