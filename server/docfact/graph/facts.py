@@ -7,22 +7,25 @@ docstring a neighbour shows as evidence are read from its file when asked for.
 from __future__ import annotations
 
 import re
-from typing import Required, TypedDict, cast
+from typing import TypedDict, cast
 
 from ..model import Module, Unit
 
 _ALWAYS = ("q", "kind", "line", "sig", "name_at")
 
 
-class UnitFacts(TypedDict, total=False):
-    """A function, method or class (the graph's variables and attributes have the first
-    five fields only). Empty and false fields are left out (readers default them): the facts
-    of every file are decoded on each run, and most fields are empty."""
+class _UnitIdentity(TypedDict):
+    q: str  # qualified name
+    kind: str
+    line: int  # 1-based, of the definition
+    sig: str  # "(a: int) -> str", or a class's "(Base)"
 
-    q: Required[str]  # qualified name
-    kind: Required[str]
-    line: Required[int]  # 1-based, of the definition
-    sig: Required[str]  # "(a: int) -> str", or a class's "(Base)"
+
+class UnitFacts(_UnitIdentity, total=False):
+    """A function, method or class (the graph's variables and attributes have the four
+    fields of their identity only). Empty and false fields are left out (readers default
+    them): the facts of every file are decoded on each run, and most fields are empty."""
+
     path: str  # set by the graph when the file is added
     name_at: list[int]  # [start, end] offsets of the name
     calls: list[str]

@@ -29,7 +29,7 @@ _KEYWORDS = set(keyword.kwlist) | set(keyword.softkwlist)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _DOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _JUMPS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
-_TRIES: tuple[type[ast.Try], ...] | tuple[type[ast.Try], type[ast.TryStar]]
+_TRIES: tuple[type[ast.Try], ...]  # ast.TryStar (3.11) has the fields of ast.Try
 if sys.version_info >= (3, 11):
     _TRIES = (ast.Try, ast.TryStar)  # try ... except* ...
 else:
