@@ -31,7 +31,7 @@ def check(tmp_path, server, *extra):
 
 
 def test_model_findings_scores_and_usage(tmp_path, server):
-    done, report = check(tmp_path, server)
+    _, report = check(tmp_path, server)
     codes = {(d["code"], d["sentence"].split()[0]) for d in report["diagnostics"]}
     assert ("DF301", "It") in codes  # the model's functionality finding on its sentence
     assert ("DF101", "ammount:") in codes  # the deterministic one stands

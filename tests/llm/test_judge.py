@@ -42,7 +42,8 @@ def parse(text, strict):
 
 PARSE_EVIDENCE = Evidence(
     "sample.parse", "sample.py", 21,
-    'def parse(text, strict):\n    """Parse settings text."""\n    return dict(line.split("=", 1) for line in text.splitlines())',
+    'def parse(text, strict):\n    """Parse settings text."""\n'
+    '    return dict(line.split("=", 1) for line in text.splitlines())',
 )
 WRONG = {  # sentence index -> the criterion the scripted server rejects
     1: "function",
@@ -124,7 +125,8 @@ async def test_the_paper_protocol_asks_once_per_sentence_and_criterion(server, l
 
 
 def test_the_docstring_is_cut_out_with_its_line():
-    text = 'class A:\n    def f(self):\n        """Doc."""\n        return 1\n\n    def g(self): "Doc."; return 2\n'
+    text = ('class A:\n    def f(self):\n        """Doc."""\n        return 1\n\n'
+            '    def g(self): "Doc."; return 2\n')
     units = {r.unit.qualname: r.unit for r in analyze_text(text).units}
     assert code_without_docstring(text, units["A.f"]) == "def f(self):\n    return 1"
     assert "Doc" not in code_without_docstring(text, units["A.g"])

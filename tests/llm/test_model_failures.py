@@ -46,8 +46,8 @@ def test_garbage_and_stubs_are_not_measurable_and_said_once_each(tmp_path):
     assert not any(d["code"] == "DF304" for d in report["diagnostics"])
     for symbol in ("arith.larger", "arith.total"):
         assert [line for line in stderr if line.startswith(f"docfact: {symbol}: SONAR")] == [
-            f"docfact: {symbol}: SONAR: the model's code is unusable: the regenerated code is a stub "
-            "(raise NotImplementedError)"]
+            f"docfact: {symbol}: SONAR: the model's code is unusable: "
+            "the regenerated code is a stub (raise NotImplementedError)"]
         [judge] = [line for line in stderr if line.startswith(f"docfact: {symbol}: the model's judgement")]
         assert judge.endswith("could not be read (4 of 4 verdicts missing)")
 

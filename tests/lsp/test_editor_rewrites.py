@@ -12,7 +12,8 @@ from model_harness import MODEL_WAIT, model_options
 
 DETAILED = ("Return max(low, min(value, high)): the smaller of value and high, "
             "then the larger of that and low.")
-SECTIONS = "\n\n    Args:\n        value: the number to clamp.\n        low: the lower bound.\n        high: the upper bound.\n    "
+SECTIONS = ("\n\n    Args:\n        value: the number to clamp.\n"
+            "        low: the lower bound.\n        high: the upper bound.\n    ")
 SOURCE = f'''\
 def clamp(value: int, low: int = 0, high: int = 10) -> int:
     """{DETAILED}{SECTIONS}"""
@@ -30,11 +31,13 @@ def restock(item, amount):
 ABSTRACT = "Return value limited to the range low..high: low when below it, high when above it."
 LOSSY = "Return value, raised to low when it is below low."
 EXACT = "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n"
-ALIKE = "def clamp(value, low=0, high=10):\n    return min(max(value, low), high) if low <= high else low\n"
+ALIKE = ("def clamp(value, low=0, high=10):\n"
+         "    return min(max(value, low), high) if low <= high else low\n")
 VARIED = [  # programs that all behave like clamp, each written differently
     "def clamp(value, low=0, high=10):\n    if value < low or low > high:\n        return low\n"
     "    if value > high:\n        return high\n    return value\n",
-    "def clamp(value, low=0, high=10):\n    return sorted([low, value, high])[1] if low <= high else low\n",
+    "def clamp(value, low=0, high=10):\n"
+    "    return sorted([low, value, high])[1] if low <= high else low\n",
     EXACT,
 ]
 FORGETFUL = ["def clamp(value, low=0, high=10):\n    return max(low, value)\n"]

@@ -139,8 +139,9 @@ def test_df102_resolves_params_locals_self_attributes_builtins_imports_and_proje
 
             def add(self, item):
                 """Append `item` to `self.items` with `list.append`, see :func:`os.path.join`,
-                :class:`OD`, ``total`` and `helper()`. :mod:`os.path` is a module, :ref:`label` not code.
-                Ordinary words are never flagged, nor `"quoted strings"` or `x + 1`.
+                :class:`OD`, ``total`` and `helper()`. :mod:`os.path` is a module,
+                :ref:`label` not code. Ordinary words are never flagged,
+                nor `"quoted strings"` or `x + 1`.
                 """
                 total = len(self.items)
                 self.items.append(item)

@@ -169,8 +169,8 @@ def test_a_name_defined_twice_lends_nothing_to_its_twin():
 def test_an_edit_in_one_java_method_rechecks_that_method(monkeypatch):
     import docfact.engine as engine
 
-    source = "package p;\nclass A {\n    /** Adds {@code x}.\n     * @param x the x */\n    void add(int x) {}\n" \
-             "    /** Removes one. */\n    void remove() {}\n}\n"
+    source = ("package p;\nclass A {\n    /** Adds {@code x}.\n     * @param x the x */\n"
+              "    void add(int x) {}\n    /** Removes one. */\n    void remove() {}\n}\n")
     memo = UnitMemo()
     analyze(source, "A.java", "p", Settings(), memo=memo)
     checked, parse = [], engine.parse_javadoc
