@@ -72,7 +72,7 @@ class BackgroundPass(ABC):
     async def work(self, uri: str, *args) -> None:
         """The pass's work for the document ``uri``."""
 
-    def finished(self) -> None:
+    def finished(self) -> None:  # noqa: B027 - a hook: most passes have nothing to do
         """Called after every run, whatever its outcome."""
 
     def say_progress(self, uri: str, message: str) -> None:

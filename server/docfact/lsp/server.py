@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import gc
 import logging
 import os
 import sys
 import threading
+from typing import ClassVar
 from pathlib import Path
 
 from lsprotocol import types
@@ -193,7 +195,7 @@ server = DocfactServer()
 class _ClientLogHandler(logging.Handler):
     """Forwards docfact's log records to the editor (window/logMessage)."""
 
-    _LEVELS = {logging.ERROR: types.MessageType.Error, logging.WARNING: types.MessageType.Warning,
+    _LEVELS: ClassVar = {logging.ERROR: types.MessageType.Error, logging.WARNING: types.MessageType.Warning,
                logging.INFO: types.MessageType.Info}
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -273,10 +275,8 @@ async def _pull_configuration(ls: DocfactServer) -> None:
 def release_memory() -> None:
     """Free what is garbage now and hand the allocator's free pages back to the system."""
     gc.collect()
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: the allocator keeps them
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass  # not glibc: the allocator keeps them
 
 
 def settle_memory() -> None:
