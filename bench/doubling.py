@@ -112,8 +112,11 @@ def main(argv: list[str] | None = None) -> int:
             if name == "ordinary_code" and size <= 2 << 20 and seconds > TARGET_2MB_S:
                 verdict += " OVER 10 s"
                 failed = True
-            print(f"{name:<24} n={n:<8} {size / 1024:9.0f} KiB {seconds:8.3f} s"
-                  + (f"  x{growth:.2f} {verdict}" if growth is not None else ""), flush=True)
+            print(
+                f"{name:<24} n={n:<8} {size / 1024:9.0f} KiB {seconds:8.3f} s"
+                + (f"  x{growth:.2f} {verdict}" if growth is not None else ""),
+                flush=True,
+            )
     print("PASS" if not failed else "FAIL")
     return 1 if failed else 0
 

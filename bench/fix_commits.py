@@ -67,10 +67,21 @@ class Case:
 
 def read_cases(path: Path) -> list[Case]:
     with path.open(newline="") as handle:
-        return [Case(row["project"], row["repo"], row["parent"], row["fix"], row["path"],
-                     int(row["line_before"]), int(row["line_after"]), row["kind"],
-                     row["identifier"], row["split"])
-                for row in csv.DictReader(handle)]
+        return [
+            Case(
+                row["project"],
+                row["repo"],
+                row["parent"],
+                row["fix"],
+                row["path"],
+                int(row["line_before"]),
+                int(row["line_after"]),
+                row["kind"],
+                row["identifier"],
+                row["split"],
+            )
+            for row in csv.DictReader(handle)
+        ]
 
 
 def git_dir(mirrors: Path, repo: str) -> Path:
@@ -97,12 +108,35 @@ class Checker:
         tree = self.work / f"{case.project}-{commit[:12]}"
         tree.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(
-            ["git", "--git-dir", str(git_dir(self.mirrors, case.repo)), "archive", commit, "--",
-             case.package], capture_output=True, check=True).stdout
+            [
+                "git",
+                "--git-dir",
+                str(git_dir(self.mirrors, case.repo)),
+                "archive",
+                commit,
+                "--",
+                case.package,
+            ],
+            capture_output=True,
+            check=True,
+        ).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         done = subprocess.run(
-            [str(DOCFACT), "check", case.package, "--format", "json", "--fail-on", "never",
-             "--cache-dir", str(self.cache)], capture_output=True, text=True, cwd=tree)
+            [
+                str(DOCFACT),
+                "check",
+                case.package,
+                "--format",
+                "json",
+                "--fail-on",
+                "never",
+                "--cache-dir",
+                str(self.cache),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=tree,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"docfact failed on {case.project} {commit}: {done.stderr[-2000:]}")
         by_line: dict[tuple[str, int], list[dict]] = defaultdict(list)
@@ -124,8 +158,9 @@ def report(results: list[tuple[Case, bool, bool, list, list]], verbose: bool) ->
     lines = []
     for split in sorted({case.split for case, *_ in results}):
         chosen = [r for r in results if r[0].split == split]
-        lines.append(f"== {split}: {len(chosen)} cases, "
-                     f"{len({c.project for c, *_ in chosen})} projects ==")
+        lines.append(
+            f"== {split}: {len(chosen)} cases, {len({c.project for c, *_ in chosen})} projects =="
+        )
         for title, key in (("kind", lambda c: c.kind), ("project", lambda c: c.project)):
             groups = defaultdict(list)
             for result in chosen:
@@ -136,16 +171,20 @@ def report(results: list[tuple[Case, bool, bool, list, list]], verbose: bool) ->
                 lines.append(f"    {name:28} {caught:3}/{len(group):3}  {caught / len(group):.2f}")
         caught = sum(1 for _, flagged, clean, *_ in chosen if flagged and clean)
         flagged = sum(1 for _, f, *_ in chosen if f)
-        lines.append(f"  overall: {caught}/{len(chosen)} = {caught / len(chosen):.2f} "
-                     f"(flagged before: {flagged}, of those still flagged after: "
-                     f"{sum(1 for _, f, c, *_ in chosen if f and not c)})")
+        lines.append(
+            f"  overall: {caught}/{len(chosen)} = {caught / len(chosen):.2f} "
+            f"(flagged before: {flagged}, of those still flagged after: "
+            f"{sum(1 for _, f, c, *_ in chosen if f and not c)})"
+        )
     lines.append("")
     for case, flagged, clean, before, after in results:
         if flagged and clean and not verbose:
             continue
         verdict = "ok" if flagged and clean else "MISSED" if not flagged else "STILL FLAGGED"
-        lines.append(f"{verdict:13} {case.split:7} {case.kind:18} {case.project}:{case.path}:"
-                     f"{case.line_before} `{case.identifier}` ({case.fix[:10]})")
+        lines.append(
+            f"{verdict:13} {case.split:7} {case.kind:18} {case.project}:{case.path}:"
+            f"{case.line_before} `{case.identifier}` ({case.fix[:10]})"
+        )
         for finding in before if flagged else ():
             lines.append(f"      before: {finding['code']} {finding['message'][:110]}")
         for finding in after:
@@ -161,9 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project", action="append", help="only these projects")
     parser.add_argument("--verbose", action="store_true", help="list caught cases too")
     args = parser.parse_args(argv)
-    cases = [c for c in read_cases(args.csv)
-             if (not args.split or c.split in args.split)
-             and (not args.project or c.project in args.project)]
+    cases = [
+        c
+        for c in read_cases(args.csv)
+        if (not args.split or c.split in args.split)
+        and (not args.project or c.project in args.project)
+    ]
     missing = sorted({c.repo for c in cases if not git_dir(args.mirrors, c.repo).is_dir()})
     if missing:
         print(f"no mirror in {args.mirrors} for: {', '.join(missing)}", file=sys.stderr)

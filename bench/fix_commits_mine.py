@@ -29,9 +29,23 @@ _CODE_LIKE = re.compile(r"\w+\.\w+|[a-z0-9]+_\w+|_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-
 def commits(mirror: str, rev: str):
     """(commit, parent, [(path, old blob, new blob)]) of every non-merge commit."""
     log = subprocess.run(
-        ["git", "--git-dir", mirror, "log", "--no-merges", "--raw", "--no-abbrev", "--no-renames",
-         "--format=C %H %P", rev],
-        capture_output=True, text=True, errors="replace", check=True).stdout
+        [
+            "git",
+            "--git-dir",
+            mirror,
+            "log",
+            "--no-merges",
+            "--raw",
+            "--no-abbrev",
+            "--no-renames",
+            "--format=C %H %P",
+            rev,
+        ],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        check=True,
+    ).stdout
     current = None
     for line in log.splitlines():
         if line.startswith("C "):
@@ -51,8 +65,11 @@ class Blobs:
     """Blob contents through one ``git cat-file --batch``."""
 
     def __init__(self, mirror: str) -> None:
-        self.process = subprocess.Popen(["git", "--git-dir", mirror, "cat-file", "--batch"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            ["git", "--git-dir", mirror, "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
 
     def read(self, blob: str) -> str:
         self.process.stdin.write(blob.encode() + b"\n")
@@ -70,12 +87,18 @@ def _docstrings(tree: ast.AST) -> dict[str, tuple[str, int]]:
 
     def visit(node, prefix):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
-                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             found[prefix or "<module>"] = (body[0].value.value, body[0].value.lineno)
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 visit(child, f"{prefix}.{child.name}" if prefix else child.name)
+
     visit(tree, "")
     return found
 
@@ -83,8 +106,13 @@ def _docstrings(tree: ast.AST) -> dict[str, tuple[str, int]]:
 def _without_docstrings(tree: ast.AST) -> str:
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
-                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             body[0] = ast.Pass()
     return ast.dump(tree, include_attributes=False)
 
@@ -100,11 +128,13 @@ def _parse(text: str):
 
 def _replacements(old: str, new: str):
     """(old word, new word, old line index, new line index) of words replaced."""
+
     def tokens(text):
         out = []
         for number, line in enumerate(text.split("\n")):
             out += [(m.group(), number, line) for m in _WORD.finditer(line)]
         return out
+
     a, b = tokens(old), tokens(new)
     matcher = difflib.SequenceMatcher(None, [t[0] for t in a], [t[0] for t in b], autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -120,8 +150,12 @@ def _replacements(old: str, new: str):
 def _looks_like_code(word: str, line: str) -> bool:
     stripped = line.strip()
     if stripped.startswith((">>>", "...")):
-        return not re.search(rf"[\"'][^\"']*\b{re.escape(word)}\b[^\"']*[\"']", line)  # not in a string
-    if re.search(rf"[`{{]~?\.?[\w.]*{re.escape(word)}", line) or re.search(rf":\w+ {re.escape(word)}:", line):
+        return not re.search(
+            rf"[\"'][^\"']*\b{re.escape(word)}\b[^\"']*[\"']", line
+        )  # not in a string
+    if re.search(rf"[`{{]~?\.?[\w.]*{re.escape(word)}", line) or re.search(
+        rf":\w+ {re.escape(word)}:", line
+    ):
         return True
     if re.match(rf"(?:\*{{0,2}}){re.escape(word)}\s*(?:\(|:)", stripped):
         return True  # an entry: "name (type): ..." or "name : type"
@@ -135,8 +169,12 @@ class ProjectNames:
         self.mirror, self.blobs, self.by_blob = mirror, blobs, {}
 
     def at(self, commit: str) -> set[str]:
-        listing = subprocess.run(["git", "--git-dir", self.mirror, "ls-tree", "-r", commit],
-                                 capture_output=True, text=True, check=True).stdout
+        listing = subprocess.run(
+            ["git", "--git-dir", self.mirror, "ls-tree", "-r", commit],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         names = set()
         for line in listing.splitlines():
             meta, path = line.split("\t", 1)
@@ -160,8 +198,14 @@ class ProjectNames:
 def _bound_in(word: str, docstring: str) -> bool:
     """Whether the docstring's own examples bind ``word`` (``>>> word = ...``, ``def word``)."""
     head = re.escape(word.split(".")[0])
-    return re.search(rf"(?:>>>|\.\.\.)\s*(?:(?:def|class)\s+{head}\b|{head}\s*=[^=]|for\s+{head}\b"
-                     rf"|(?:from\s+\S+\s+)?import\s+.*\b{head}\b)", docstring) is not None
+    return (
+        re.search(
+            rf"(?:>>>|\.\.\.)\s*(?:(?:def|class)\s+{head}\b|{head}\s*=[^=]|for\s+{head}\b"
+            rf"|(?:from\s+\S+\s+)?import\s+.*\b{head}\b)",
+            docstring,
+        )
+        is not None
+    )
 
 
 def main(argv=None) -> int:
@@ -193,11 +237,23 @@ def main(argv=None) -> int:
                 new_doc, new_line = new_docs.get(qualname, ("", 0))
                 if old_doc == new_doc or not new_doc:
                     continue
-                for word, replacement, line, new_index, text, new_text_line in _replacements(old_doc, new_doc):
+                for word, replacement, line, new_index, text, new_text_line in _replacements(
+                    old_doc, new_doc
+                ):
                     if _bound_in(word, old_doc):
                         continue
-                    found.append((path, qualname, old_line + line, new_line + new_index,
-                                  word, replacement, text.strip(), new_text_line.strip()))
+                    found.append(
+                        (
+                            path,
+                            qualname,
+                            old_line + line,
+                            new_line + new_index,
+                            word,
+                            replacement,
+                            text.strip(),
+                            new_text_line.strip(),
+                        )
+                    )
         if not found:
             continue
         names = project.at(parent)

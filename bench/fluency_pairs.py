@@ -56,7 +56,9 @@ def shuffled(text: str, rng: random.Random) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--min-words", type=int, default=5, help="distinct tokens a description needs")
+    parser.add_argument(
+        "--min-words", type=int, default=5, help="distinct tokens a description needs"
+    )
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
@@ -68,10 +70,14 @@ def main() -> int:
         real_scores.append(real)
         salad_scores.append(salad)
         won += real > salad
-    print(f"{len(texts)} pairs from {arguments.folder}: the real description scores higher in "
-          f"{won} ({won / len(texts):.1%}; target >= 95 % of >= 200 pairs)")
-    print(f"median fluency: real {statistics.median(real_scores):.2f}, "
-          f"shuffled {statistics.median(salad_scores):.2f}")
+    print(
+        f"{len(texts)} pairs from {arguments.folder}: the real description scores higher in "
+        f"{won} ({won / len(texts):.1%}; target >= 95 % of >= 200 pairs)"
+    )
+    print(
+        f"median fluency: real {statistics.median(real_scores):.2f}, "
+        f"shuffled {statistics.median(salad_scores):.2f}"
+    )
     return 0
 
 

@@ -55,8 +55,12 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 DEFAULT_ZIP = "/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip"
 PACKAGES = ("java.base/java/lang/", "java.base/java/util/", "java.base/java/io/")
-KINDS = {"param_renamed": "DF101", "return_on_void": "DF207", "throws_checked": "DF303",
-         "throws_unchecked": "DF303"}
+KINDS = {
+    "param_renamed": "DF101",
+    "return_on_void": "DF207",
+    "throws_checked": "DF303",
+    "throws_unchecked": "DF303",
+}
 INFORMATIONAL = frozenset({"throws_unchecked"})
 TARGET_RECALL = 0.9
 TARGET_PER_100 = 1.0
@@ -96,7 +100,7 @@ def extract(src_zip: Path, folder: Path) -> list[str]:
     with zipfile.ZipFile(src_zip) as archive:
         for name in archive.namelist():
             package = next((p for p in PACKAGES if name.startswith(p)), None)
-            if package and name.endswith(".java") and "/" not in name[len(package):]:
+            if package and name.endswith(".java") and "/" not in name[len(package) :]:
                 target = folder / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(archive.read(name))
@@ -115,60 +119,110 @@ def documented_methods(folder: Path, rels: list[str]) -> list[Method]:
         tree = parser.parse(data)
         for node in tree_sitter.QueryCursor(query).captures(tree.root_node).get("m", ()):
             comment = node.prev_sibling
-            if comment is None or comment.type != "block_comment" or not comment.text.startswith(b"/**"):
+            if (
+                comment is None
+                or comment.type != "block_comment"
+                or not comment.text.startswith(b"/**")
+            ):
                 continue
             name = node.child_by_field_name("name")
             params = node.child_by_field_name("parameters")
-            names = {n.text.decode() for p in (params.named_children if params else ())
-                     for n in [p.child_by_field_name("name") or _declarator_name(p)] if n is not None}
+            names = {
+                n.text.decode()
+                for p in (params.named_children if params else ())
+                for n in [p.child_by_field_name("name") or _declarator_name(p)]
+                if n is not None
+            }
             returns = node.child_by_field_name("type")
             first, last = comment.start_point[0], comment.end_point[0]
-            methods.append(Method(
-                rel=rel, name=name.text.decode() if name else "?",
-                parameters=frozenset(names),
-                returns_void=returns is not None and returns.type == "void_type",
-                has_throws_clause=any(c.type == "throws" for c in node.children),
-                text=node.text.decode("utf-8", "replace"),
-                comment_lines=tuple((k + 1, lines[k]) for k in range(first, last + 1)),
-            ))
+            methods.append(
+                Method(
+                    rel=rel,
+                    name=name.text.decode() if name else "?",
+                    parameters=frozenset(names),
+                    returns_void=returns is not None and returns.type == "void_type",
+                    has_throws_clause=any(c.type == "throws" for c in node.children),
+                    text=node.text.decode("utf-8", "replace"),
+                    comment_lines=tuple((k + 1, lines[k]) for k in range(first, last + 1)),
+                )
+            )
     return methods
 
 
 def _declarator_name(parameter):
-    declarator = next((c for c in parameter.named_children if c.type == "variable_declarator"), None)
+    declarator = next(
+        (c for c in parameter.named_children if c.type == "variable_declarator"), None
+    )
     return declarator.child_by_field_name("name") if declarator is not None else None
 
 
 def mutations_of(method: Method) -> list[Mutation]:
     """Every mutation that applies to ``method`` (at most one per kind)."""
     found = []
-    tags = [(line, m.group(1), m.group(2)) for line, text in method.comment_lines[1:]
-            if (m := _TAG_LINE.match(text))]
-    params = [(line, name) for line, tag, name in tags
-              if tag == "param" and name and name in method.parameters]
+    tags = [
+        (line, m.group(1), m.group(2))
+        for line, text in method.comment_lines[1:]
+        if (m := _TAG_LINE.match(text))
+    ]
+    params = [
+        (line, name)
+        for line, tag, name in tags
+        if tag == "param" and name and name in method.parameters
+    ]
     if params:
         line, name = params[0]
         text = dict(method.comment_lines)[line]
-        renamed = next(n for n in (name + "s", name + "Value", name + "Old") if n not in method.parameters)
-        found.append(Mutation("param_renamed", method.rel, method.name, line,
-                              re.sub(rf"(@param\s+){re.escape(name)}\b", rf"\g<1>{renamed}", text, count=1)))
+        renamed = next(
+            n for n in (name + "s", name + "Value", name + "Old") if n not in method.parameters
+        )
+        found.append(
+            Mutation(
+                "param_renamed",
+                method.rel,
+                method.name,
+                line,
+                re.sub(rf"(@param\s+){re.escape(name)}\b", rf"\g<1>{renamed}", text, count=1),
+            )
+        )
     slot = _blank_slot(method, tags)
     if slot is None:
         return found
     line, prefix = slot
     documented = {tag for _, tag, _ in tags}
-    mentioned_exceptions = {name for _, tag, name in tags if tag in ("throws", "exception") and name}
+    mentioned_exceptions = {
+        name for _, tag, name in tags if tag in ("throws", "exception") and name
+    }
     if method.returns_void and "return" not in documented:
-        found.append(Mutation("return_on_void", method.rel, method.name, line,
-                              f"{prefix} @return the result"))
+        found.append(
+            Mutation(
+                "return_on_void", method.rel, method.name, line, f"{prefix} @return the result"
+            )
+        )
     if not method.has_throws_clause and "IOException" not in mentioned_exceptions:
-        found.append(Mutation("throws_checked", method.rel, method.name, line,
-                              f"{prefix} @throws java.io.IOException if an I/O error occurs"))
-    body = method.text[method.text.find("{"):] if "{" in method.text else ""
-    if body and not re.search(r"IllegalStateException|RuntimeException|Exception\b", body) \
-            and not method.has_throws_clause:
-        found.append(Mutation("throws_unchecked", method.rel, method.name, line,
-                              f"{prefix} @throws IllegalStateException if the state is invalid"))
+        found.append(
+            Mutation(
+                "throws_checked",
+                method.rel,
+                method.name,
+                line,
+                f"{prefix} @throws java.io.IOException if an I/O error occurs",
+            )
+        )
+    body = method.text[method.text.find("{") :] if "{" in method.text else ""
+    if (
+        body
+        and not re.search(r"IllegalStateException|RuntimeException|Exception\b", body)
+        and not method.has_throws_clause
+    ):
+        found.append(
+            Mutation(
+                "throws_unchecked",
+                method.rel,
+                method.name,
+                line,
+                f"{prefix} @throws IllegalStateException if the state is invalid",
+            )
+        )
     return found
 
 
@@ -179,7 +233,9 @@ def _blank_slot(method: Method, tags) -> tuple[int, str] | None:
     comment = "\n".join(text for _, text in method.comment_lines)
     if "<pre" in comment or "{@snippet" in comment:
         return None
-    blanks = [(line, m.group(1)) for line, text in method.comment_lines[1:-1] if (m := _BLANK.match(text))]
+    blanks = [
+        (line, m.group(1)) for line, text in method.comment_lines[1:-1] if (m := _BLANK.match(text))
+    ]
     if not blanks:
         return None
     if tags:
@@ -189,8 +245,23 @@ def _blank_slot(method: Method, tags) -> tuple[int, str] | None:
 
 
 def run_docfact(folder: Path) -> dict:
-    done = subprocess.run([sys.executable, "-m", "docfact", "check", str(folder), "--format", "json",
-                           "--no-cache", "--jobs", "2"], capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "docfact",
+            "check",
+            str(folder),
+            "--format",
+            "json",
+            "--no-cache",
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     if done.returncode not in (0, 1):
         raise SystemExit(f"docfact failed ({done.returncode}): {done.stderr[-2000:]}")
     return json.loads(done.stdout)
@@ -245,8 +316,10 @@ def main() -> int:
     args = parser.parse_args()
     src_zip = find_src_zip(args.src_zip)
     if src_zip is None:
-        print("java_mutation: no JDK src.zip found (tried --src-zip, "
-              f"{DEFAULT_ZIP}, /usr/lib/jvm/*/lib/src.zip); skipped.")
+        print(
+            "java_mutation: no JDK src.zip found (tried --src-zip, "
+            f"{DEFAULT_ZIP}, /usr/lib/jvm/*/lib/src.zip); skipped."
+        )
         return 0
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="docfact-java-") as tmp:
@@ -261,19 +334,27 @@ def main() -> int:
             for mutation in mutations_of(method):
                 if not clean_lines.get((mutation.rel, mutation.line)):
                     candidates[mutation.kind].append(mutation)
-        chosen = [m for kind in KINDS for m in rng.sample(candidates[kind], min(args.per_kind, len(candidates[kind])))]
+        chosen = [
+            m
+            for kind in KINDS
+            for m in rng.sample(candidates[kind], min(args.per_kind, len(candidates[kind])))
+        ]
         outcomes: dict[str, list[tuple[Mutation, bool]]] = defaultdict(list)
         for group in rounds_of(chosen):
             originals = apply(folder, group)
             found = findings_by_line(run_docfact(folder), folder)
             for mutation in group:
-                outcomes[mutation.kind].append((mutation, KINDS[mutation.kind] in found.get((mutation.rel, mutation.line), ())))
+                outcomes[mutation.kind].append(
+                    (mutation, KINDS[mutation.kind] in found.get((mutation.rel, mutation.line), ()))
+                )
             for rel, text in originals.items():
                 (folder / rel).write_text(text, encoding="utf-8")
         report = summarize(src_zip, rels, methods, clean, outcomes, time.time() - started)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "java_mutation.txt").write_text(report["text"], encoding="utf-8")
-    (RESULTS / "java_mutation.json").write_text(json.dumps(report["data"], indent=2), encoding="utf-8")
+    (RESULTS / "java_mutation.json").write_text(
+        json.dumps(report["data"], indent=2), encoding="utf-8"
+    )
     print(report["summary"])
     return 0
 
@@ -283,36 +364,59 @@ def summarize(src_zip, rels, methods, clean, outcomes, seconds) -> dict:
     for kind in KINDS:
         results = outcomes.get(kind, [])
         detected = sum(ok for _, ok in results)
-        per_kind[kind] = {"mutations": len(results), "detected": detected,
-                          "recall": detected / len(results) if results else None}
-    counted = [ok for kind, results in outcomes.items() if kind not in INFORMATIONAL for _, ok in results]
+        per_kind[kind] = {
+            "mutations": len(results),
+            "detected": detected,
+            "recall": detected / len(results) if results else None,
+        }
+    counted = [
+        ok for kind, results in outcomes.items() if kind not in INFORMATIONAL for _, ok in results
+    ]
     recall = sum(counted) / len(counted) if counted else 0.0
     units = clean["units_checked"]
     per_100 = 100 * len(clean["diagnostics"]) / units if units else 0.0
-    lines = [f"docfact on the JDK's Javadoc ({src_zip}): {len(rels)} files, {len(methods)} documented "
-             f"methods, {units} Javadoc comments checked, {seconds:.0f} s", ""]
+    lines = [
+        f"docfact on the JDK's Javadoc ({src_zip}): {len(rels)} files, {len(methods)} documented "
+        f"methods, {units} Javadoc comments checked, {seconds:.0f} s",
+        "",
+    ]
     for kind, data in per_kind.items():
         note = "  (informational: not in the overall recall)" if kind in INFORMATIONAL else ""
         shown = f"{data['recall']:.3f}" if data["recall"] is not None else "n/a"
         found = f"{data['detected']:4}/{data['mutations']:<4}"
         lines.append(f"{kind:18} {KINDS[kind]}  {found} recall {shown}{note}")
     every = [ok for results in outcomes.values() for _, ok in results]
-    summary = (f"recall {recall:.3f} (target >= {TARGET_RECALL}) over {len(counted)} mutations "
-               f"({sum(every) / len(every) if every else 0:.3f} with throws_unchecked); "
-               f"{per_100:.2f} findings per 100 clean Javadoc comments (target <= {TARGET_PER_100})")
+    summary = (
+        f"recall {recall:.3f} (target >= {TARGET_RECALL}) over {len(counted)} mutations "
+        f"({sum(every) / len(every) if every else 0:.3f} with throws_unchecked); "
+        f"{per_100:.2f} findings per 100 clean Javadoc comments (target <= {TARGET_PER_100})"
+    )
     lines += ["", summary, "", "Findings on the unmutated corpus:"]
     codes = Counter(item["code"] for item in clean["diagnostics"])
     lines.append("  " + ", ".join(f"{code}: {count}" for code, count in sorted(codes.items())))
     for item in clean["diagnostics"]:
-        lines.append(f"  {Path(item['path']).name}:{item['start']['line']} {item['code']} {item['message']}")
+        lines.append(
+            f"  {Path(item['path']).name}:{item['start']['line']} {item['code']} {item['message']}"
+        )
     missed = [(kind, m) for kind, results in outcomes.items() for m, ok in results if not ok]
     lines += ["", f"Missed mutations ({len(missed)}):"]
     lines += [f"  {kind} {m.rel}:{m.line} {m.method}: {m.new_text.strip()}" for kind, m in missed]
-    data = {"src_zip": str(src_zip), "files": len(rels), "methods": len(methods),
-            "units_checked": units, "per_kind": per_kind, "recall": recall,
-            "recall_with_informational": sum(every) / len(every) if every else None,
-            "findings_per_100": per_100, "clean_findings": dict(codes)}
-    return {"text": "\n".join(lines) + "\n", "data": data, "summary": "\n".join(lines[:len(per_kind) + 4])}
+    data = {
+        "src_zip": str(src_zip),
+        "files": len(rels),
+        "methods": len(methods),
+        "units_checked": units,
+        "per_kind": per_kind,
+        "recall": recall,
+        "recall_with_informational": sum(every) / len(every) if every else None,
+        "findings_per_100": per_100,
+        "clean_findings": dict(codes),
+    }
+    return {
+        "text": "\n".join(lines) + "\n",
+        "data": data,
+        "summary": "\n".join(lines[: len(per_kind) + 4]),
+    }
 
 
 if __name__ == "__main__":

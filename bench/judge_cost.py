@@ -84,8 +84,9 @@ def collect(root: Path, wanted: int, per_file: int) -> list[Sample]:
         text = path.read_text(encoding="utf-8", errors="replace")
         analysis = analyze(text, str(path), module_name_for(path), Settings())
         project.set_file(facts_of(analysis, is_package=path.name == "__init__.py"))
-        chosen = [r for r in analysis.units
-                  if r.unit.kind in ("function", "method") and r.segments][: min(per_file, wanted - total)]
+        chosen = [
+            r for r in analysis.units if r.unit.kind in ("function", "method") and r.segments
+        ][: min(per_file, wanted - total)]
         if chosen:
             samples.append(Sample(text, chosen, {}))
             total += len(chosen)
@@ -94,8 +95,9 @@ def collect(root: Path, wanted: int, per_file: int) -> list[Sample]:
     return samples
 
 
-async def judge_all(name: str, samples: list[Sample], server: ScriptedServer, settings: LlmSettings,
-                    cache: Cache) -> Run:
+async def judge_all(
+    name: str, samples: list[Sample], server: ScriptedServer, settings: LlmSettings, cache: Cache
+) -> Run:
     """Judge every docstring, one at a time, so each one's tokens can be told apart."""
     client = LlmClient(settings)
     requests_before = len(server.requests)
@@ -103,9 +105,14 @@ async def judge_all(name: str, samples: list[Sample], server: ScriptedServer, se
     for sample in samples:
         for report in sample.reports:
             before = server.prompt_tokens
-            results += await judge_units([report], sample.text,
-                                         lambda r, evidence=sample.evidence: evidence[r.symbol],
-                                         settings, cache, client)
+            results += await judge_units(
+                [report],
+                sample.text,
+                lambda r, evidence=sample.evidence: evidence[r.symbol],
+                settings,
+                cache,
+                client,
+            )
             tokens.append(server.prompt_tokens - before)
     return Run(
         name=name,
@@ -123,8 +130,13 @@ async def measure(samples: list[Sample], folder: Path) -> list[Run]:
     os.environ[KEY_ENV] = "sk-bench-not-a-real-key"
     runs = []
     with ScriptedServer() as server:
-        base = LlmSettings(model=PRICED_MODEL, api_base=server.base_url, api_key_env=KEY_ENV,
-                           timeout_s=30, max_concurrency=16)
+        base = LlmSettings(
+            model=PRICED_MODEL,
+            api_base=server.base_url,
+            api_key_env=KEY_ENV,
+            timeout_s=30,
+            max_concurrency=16,
+        )
         batched = replace(base, protocol="batched")
         paper = replace(base, protocol="paper")
         cache = Cache(folder / "batched")
@@ -133,26 +145,35 @@ async def measure(samples: list[Sample], folder: Path) -> list[Run]:
         runs.append(await judge_all("paper", samples, server, paper, Cache(folder / "paper")))
     with ScriptedServer(honour_n=False) as server:
         voting = replace(batched, api_base=server.base_url, votes=3)
-        runs.append(await judge_all("batched, votes 3, n ignored", samples, server, voting,
-                                    Cache(folder / "votes")))
+        runs.append(
+            await judge_all(
+                "batched, votes 3, n ignored", samples, server, voting, Cache(folder / "votes")
+            )
+        )
     return runs
 
 
 def report(runs: list[Run]) -> tuple[str, bool]:
     batched, second, paper, voting = runs
-    lines = [f"{'run':<30} {'docstrings':>10} {'sentences':>9} {'requests':>8} {'req/doc':>7} "
-             f"{'max/doc':>7} {'prompt tok':>10} {'tok/doc':>7} {'missing':>7} {'$/doc':>9}"]
+    lines = [
+        f"{'run':<30} {'docstrings':>10} {'sentences':>9} {'requests':>8} {'req/doc':>7} "
+        f"{'max/doc':>7} {'prompt tok':>10} {'tok/doc':>7} {'missing':>7} {'$/doc':>9}"
+    ]
     for run in runs:
         total = sum(run.prompt_tokens)
         lines.append(
             f"{run.name:<30} {run.docstrings:>10} {sum(run.sentence_counts):>9} {run.requests:>8} "
             f"{run.requests / run.docstrings:>7.2f} {run.max_calls_per_docstring:>7} "
             f"{total:>10} {total / run.docstrings:>7.0f} {run.missing:>7} "
-            f"{(run.cost or 0) / run.docstrings:>9.6f}")
+            f"{(run.cost or 0) / run.docstrings:>9.6f}"
+        )
     ratio = sum(batched.prompt_tokens) / sum(paper.prompt_tokens)
     per_docstring = sorted(b / p for b, p in zip(batched.prompt_tokens, paper.prompt_tokens))
-    one_sentence = [b / p for b, p, r in zip(batched.prompt_tokens, paper.prompt_tokens, paper.sentence_counts)
-                    if r == 1]
+    one_sentence = [
+        b / p
+        for b, p, r in zip(batched.prompt_tokens, paper.prompt_tokens, paper.sentence_counts)
+        if r == 1
+    ]
     lines += [
         "",
         "batched / paper prompt tokens per docstring: "
@@ -162,13 +183,17 @@ def report(runs: list[Run]) -> tuple[str, bool]:
         f"$/doc at the list price of {PRICED_MODEL}, for the tokens the scripted server counted",
     ]
     targets = [
-        (f"batched calls per docstring <= 1 x votes (max {batched.max_calls_per_docstring}, "
-         f"with votes 3: max {voting.max_calls_per_docstring})",
-         batched.max_calls_per_docstring <= 1 and voting.max_calls_per_docstring <= 3),
+        (
+            f"batched calls per docstring <= 1 x votes (max {batched.max_calls_per_docstring}, "
+            f"with votes 3: max {voting.max_calls_per_docstring})",
+            batched.max_calls_per_docstring <= 1 and voting.max_calls_per_docstring <= 3,
+        ),
         (f"batched prompt tokens = {ratio:.1%} of paper's (target <= 35%)", ratio <= 0.35),
         (f"second run makes 0 calls ({second.requests})", second.requests == 0),
-        (f"every run answered every verdict (missing {sum(r.missing for r in runs)})",
-         all(r.missing == 0 for r in runs)),
+        (
+            f"every run answered every verdict (missing {sum(r.missing for r in runs)})",
+            all(r.missing == 0 for r in runs),
+        ),
     ]
     lines.append("")
     lines += [f"{'PASS' if ok else 'FAIL'}  {what}" for what, ok in targets]
@@ -177,8 +202,12 @@ def report(runs: list[Run]) -> tuple[str, bool]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(sysconfig.get_paths()["stdlib"]),
-                        help="tree to take docstrings from (default: this Python's standard library)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path(sysconfig.get_paths()["stdlib"]),
+        help="tree to take docstrings from (default: this Python's standard library)",
+    )
     parser.add_argument("--docstrings", type=int, default=250, help="how many docstrings to judge")
     parser.add_argument("--per-file", type=int, default=3, help="at most this many per file")
     arguments = parser.parse_args(argv)

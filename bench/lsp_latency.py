@@ -32,8 +32,12 @@ class Client:
     def __init__(self, cache_dir: str):
         env = {**os.environ, "DOCFACT_CACHE_DIR": cache_dir}
         self.started = time.perf_counter()
-        self.process = subprocess.Popen([sys.executable, "-m", "docfact", "serve"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "docfact", "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
         self.next_id = 0
 
     def send(self, method: str, params: dict, request: bool = False) -> int | None:
@@ -86,15 +90,24 @@ class Client:
 
 
 def diagnostics_for(uri: str, version: int):
-    return lambda m: (m.get("method") == "textDocument/publishDiagnostics"
-                      and m["params"]["uri"] == uri and m["params"].get("version") == version)
+    return lambda m: (
+        m.get("method") == "textDocument/publishDiagnostics"
+        and m["params"]["uri"] == uri
+        and m["params"].get("version") == version
+    )
 
 
 def start(client: Client, root: Path) -> None:
-    client.send("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(),
-                               "capabilities": {},
-                               "initializationOptions": {"docfact": {"debounceMs": DEBOUNCE_MS}}},
-                request=True)
+    client.send(
+        "initialize",
+        {
+            "processId": os.getpid(),
+            "rootUri": root.as_uri(),
+            "capabilities": {},
+            "initializationOptions": {"docfact": {"debounceMs": DEBOUNCE_MS}},
+        },
+        request=True,
+    )
     client.wait_for(lambda m: m.get("id") == 1)
     client.send("initialized", {})
 
@@ -105,28 +118,39 @@ def edit_latencies(client: Client, path: Path, edits: int, where: str) -> list[f
     binds a new name, so the module's names change with every edit)."""
     uri = path.as_uri()
     text = path.read_text()
-    client.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python",
-                                                          "version": 1, "text": text}})
+    client.send(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}},
+    )
     client.wait_for(diagnostics_for(uri, 1))
     lines = text.splitlines()
     if where == "docstring":
         line = next(i for i, text_line in enumerate(lines) if '"""' in text_line and i > 20)
         column, typed = 0, lambda version: " "
     else:
-        line = next(i for i, text_line in enumerate(lines)
-                    if text_line.startswith("        return ") and i > 20)
+        line = next(
+            i
+            for i, text_line in enumerate(lines)
+            if text_line.startswith("        return ") and i > 20
+        )
         column, typed = 8, lambda version: f"typed_{version} = 0; "
     samples = []
     for version in range(2, edits + 2):
         inserting = version % 2 == 0
         inserted = typed(version) if inserting else ""
         end = column if inserting else column + len(typed(version - 1))
-        change = {"range": {"start": {"line": line, "character": column},
-                            "end": {"line": line, "character": end}},
-                  "text": inserted}
+        change = {
+            "range": {
+                "start": {"line": line, "character": column},
+                "end": {"line": line, "character": end},
+            },
+            "text": inserted,
+        }
         sent = time.perf_counter()
-        client.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                               "contentChanges": [change]})
+        client.send(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
+        )
         client.wait_for(diagnostics_for(uri, version))
         samples.append((time.perf_counter() - sent) * 1000 - DEBOUNCE_MS)
     client.send("textDocument/didClose", {"textDocument": {"uri": uri}})
@@ -137,17 +161,25 @@ def memory_growth(client: Client, path: Path, edits: int) -> tuple[int, int]:
     """RSS after 100 rapid edits and after ``edits`` (no waiting: the debounce absorbs them)."""
     uri = path.as_uri()
     text = path.read_text()
-    client.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python",
-                                                          "version": 1, "text": text}})
+    client.send(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}},
+    )
     client.wait_for(diagnostics_for(uri, 1))
     after_100 = 0
     for version in range(2, edits + 2):
         inserting = version % 2 == 0
-        change = {"range": {"start": {"line": 0, "character": 0},
-                            "end": {"line": 0, "character": 0 if inserting else 1}},
-                  "text": "#" if inserting else ""}
-        client.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                               "contentChanges": [change]})
+        change = {
+            "range": {
+                "start": {"line": 0, "character": 0},
+                "end": {"line": 0, "character": 0 if inserting else 1},
+            },
+            "text": "#" if inserting else "",
+        }
+        client.send(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
+        )
         if version % 500 == 0 or version == 101:
             client.wait_for(diagnostics_for(uri, version))
             if version == 101:
@@ -169,8 +201,17 @@ def main() -> int:
             start(client, root)
             first_file = stdlib / LARGE_FILES[0]
             uri = first_file.as_uri()
-            client.send("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": first_file.read_text()}})
+            client.send(
+                "textDocument/didOpen",
+                {
+                    "textDocument": {
+                        "uri": uri,
+                        "languageId": "python",
+                        "version": 1,
+                        "text": first_file.read_text(),
+                    }
+                },
+            )
             client.wait_for(diagnostics_for(uri, 1))
             first = time.perf_counter() - client.started
             client.send("textDocument/didClose", {"textDocument": {"uri": uri}})
@@ -183,18 +224,26 @@ def main() -> int:
             after_100, after_all = memory_growth(client, stdlib / "typing.py", arguments.edits)
         finally:
             client.close()
-    print(f"{'file, edit':<26} {'median ms':>10} {'p95 ms':>8}"
-          f"   (edit -> diagnostics, minus {DEBOUNCE_MS} ms debounce)")
+    print(
+        f"{'file, edit':<26} {'median ms':>10} {'p95 ms':>8}"
+        f"   (edit -> diagnostics, minus {DEBOUNCE_MS} ms debounce)"
+    )
     for name, median, p95 in rows:
         print(f"{name:<26} {median:>10.1f} {p95:>8.1f}")
     p95 = _p95(everything)
     growth = after_all / after_100 - 1 if after_100 else float("nan")
-    print(f"\nall files and edits: p95 {p95:.1f} ms (target <= 50): {'PASS' if p95 <= 50 else 'FAIL'}")
-    print(f"start -> first diagnostics: {first * 1000:.0f} ms (target <= 1000): "
-          f"{'PASS' if first <= 1 else 'FAIL'}")
-    print(f"RSS after 100 edits {after_100 / 1024:.1f} MiB, after {arguments.edits}: "
-          f"{after_all / 1024:.1f} MiB, growth {growth:+.1%} (target within 10%): "
-          f"{'PASS' if abs(growth) <= 0.10 else 'FAIL'}")
+    print(
+        f"\nall files and edits: p95 {p95:.1f} ms (target <= 50): {'PASS' if p95 <= 50 else 'FAIL'}"
+    )
+    print(
+        f"start -> first diagnostics: {first * 1000:.0f} ms (target <= 1000): "
+        f"{'PASS' if first <= 1 else 'FAIL'}"
+    )
+    print(
+        f"RSS after 100 edits {after_100 / 1024:.1f} MiB, after {arguments.edits}: "
+        f"{after_all / 1024:.1f} MiB, growth {growth:+.1%} (target within 10%): "
+        f"{'PASS' if abs(growth) <= 0.10 else 'FAIL'}"
+    )
     return 0
 
 

@@ -144,7 +144,9 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
-_CODE_DIRECTIVE = re.compile(r"\.\.\s+(code-block|code|sourcecode|doctest|testcode|ipython|math|plot)::")
+_CODE_DIRECTIVE = re.compile(
+    r"\.\.\s+(code-block|code|sourcecode|doctest|testcode|ipython|math|plot)::"
+)
 
 
 def code_line_indices(doc: list[DocLine]) -> set[int]:
@@ -166,8 +168,16 @@ def code_line_indices(doc: list[DocLine]) -> set[int]:
 
 # --- docstring sections ----------------------------------------------------------------
 
-PARAM_HEADS = {"args", "arguments", "parameters", "params", "keyword args",
-               "keyword arguments", "other parameters", "other arguments"}
+PARAM_HEADS = {
+    "args",
+    "arguments",
+    "parameters",
+    "params",
+    "keyword args",
+    "keyword arguments",
+    "other parameters",
+    "other arguments",
+}
 RETURN_HEADS = {"returns", "return"}
 _GOOGLE_HEAD = re.compile(r"\s*([A-Za-z][A-Za-z ]*?)\s*:\s*")
 _UNDERLINE = re.compile(r"\s*-{3,}\s*")
@@ -238,7 +248,7 @@ def split_type(text: str) -> tuple[str, str] | None:
     main = text[: suffix.start()] if suffix else text
     if not _TYPE_TEXT.fullmatch(main) or main.lower() in ("optional", "default"):
         return None
-    return main, text[len(main):]
+    return main, text[len(main) :]
 
 
 @dataclass(frozen=True)
@@ -251,7 +261,9 @@ class Spot:
     what: str  # e.g. "google entry"
 
 
-_GOOGLE_PARAM = re.compile(r"\s*(\*{0,2})([A-Za-z_]\w*)\s*(?:\(((?:[^()]|\([^()]*\))*)\))?\s*:(?:\s|$)")
+_GOOGLE_PARAM = re.compile(
+    r"\s*(\*{0,2})([A-Za-z_]\w*)\s*(?:\(((?:[^()]|\([^()]*\))*)\))?\s*:(?:\s|$)"
+)
 _NUMPY_PARAM = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::\s*(.*?))?\s*")
 _NUMPY_NAMES = re.compile(r"\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*(?::\s*(.*?))?\s*")
 _EPYTEXT_PARAM = re.compile(r"\s*@param\s+(\*{0,2})([A-Za-z_]\w*)\s*:")
@@ -275,16 +287,31 @@ def param_spots(fn: Function) -> list[tuple[str, Spot, Spot | None]]:
                 m = _GOOGLE_PARAM.match(text)
                 if m and not m.group(1):
                     kind = "google"
-                    spots.append((m.group(2), Spot(j, m.start(2), m.end(2), f"{kind} entry"),
-                                  _type_spot(j, m, 3, kind)))
+                    spots.append(
+                        (
+                            m.group(2),
+                            Spot(j, m.start(2), m.end(2), f"{kind} entry"),
+                            _type_spot(j, m, 3, kind),
+                        )
+                    )
             elif m := _NUMPY_PARAM.fullmatch(text):
-                spots.append((m.group(1), Spot(j, m.start(1), m.end(1), "numpy entry"),
-                              _type_spot(j, m, 2, "numpy")))
+                spots.append(
+                    (
+                        m.group(1),
+                        Spot(j, m.start(1), m.end(1), "numpy entry"),
+                        _type_spot(j, m, 2, "numpy"),
+                    )
+                )
             elif m := _NUMPY_NAMES.fullmatch(text):  # "x, y : int": names only
                 for name in re.finditer(r"[A-Za-z_]\w*", m.group(1)):
                     start = m.start(1) + name.start()
-                    spots.append((name.group(), Spot(j, start, start + len(name.group()),
-                                                     "numpy multi-name entry"), None))
+                    spots.append(
+                        (
+                            name.group(),
+                            Spot(j, start, start + len(name.group()), "numpy multi-name entry"),
+                            None,
+                        )
+                    )
     for j, line in enumerate(doc):
         spots += _field_spots(j, line.text)
     return spots
@@ -294,8 +321,13 @@ def _field_spots(j: int, text: str) -> list[tuple[str, Spot | None, Spot | None]
     """Sphinx ``:param [type] x:`` / ``:type x: T`` and Epytext ``@param x:`` / ``@type x: T``."""
     if m := _SPHINX_PARAM.match(text):
         if not m.group(2):
-            return [(m.group(3), Spot(j, m.start(3), m.end(3), "sphinx :param:"),
-                     _type_spot(j, m, 1, "sphinx :param type"))]
+            return [
+                (
+                    m.group(3),
+                    Spot(j, m.start(3), m.end(3), "sphinx :param:"),
+                    _type_spot(j, m, 1, "sphinx :param type"),
+                )
+            ]
     elif m := _SPHINX_TYPE.fullmatch(text):
         if not m.group(1):
             return [(m.group(2), None, _type_spot(j, m, 3, "sphinx :type:"))]
@@ -334,12 +366,14 @@ def return_type_spot(fn: Function) -> Spot | None:
             if m and split_type(m.group(1)):
                 return Spot(entries[0], m.start(1), m.end(1), "numpy Returns type")
     for j, line in enumerate(doc):
-        for pattern, what in ((_SPHINX_RTYPE, "sphinx :rtype:"), (_EPYTEXT_RTYPE, "epytext @rtype")):
+        for pattern, what in (
+            (_SPHINX_RTYPE, "sphinx :rtype:"),
+            (_EPYTEXT_RTYPE, "epytext @rtype"),
+        ):
             m = pattern.fullmatch(line.text)
             if m and split_type(m.group(1)):
                 return Spot(j, m.start(1), m.end(1), what)
     return None
-
 
 
 def summary_end(fn: Function) -> int | None:
@@ -363,18 +397,55 @@ def summary_end(fn: Function) -> int | None:
 
 # --- what the code says ----------------------------------------------------------------
 
-BUILTIN_TYPES = {"int", "str", "float", "bool", "bytes", "bytearray", "complex", "list",
-                 "dict", "tuple", "set", "frozenset"}
-TYPING_ALIASES = {"List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set",
-                  "FrozenSet": "frozenset", "Text": "str", "DefaultDict": "dict",
-                  "OrderedDict": "dict", "defaultdict": "dict", "Counter": "dict"}
-ABSTRACT = {"Sequence": {"list", "tuple", "str", "bytes"}, "MutableSequence": {"list"},
-            "Mapping": {"dict"}, "MutableMapping": {"dict"}, "AbstractSet": {"set", "frozenset"},
-            "MutableSet": {"set"}}
+BUILTIN_TYPES = {
+    "int",
+    "str",
+    "float",
+    "bool",
+    "bytes",
+    "bytearray",
+    "complex",
+    "list",
+    "dict",
+    "tuple",
+    "set",
+    "frozenset",
+}
+TYPING_ALIASES = {
+    "List": "list",
+    "Dict": "dict",
+    "Tuple": "tuple",
+    "Set": "set",
+    "FrozenSet": "frozenset",
+    "Text": "str",
+    "DefaultDict": "dict",
+    "OrderedDict": "dict",
+    "defaultdict": "dict",
+    "Counter": "dict",
+}
+ABSTRACT = {
+    "Sequence": {"list", "tuple", "str", "bytes"},
+    "MutableSequence": {"list"},
+    "Mapping": {"dict"},
+    "MutableMapping": {"dict"},
+    "AbstractSet": {"set", "frozenset"},
+    "MutableSet": {"set"},
+}
 NUMERIC = {"int", "float", "complex", "bool"}
-SWAP = {"str": "int", "int": "str", "float": "str", "bool": "str", "complex": "str",
-        "list": "dict", "tuple": "dict", "set": "dict", "frozenset": "dict", "dict": "list",
-        "bytes": "int", "bytearray": "int"}
+SWAP = {
+    "str": "int",
+    "int": "str",
+    "float": "str",
+    "bool": "str",
+    "complex": "str",
+    "list": "dict",
+    "tuple": "dict",
+    "set": "dict",
+    "frozenset": "dict",
+    "dict": "list",
+    "bytes": "int",
+    "bytearray": "int",
+}
 
 
 def type_set(node: ast.expr | None) -> frozenset[str] | None:
@@ -457,16 +528,20 @@ def swapped_type(actual: frozenset[str] | None) -> str | None:
 
 
 def _compatible(doc: str, actual: str) -> bool:
-    return doc == actual or (doc in NUMERIC and actual in NUMERIC) or (
-        {doc, actual} <= {"bytes", "bytearray"})
+    return (
+        doc == actual
+        or (doc in NUMERIC and actual in NUMERIC)
+        or ({doc, actual} <= {"bytes", "bytearray"})
+    )
 
 
 def parameters(node) -> dict[str, frozenset[str] | None]:
     """Parameter name -> the classes its annotation, else its literal default, allows."""
     args = node.args
     positional = args.posonlyargs + args.args
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]],
-                        args.defaults))
+    defaults = dict(
+        zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults)
+    )
     defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d})
     found = {}
     for arg in positional + args.kwonlyargs:
@@ -545,8 +620,9 @@ def mutate_param_entry(fn: Function, source: list[str], project: Project, rng: r
         if spot is None or name not in names or name in ("self", "cls"):
             continue
         if rng.random() < 0.5:  # a suffix ("_count") or another parameter name of the project
-            new = next(n for n in (f"{name}_count", f"{name}_total", f"{name}_list")
-                       if n not in names)
+            new = next(
+                n for n in (f"{name}_count", f"{name}_total", f"{name}_list") if n not in names
+            )
             how = "suffix"
         else:
             new = rng.choice([n for n in project.parameter_names[:200] if n not in names])
@@ -563,9 +639,17 @@ def mutate_prose_name(fn: Function, source: list[str], project: Project, rng: ra
             continue
         for m in re.finditer(r"(?<![:\w`])(``?)([A-Za-z_]\w*)\1(?![`\w])", line.text):
             if m.group(2) in names:
-                new = project.fresh_name([f"{m.group(2)}_list", f"num_{m.group(2)}",
-                                          f"old_{m.group(2)}", f"{m.group(2)}_zq"])
-                spot = Spot(i, m.start(2), m.end(2), f"{'``x``' if len(m.group(1)) == 2 else '`x`'}")
+                new = project.fresh_name(
+                    [
+                        f"{m.group(2)}_list",
+                        f"num_{m.group(2)}",
+                        f"old_{m.group(2)}",
+                        f"{m.group(2)}_zq",
+                    ]
+                )
+                spot = Spot(
+                    i, m.start(2), m.end(2), f"{'``x``' if len(m.group(1)) == 2 else '`x`'}"
+                )
                 options.append((_edit(fn, source, spot, new), spot.what))
     return options
 
@@ -577,7 +661,7 @@ def mutate_param_type(fn: Function, source: list[str], project: Project, rng: ra
         new_type = swapped_type(actual.get(name)) if spot else None
         if new_type is None or name in ("self", "cls"):
             continue
-        _, suffix = split_type(fn.doc[spot.index].text[spot.start:spot.end])
+        _, suffix = split_type(fn.doc[spot.index].text[spot.start : spot.end])
         options.append((_edit(fn, source, spot, new_type + suffix), spot.what))
     return options
 
@@ -587,7 +671,7 @@ def mutate_return_type(fn: Function, source: list[str], project: Project, rng: r
     new_type = swapped_type(returned_types(fn.node)) if spot else None
     if new_type is None:
         return []
-    _, suffix = split_type(fn.doc[spot.index].text[spot.start:spot.end])
+    _, suffix = split_type(fn.doc[spot.index].text[spot.start : spot.end])
     return [(_edit(fn, source, spot, new_type + suffix), spot.what)]
 
 
@@ -597,8 +681,13 @@ VERBS = ("frobnicate", "recalibrate", "defragment", "rehydrate", "untangle", "re
 NOUNS = ("widgets", "splines", "flux", "gizmos", "sprockets", "doohickeys")
 
 
-def mutate_call(fn: Function, source: list[str], project: Project, rng: random.Random,
-                templates: tuple[str, ...] = CALL_SENTENCES):
+def mutate_call(
+    fn: Function,
+    source: list[str],
+    project: Project,
+    rng: random.Random,
+    templates: tuple[str, ...] = CALL_SENTENCES,
+):
     """Append a sentence calling an invented function to the summary paragraph."""
     last = summary_end(fn)
     if last is None:
@@ -644,8 +733,11 @@ class Project:
             self._scan(path)
         # The project's most common parameter names: plausible replacements.
         counts = Counter(p for fn in self.functions for p in parameters(fn.node))
-        self.parameter_names = [p for p, _ in counts.most_common() if len(p) > 2
-                                and p not in ("self", "cls", "args", "kwargs")]
+        self.parameter_names = [
+            p
+            for p, _ in counts.most_common()
+            if len(p) > 2 and p not in ("self", "cls", "args", "kwargs")
+        ]
 
     def _scan(self, path: Path) -> None:
         rel = path.relative_to(self.root).as_posix()
@@ -712,8 +804,12 @@ def copy_library(name: str, destination: Path) -> Path:
     root = destination / name
 
     def ignore(folder: str, names: list[str]) -> list[str]:
-        return [n for n in names if n in ("site-packages", "__pycache__")
-                or (not os.path.isdir(os.path.join(folder, n)) and not n.endswith((".py", ".pyi")))]
+        return [
+            n
+            for n in names
+            if n in ("site-packages", "__pycache__")
+            or (not os.path.isdir(os.path.join(folder, n)) and not n.endswith((".py", ".pyi")))
+        ]
 
     if not parts:
         shutil.copytree(base, root, ignore=ignore)
@@ -738,8 +834,19 @@ def draw_mutations(project: Project, per_kind: int, seed: int) -> list[Mutation]
                 continue
             (line, old, new), how = rng.choice(options)
             span = (fn.doc[0].lineno, fn.doc[-1].lineno)
-            chosen.append(Mutation(project.name, kind, fn.rel, fn.qualname, line,
-                                   old.rstrip("\r\n"), new.rstrip("\r\n"), how, span))
+            chosen.append(
+                Mutation(
+                    project.name,
+                    kind,
+                    fn.rel,
+                    fn.qualname,
+                    line,
+                    old.rstrip("\r\n"),
+                    new.rstrip("\r\n"),
+                    how,
+                    span,
+                )
+            )
             taken += 1
     return chosen
 
@@ -785,7 +892,7 @@ def run_round(project: Project, batch: list[Mutation], baseline: dict) -> None:
     for rel, mutations in per_file.items():
         lines = list(project.lines[rel])
         for m in mutations:
-            ending = lines[m.line - 1][len(m.old_line):]
+            ending = lines[m.line - 1][len(m.old_line) :]
             lines[m.line - 1] = m.new_line + ending
         try:
             ast.parse("".join(lines))
@@ -850,11 +957,20 @@ def evaluate_library(name: str, workdir: Path, per_kind: int, seed: int) -> Libr
         run_round(project, [m for m in live if m.round == k], baseline)
     findings = [d for d in baseline_run["diagnostics"] if d["criterion"] in FACTUAL]
     seconds = time.perf_counter() - started
-    print(f"  {name}: {len(project.sources)} files, {len(project.functions)} documented "
-          f"functions, {len(mutations)} mutations in {rounds} rounds, {seconds:.1f}s",
-          file=sys.stderr)
-    return LibraryResult(name, baseline_run["files_checked"], len(project.functions),
-                         baseline_run["units_checked"], mutations, findings, seconds)
+    print(
+        f"  {name}: {len(project.sources)} files, {len(project.functions)} documented "
+        f"functions, {len(mutations)} mutations in {rounds} rounds, {seconds:.1f}s",
+        file=sys.stderr,
+    )
+    return LibraryResult(
+        name,
+        baseline_run["files_checked"],
+        len(project.functions),
+        baseline_run["units_checked"],
+        mutations,
+        findings,
+        seconds,
+    )
 
 
 # --- report ----------------------------------------------------------------------------
@@ -867,14 +983,20 @@ def _ratio(hit: int, total: int) -> str:
 def recall_table(results: list[LibraryResult]) -> list[str]:
     counted = [m for r in results for m in r.mutations if m.status in ("detected", "missed")]
     names = [r.name for r in results]
-    lines = ["RECALL (detected / counted mutations; a finding of the expected criterion on "
-             "the mutated line)", "",
-             f"{'kind':<22}{'total':>13}" + "".join(f"{n:>13}" for n in names)]
+    lines = [
+        "RECALL (detected / counted mutations; a finding of the expected criterion on "
+        "the mutated line)",
+        "",
+        f"{'kind':<22}{'total':>13}" + "".join(f"{n:>13}" for n in names),
+    ]
     for kind in [*KINDS, "ALL"]:
         cells = []
         for group in [counted] + [[m for m in counted if m.library == n] for n in names]:
-            chosen = [m for m in group if m.kind == kind
-                      or (kind == "ALL" and m.kind not in INFORMATIONAL)]
+            chosen = [
+                m
+                for m in group
+                if m.kind == kind or (kind == "ALL" and m.kind not in INFORMATIONAL)
+            ]
             hit = sum(m.status == "detected" for m in chosen)
             cells.append(f"{_ratio(hit, len(chosen))} {hit:>3}/{len(chosen):<3}")
         lines.append(f"{kind:<22}" + "".join(f"{c:>13}" for c in cells))
@@ -882,45 +1004,62 @@ def recall_table(results: list[LibraryResult]) -> list[str]:
     hit = sum(m.status == "detected" for m in scored)
     overall = hit / len(scored) if scored else 0
     verdict = "PASS" if overall >= TARGET_RECALL else "FAIL"
-    lines += ["", f"overall recall {overall:.3f} (target >= {TARGET_RECALL}): {verdict}"
-                  f"   (ALL leaves out {', '.join(sorted(INFORMATIONAL))})"]
-    skipped = Counter(m.status for r in results for m in r.mutations
-                      if m.status not in ("detected", "missed"))
+    lines += [
+        "",
+        f"overall recall {overall:.3f} (target >= {TARGET_RECALL}): {verdict}"
+        f"   (ALL leaves out {', '.join(sorted(INFORMATIONAL))})",
+    ]
+    skipped = Counter(
+        m.status for r in results for m in r.mutations if m.status not in ("detected", "missed")
+    )
     if skipped:
         lines.append("not counted: " + ", ".join(f"{n} {s}" for s, n in sorted(skipped.items())))
     return lines
 
 
 def precision_table(results: list[LibraryResult]) -> list[str]:
-    lines = ["PRECISION (factual findings on the unmutated code)", "",
-             f"{'library':<12}{'files':>7}{'docstrings':>12}{'findings':>10}{'per 100':>9}"
-             f"  verdict  by code"]
+    lines = [
+        "PRECISION (factual findings on the unmutated code)",
+        "",
+        f"{'library':<12}{'files':>7}{'docstrings':>12}{'findings':>10}{'per 100':>9}"
+        f"  verdict  by code",
+    ]
     total_docs = total_findings = 0
     for r in results:
         per_100 = 100 * len(r.findings) / r.docstrings if r.docstrings else 0
         codes = Counter(d["code"] for d in r.findings)
         verdict = "PASS" if per_100 <= TARGET_PER_100 else "FAIL"
-        lines.append(f"{r.name:<12}{r.files:>7}{r.docstrings:>12}{len(r.findings):>10}"
-                     f"{per_100:>9.2f}  {verdict:<7}  "
-                     + ", ".join(f"{c} {n}" for c, n in sorted(codes.items())))
+        lines.append(
+            f"{r.name:<12}{r.files:>7}{r.docstrings:>12}{len(r.findings):>10}"
+            f"{per_100:>9.2f}  {verdict:<7}  "
+            + ", ".join(f"{c} {n}" for c, n in sorted(codes.items()))
+        )
         total_docs += r.docstrings
         total_findings += len(r.findings)
     per_100 = 100 * total_findings / total_docs if total_docs else 0
-    lines.append(f"{'ALL':<12}{'':>7}{total_docs:>12}{total_findings:>10}{per_100:>9.2f}  "
-                 f"{'PASS' if per_100 <= TARGET_PER_100 else 'FAIL'}")
+    lines.append(
+        f"{'ALL':<12}{'':>7}{total_docs:>12}{total_findings:>10}{per_100:>9.2f}  "
+        f"{'PASS' if per_100 <= TARGET_PER_100 else 'FAIL'}"
+    )
     return lines
 
 
 def missed_list(results: list[LibraryResult]) -> list[str]:
     lines = ["MISSED MUTATIONS", ""]
     for kind in KINDS:
-        missed = [m for r in results for m in r.mutations if m.kind == kind and m.status == "missed"]
+        missed = [
+            m for r in results for m in r.mutations if m.kind == kind and m.status == "missed"
+        ]
         lines.append(f"== {kind}: {len(missed)} missed")
         for m in missed:
-            lines += [f"{_shown_path(m.library, m.rel)}:{m.line}  {m.qualname}  [{m.how}]",
-                      f"    - {m.old_line.strip()}",
-                      f"    + {m.new_line.strip()}"]
-            lines += [f"    docfact: {n}" for n in m.nearby] or ["    docfact: nothing new in this docstring"]
+            lines += [
+                f"{_shown_path(m.library, m.rel)}:{m.line}  {m.qualname}  [{m.how}]",
+                f"    - {m.old_line.strip()}",
+                f"    + {m.new_line.strip()}",
+            ]
+            lines += [f"    docfact: {n}" for n in m.nearby] or [
+                "    docfact: nothing new in this docstring"
+            ]
         lines.append("")
     return lines
 
@@ -931,8 +1070,11 @@ def findings_list(results: list[LibraryResult]) -> list[str]:
         lines.append(f"== {r.name}: {len(r.findings)}")
         for d in sorted(r.findings, key=lambda d: (d["rel"], d["start"]["line"])):
             sentence = " ".join(d["sentence"].split())
-            lines += [f"{_shown_path(r.name, d['rel'])}:{d['start']['line']}  {d['code']}  "
-                      f"{d['message']}", f"    sentence: {sentence[:300]}"]
+            lines += [
+                f"{_shown_path(r.name, d['rel'])}:{d['start']['line']}  {d['code']}  "
+                f"{d['message']}",
+                f"    sentence: {sentence[:300]}",
+            ]
         lines.append("")
     return lines
 
@@ -948,19 +1090,32 @@ def write_results(results: list[LibraryResult], summary: list[str], details: lis
     data = {
         "mutations": [asdict(m) for r in results for m in r.mutations],
         "findings": [{"library": r.name, **d} for r in results for d in r.findings],
-        "libraries": [{"name": r.name, "files": r.files, "functions": r.functions,
-                       "docstrings": r.docstrings, "seconds": r.seconds} for r in results],
+        "libraries": [
+            {
+                "name": r.name,
+                "files": r.files,
+                "functions": r.functions,
+                "docstrings": r.docstrings,
+                "seconds": r.seconds,
+            }
+            for r in results
+        ],
     }
     (RESULTS / "mutation_recall.json").write_text(json.dumps(data, indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-kind", type=int, default=30,
-                        help="mutations of each kind per library (default 30)")
+    parser.add_argument(
+        "--per-kind", type=int, default=30, help="mutations of each kind per library (default 30)"
+    )
     parser.add_argument("--seed", type=int, default=20240601)
-    parser.add_argument("--library", action="append", choices=list(LIBRARIES),
-                        help="only these libraries (repeatable)")
+    parser.add_argument(
+        "--library",
+        action="append",
+        choices=list(LIBRARIES),
+        help="only these libraries (repeatable)",
+    )
     arguments = parser.parse_args(argv)
     started = time.perf_counter()
     results = []
@@ -968,8 +1123,10 @@ def main(argv: list[str] | None = None) -> int:
         for name in arguments.library or LIBRARIES:
             results.append(evaluate_library(name, Path(tmp), arguments.per_kind, arguments.seed))
     summary = recall_table(results) + [""] + precision_table(results)
-    summary.append(f"\n(total {time.perf_counter() - started:.0f}s; seed {arguments.seed}; "
-                   f"up to {arguments.per_kind} mutations per kind and library)")
+    summary.append(
+        f"\n(total {time.perf_counter() - started:.0f}s; seed {arguments.seed}; "
+        f"up to {arguments.per_kind} mutations per kind and library)"
+    )
     details = missed_list(results) + findings_list(results)
     print("\n".join(summary + [""] + details))
     write_results(results, summary, details)

@@ -89,8 +89,10 @@ class Outcome:
 
 def read_projects() -> list[Project]:
     with PROJECTS.open(newline="") as handle:
-        return [Project(row["name"], row["repo"], row["commit"], row["folder"])
-                for row in csv.DictReader(handle)]
+        return [
+            Project(row["name"], row["repo"], row["commit"], row["folder"])
+            for row in csv.DictReader(handle)
+        ]
 
 
 def read_labels() -> list[dict]:
@@ -123,8 +125,15 @@ def factual_findings(result: dict, root: Path) -> list[Finding]:
     for d in result["diagnostics"]:
         if d["criterion"] not in FACTUAL:
             continue
-        found.append(Finding(Path(d["path"]).as_posix(), d["start"]["line"], d["code"],
-                             _subject(root / d["path"], d), d["message"]))
+        found.append(
+            Finding(
+                Path(d["path"]).as_posix(),
+                d["start"]["line"],
+                d["code"],
+                _subject(root / d["path"], d),
+                d["message"],
+            )
+        )
     return found
 
 
@@ -137,15 +146,17 @@ def _subject(path: Path, diagnostic: dict) -> str:
         line = path.read_text(encoding="utf-8", errors="replace").splitlines()[start["line"] - 1]
     except (OSError, IndexError):
         return ""
-    text = line[start["column"] - 1:end["column"] - 1]
+    text = line[start["column"] - 1 : end["column"] - 1]
     return text if _IDENTIFIER.fullmatch(text) else ""
 
 
 def evaluate(project: Project, corpus: Path, labels: list[dict]) -> Outcome:
     root = corpus / project.name
     if not (root / project.folder).is_dir():
-        raise SystemExit(f"{root / project.folder} is missing: export {project.repo} at "
-                         f"{project.commit} there first (see this script's docstring)")
+        raise SystemExit(
+            f"{root / project.folder} is missing: export {project.repo} at "
+            f"{project.commit} there first (see this script's docstring)"
+        )
     result = run_docfact(root, project.folder)
     outcome = Outcome(project, result["units_checked"], factual_findings(result, root))
     own = {label_key(row): row for row in labels if row["project"] == project.name}
@@ -165,8 +176,10 @@ def _percent(value: float | None) -> str:
 
 
 def table(outcomes: list[Outcome]) -> list[str]:
-    header = (f"{'project':<22}{'docstrings':>11}{'findings':>9}{'true':>6}{'false':>6}"
-              f"{'unsure':>7}{'unlab.':>7}{'precision':>10}{'false/100':>10}{'fixed':>6}{'lost':>5}")
+    header = (
+        f"{'project':<22}{'docstrings':>11}{'findings':>9}{'true':>6}{'false':>6}"
+        f"{'unsure':>7}{'unlab.':>7}{'precision':>10}{'false/100':>10}{'fixed':>6}{'lost':>5}"
+    )
     lines = [header, "-" * len(header)]
     total = Outcome(Project("overall", "", "", ""), 0, [])
     for o in outcomes:
@@ -176,25 +189,30 @@ def table(outcomes: list[Outcome]) -> list[str]:
         total.verdicts.update(o.verdicts)
         total.gone += o.gone
     lines += ["-" * len(header), _row(total)]
-    lines.append(f"targets: precision >= {TARGET_PRECISION:.0%}, "
-                 f"false alarms <= {TARGET_FALSE_PER_100} per 100 docstrings")
+    lines.append(
+        f"targets: precision >= {TARGET_PRECISION:.0%}, "
+        f"false alarms <= {TARGET_FALSE_PER_100} per 100 docstrings"
+    )
     return lines
 
 
 def _row(o: Outcome) -> str:
     v = o.verdicts
-    return (f"{o.project.name:<22}{o.docstrings:>11}{len(o.findings):>9}{v['true']:>6}"
-            f"{v['false']:>6}{v['unsure']:>7}{v['']:>7}{_percent(o.precision):>10}"
-            f"{o.false_per_100:>10.2f}{o.gone_count('false'):>6}"
-            f"{len(o.gone) - o.gone_count('false'):>5}")
+    return (
+        f"{o.project.name:<22}{o.docstrings:>11}{len(o.findings):>9}{v['true']:>6}"
+        f"{v['false']:>6}{v['unsure']:>7}{v['']:>7}{_percent(o.precision):>10}"
+        f"{o.false_per_100:>10.2f}{o.gone_count('false'):>6}"
+        f"{len(o.gone) - o.gone_count('false'):>5}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="folder holding one exported project per name")
     parser.add_argument("--project", action="append", help="only these projects (repeatable)")
-    parser.add_argument("--todo", action="store_true",
-                        help="print the unlabelled findings as label rows to fill in")
+    parser.add_argument(
+        "--todo", action="store_true", help="print the unlabelled findings as label rows to fill in"
+    )
     arguments = parser.parse_args(argv)
     projects = [p for p in read_projects() if not arguments.project or p.name in arguments.project]
     labels = read_labels()
@@ -209,15 +227,27 @@ def main(argv: list[str] | None = None) -> int:
         if lost:
             print(f"\nlabelled findings of {o.project.name} no longer reported:")
             for row in lost:
-                print(f"  {row['path']}:{row['line']} {row['code']} {row['subject']} "
-                      f"[{row['verdict']}] {row['reason']}")
+                print(
+                    f"  {row['path']}:{row['line']} {row['code']} {row['subject']} "
+                    f"[{row['verdict']}] {row['reason']}"
+                )
     if arguments.todo:
         writer = csv.writer(sys.stdout)
         print()
         for o in outcomes:
             for f in o.unlabelled:
-                writer.writerow([o.project.name, o.project.commit, f.path, f.line, f.code,
-                                 f.subject, "", f.message])
+                writer.writerow(
+                    [
+                        o.project.name,
+                        o.project.commit,
+                        f.path,
+                        f.line,
+                        f.code,
+                        f.subject,
+                        "",
+                        f.message,
+                    ]
+                )
     return 0
 
 

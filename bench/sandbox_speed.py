@@ -106,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     batch = medians["200-case batch"]
     verdict = "meets" if batch <= TARGET_S else "misses"
     overhead = medians["pass"] - statistics.median(bare)
-    lines.append(f"overhead over bare python {overhead * 1000:.1f} ms (run of 'pass'); "
-                 f"200-case batch {batch:.2f} s, {verdict} the {TARGET_S:g} s target")
+    lines.append(
+        f"overhead over bare python {overhead * 1000:.1f} ms (run of 'pass'); "
+        f"200-case batch {batch:.2f} s, {verdict} the {TARGET_S:g} s target"
+    )
     text = "\n".join(lines)
     print(text)
     RESULTS.mkdir(exist_ok=True)

@@ -46,12 +46,23 @@ from docfact.sonar.regenerate import build_context
 from docfact.sonar.score import sonar_scores
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_DATA = Path(os.environ.get("DOCFACT_SONAR_RQ1", "/work/shared/data/sonar-rq1-groundtruth.csv"))
+DEFAULT_DATA = Path(
+    os.environ.get("DOCFACT_SONAR_RQ1", "/work/shared/data/sonar-rq1-groundtruth.csv")
+)
 DEFAULT_OUTPUT = HERE / "results" / "sonar_agreement.txt"
 DIMENSIONS = ("correctness", "abstraction", "conciseness")
-PAPER_SONAR = {"correctness": "96 %", "abstraction": "87 %", "conciseness": "87 %", "overall": "90 %"}
-PAPER_LLM_ONLY = {"correctness": "51-60 %", "abstraction": "76-77 %", "conciseness": "62-79 %",
-                  "overall": "<= 72 %"}
+PAPER_SONAR = {
+    "correctness": "96 %",
+    "abstraction": "87 %",
+    "conciseness": "87 %",
+    "overall": "90 %",
+}
+PAPER_LLM_ONLY = {
+    "correctness": "51-60 %",
+    "abstraction": "76-77 %",
+    "conciseness": "62-79 %",
+    "overall": "<= 72 %",
+}
 AGREE, DISAGREE, TIE, UNMEASURABLE = "agree", "disagree", "tie", "unmeasurable"
 TIE_TOLERANCE = 1e-9  # scores closer than this are the same score
 USAGE = """\
@@ -90,9 +101,18 @@ class Subject:
 
 def load_rows(path: Path) -> list[Row]:
     with open(path, newline="", encoding="utf-8") as handle:
-        return [Row(r["id_a"], r["id_b"], r["dimension"].strip(), r["code"], r["summary_a"].strip(),
-                    r["summary_b"].strip(), r["ground_truth"].strip().upper())
-                for r in csv.DictReader(handle)]
+        return [
+            Row(
+                r["id_a"],
+                r["id_b"],
+                r["dimension"].strip(),
+                r["code"],
+                r["summary_a"].strip(),
+                r["summary_b"].strip(),
+                r["ground_truth"].strip().upper(),
+            )
+            for r in csv.DictReader(handle)
+        ]
 
 
 def select_rows(rows: Iterable[Row], dimensions: Sequence[str], limit: int | None) -> list[Row]:
@@ -119,7 +139,11 @@ def module_imports(tree: ast.Module) -> list[tuple[str, str]]:
             for alias in node.names:
                 if alias.name == "*":  # binds nothing that can be named
                     continue
-                target = prefix + alias.name if prefix.endswith(".") or not prefix else f"{prefix}.{alias.name}"
+                target = (
+                    prefix + alias.name
+                    if prefix.endswith(".") or not prefix
+                    else f"{prefix}.{alias.name}"
+                )
                 found.append((alias.asname or alias.name, target))
     return found
 
@@ -134,8 +158,9 @@ def choose_function(tree: ast.Module, summaries: Sequence[str]):
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     text = "\n".join(summaries)
     named = [d for d in defs if re.search(rf"(?<![\w.]){re.escape(d.name)}(?!\w)", text)]
-    entries = [d for d in defs
-               if not any(d.name in _names_used(other) for other in defs if other is not d)]
+    entries = [
+        d for d in defs if not any(d.name in _names_used(other) for other in defs if other is not d)
+    ]
     for group in ([d for d in named if d in entries], entries, named, defs):
         if group:
             return group[0]
@@ -153,12 +178,14 @@ def subject_of(code: str, summaries: Sequence[str]) -> Subject | str:
         return "the code has no top-level function"
     lines = code.splitlines()
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-    source = "\n".join(lines[first - 1:node.end_lineno]) + "\n"
+    source = "\n".join(lines[first - 1 : node.end_lineno]) + "\n"
     context = build_context(source, module_imports(tree))
     if context is None:
         return f"the source of {node.name} does not parse"
     # Helpers, constants or classes beside the function: the original needs them to run.
-    others = [n for n in tree.body if n is not node and not isinstance(n, (ast.Import, ast.ImportFrom))]
+    others = [
+        n for n in tree.body if n is not node and not isinstance(n, (ast.Import, ast.ImportFrom))
+    ]
     return Subject(node.name, code if others else source, context)
 
 
@@ -194,18 +221,28 @@ async def score_row(row: Row, scorer: Scorer) -> Outcome:
     if isinstance(subject, str):
         return Outcome(row, UNMEASURABLE, note=subject)
     try:
-        results = await asyncio.gather(scorer(subject, row.summary_a), scorer(subject, row.summary_b))
+        results = await asyncio.gather(
+            scorer(subject, row.summary_a), scorer(subject, row.summary_b)
+        )
     except Exception as error:  # an unexpected failure: report it with the row
         return Outcome(row, UNMEASURABLE, note=f"{type(error).__name__}: {error}")
     a, b = (getattr(result, row.dimension) for result in results)
     notes = [f"{side}: {m.how}" for side, m in (("A", a), ("B", b)) if m.value is None]
-    return Outcome(row, verdict(a.value, b.value, row.ground_truth), a.value, b.value,
-                   a.approximate or b.approximate, "; ".join(notes))
+    return Outcome(
+        row,
+        verdict(a.value, b.value, row.ground_truth),
+        a.value,
+        b.value,
+        a.approximate or b.approximate,
+        "; ".join(notes),
+    )
 
 
-async def agreement(rows: Sequence[Row], scorer: Scorer,
-                    progress: Callable[[int, Outcome], None] | None = None) -> list[Outcome]:
+async def agreement(
+    rows: Sequence[Row], scorer: Scorer, progress: Callable[[int, Outcome], None] | None = None
+) -> list[Outcome]:
     """The outcome of every row, in the order of ``rows``."""
+
     async def one(index: int, row: Row) -> Outcome:
         outcome = await score_row(row, scorer)
         if progress is not None:
@@ -223,8 +260,15 @@ def sonar_scorer(client: LlmClient, settings: SonarSettings, cache, jobs: int) -
 
     async def measured(subject: Subject, summary: str):
         async with limit:
-            return await sonar_scores(subject.unit_source, subject.function, summary, subject.context,
-                                      client, settings, cache)
+            return await sonar_scores(
+                subject.unit_source,
+                subject.function,
+                summary,
+                subject.context,
+                client,
+                settings,
+                cache,
+            )
 
     async def score(subject: Subject, summary: str):
         key = (subject.unit_source, subject.function, subject.context, summary)
@@ -283,17 +327,23 @@ def _percent(part: int, whole: int) -> str:
 
 
 def table(tallies: dict[str, Tally]) -> str:
-    head = (f"{'dimension':<12} {'rows':>5} {'measured':>8} {'agree':>6} {'agreement':>9} "
-            f"{'of all':>7} {'ties':>5} {'not meas.':>9} {'approx':>6}   {'SONAR paper':>11} "
-            f"{'LLM-only paper':>14}")
+    head = (
+        f"{'dimension':<12} {'rows':>5} {'measured':>8} {'agree':>6} {'agreement':>9} "
+        f"{'of all':>7} {'ties':>5} {'not meas.':>9} {'approx':>6}   {'SONAR paper':>11} "
+        f"{'LLM-only paper':>14}"
+    )
     lines = [head, "-" * len(head)]
     for name, t in tallies.items():
-        lines.append(f"{name:<12} {t.rows:>5} {t.measured:>8} {t.agree:>6} "
-                     f"{_percent(t.agree, t.measured):>9} {_percent(t.agree, t.rows):>7} {t.ties:>5} "
-                     f"{t.unmeasurable:>9} {t.approximate:>6}   {PAPER_SONAR.get(name, '-'):>11} "
-                     f"{PAPER_LLM_ONLY.get(name, '-'):>14}")
-    lines.append("agreement = agree / measured (ties count as not agreeing); of all = agree / rows; "
-                 "approx = measured rows with a proxy score")
+        lines.append(
+            f"{name:<12} {t.rows:>5} {t.measured:>8} {t.agree:>6} "
+            f"{_percent(t.agree, t.measured):>9} {_percent(t.agree, t.rows):>7} {t.ties:>5} "
+            f"{t.unmeasurable:>9} {t.approximate:>6}   {PAPER_SONAR.get(name, '-'):>11} "
+            f"{PAPER_LLM_ONLY.get(name, '-'):>14}"
+        )
+    lines.append(
+        "agreement = agree / measured (ties count as not agreeing); of all = agree / rows; "
+        "approx = measured rows with a proxy score"
+    )
     return "\n".join(lines)
 
 
@@ -303,9 +353,11 @@ def _value(score: float | None) -> str:
 
 def row_line(outcome: Outcome) -> str:
     row = outcome.row
-    line = (f"{row.dimension:<12} {outcome.verdict:<12} A={_value(outcome.score_a):<6} "
-            f"B={_value(outcome.score_b):<6} human={row.ground_truth} "
-            f"{'approx ' if outcome.approximate else ''}{row.id_a} vs {row.id_b}")
+    line = (
+        f"{row.dimension:<12} {outcome.verdict:<12} A={_value(outcome.score_a):<6} "
+        f"B={_value(outcome.score_b):<6} human={row.ground_truth} "
+        f"{'approx ' if outcome.approximate else ''}{row.id_a} vs {row.id_b}"
+    )
     return f"{line}  ({outcome.note})" if outcome.note else line
 
 
@@ -317,21 +369,35 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="litellm model string (the generator and compressor)")
     p.add_argument("--api-base", help="the server's base URL, for a local or proxy server")
     p.add_argument("--api-key-env", help="NAME of the environment variable holding the API key")
-    p.add_argument("--generator", action="append", default=[],
-                   help="a model of the Abstraction pool (repeat; default: --model only)")
-    p.add_argument("--dimension", action="append", choices=DIMENSIONS,
-                   help="only this dimension (repeat for several; default all)")
+    p.add_argument(
+        "--generator",
+        action="append",
+        default=[],
+        help="a model of the Abstraction pool (repeat; default: --model only)",
+    )
+    p.add_argument(
+        "--dimension",
+        action="append",
+        choices=DIMENSIONS,
+        help="only this dimension (repeat for several; default all)",
+    )
     p.add_argument("--limit", type=int, help="at most N rows per dimension")
     defaults = SonarSettings()
     p.add_argument("--samples", type=int, default=defaults.samples, help="Abstraction pool size")
     p.add_argument("--compressions", type=int, default=defaults.compressions)
     p.add_argument("--fuzz-cases", type=int, default=defaults.fuzz_cases)
-    p.add_argument("--time-limit", type=float, default=defaults.time_limit_s,
-                   help="sandbox seconds per comparison")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=defaults.time_limit_s,
+        help="sandbox seconds per comparison",
+    )
     p.add_argument("--cache-dir", type=Path, help="docfact cache folder (default docfact's own)")
     p.add_argument("--jobs", type=int, default=2, help="summaries scored at once")
     p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the ground-truth CSV")
-    p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="where the report is written")
+    p.add_argument(
+        "--output", type=Path, default=DEFAULT_OUTPUT, help="where the report is written"
+    )
     p.add_argument("--quiet", action="store_true", help="no per-row progress on stderr")
     return p
 
@@ -350,11 +416,20 @@ def _usage_error(args) -> str | None:
 
 
 def _settings(args) -> tuple[LlmSettings, SonarSettings]:
-    llm = LlmSettings(model=args.model, api_base=args.api_base, api_key_env=args.api_key_env,
-                      max_concurrency=max(4, 2 * args.jobs))
-    sonar = SonarSettings(enabled=True, generators=tuple(args.generator), samples=args.samples,
-                          compressions=args.compressions, fuzz_cases=args.fuzz_cases,
-                          time_limit_s=args.time_limit)
+    llm = LlmSettings(
+        model=args.model,
+        api_base=args.api_base,
+        api_key_env=args.api_key_env,
+        max_concurrency=max(4, 2 * args.jobs),
+    )
+    sonar = SonarSettings(
+        enabled=True,
+        generators=tuple(args.generator),
+        samples=args.samples,
+        compressions=args.compressions,
+        fuzz_cases=args.fuzz_cases,
+        time_limit_s=args.time_limit,
+    )
     return llm, sonar
 
 
@@ -377,15 +452,17 @@ async def run(args) -> tuple[list[Outcome], str]:
     client = LlmClient(llm)
     cache = Cache(args.cache_dir) if args.cache_dir else Cache()
     started = time.monotonic()
-    outcomes = await agreement(rows, sonar_scorer(client, sonar, cache, args.jobs),
-                               _progress(len(rows), args.quiet))
+    outcomes = await agreement(
+        rows, sonar_scorer(client, sonar, cache, args.jobs), _progress(len(rows), args.quiet)
+    )
     stats = client.stats
     cost = f", ${stats.cost:.4f}" if stats.cost is not None else ""
     header = [
         f"SONAR agreement with human pairwise preferences ({args.data.name}, {len(rows)} rows)",
-        f"model {llm.model}" + (f" at {llm.api_base}" if llm.api_base else "")
+        f"model {llm.model}"
+        + (f" at {llm.api_base}" if llm.api_base else "")
         + f"; pool {', '.join(sonar.generators or (llm.model,))}; samples {sonar.samples}, "
-          f"compressions {sonar.compressions}, fuzz cases {sonar.fuzz_cases}",
+        f"compressions {sonar.compressions}, fuzz cases {sonar.fuzz_cases}",
         f"{time.monotonic() - started:.0f} s; {stats.calls} model calls "
         f"({stats.failures} failed{cost}); cache {cache.folder}",
     ]
@@ -395,7 +472,9 @@ async def run(args) -> tuple[list[Outcome], str]:
 
 def write_results(path: Path, report: str, outcomes: Sequence[Outcome]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join([report, "", "rows:", *map(row_line, outcomes)]) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join([report, "", "rows:", *map(row_line, outcomes)]) + "\n", encoding="utf-8"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -61,7 +61,9 @@ def copy_modules(names: list[str], root: Path) -> list[Path]:
     files = []
     for name in names:
         if (stdlib / name).is_dir():
-            shutil.copytree(stdlib / name, package / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                stdlib / name, package / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
             files += sorted((package / name).glob("*.py"))
         else:
             shutil.copy(stdlib / f"{name}.py", package / f"{name}.py")
@@ -74,16 +76,22 @@ def copy_modules(names: list[str], root: Path) -> list[Path]:
 def code_without_docstring(text: str, node: ast.FunctionDef) -> str:
     """The function as written, dedented, its docstring left out: a faithful regeneration."""
     lines = text.splitlines(keepends=True)
-    body = lines[node.lineno - 1:node.end_lineno]  # from the def: the context has no decorators
+    body = lines[node.lineno - 1 : node.end_lineno]  # from the def: the context has no decorators
     code = textwrap.dedent("".join(body))
     doc = node.body[0]
-    if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str):
+    if (
+        isinstance(doc, ast.Expr)
+        and isinstance(doc.value, ast.Constant)
+        and isinstance(doc.value.value, str)
+    ):
         start, end = doc.lineno - node.lineno, doc.end_lineno - node.lineno
         kept = code.splitlines(keepends=True)
         if len(node.body) == 1:  # nothing but the docstring: keep a body
-            kept[start:end + 1] = [" " * (len(kept[start]) - len(kept[start].lstrip())) + "pass\n"]
+            kept[start : end + 1] = [
+                " " * (len(kept[start]) - len(kept[start].lstrip())) + "pass\n"
+            ]
         else:
-            del kept[start:end + 1]
+            del kept[start : end + 1]
         code = "".join(kept)
     return code
 
@@ -112,8 +120,14 @@ class Writer:
         if system.startswith("You are a Python programmer"):
             docstring = user.split("Docstring:\n", 1)[1].split("\n\nSignature and imports:", 1)[0]
             context = user.split("```python\n", 1)[1].rsplit("\n```", 1)[0]
-            faithful = next((code for (doc, name), code in self.programs.items()
-                             if doc == docstring and name == _name(context)), None)
+            faithful = next(
+                (
+                    code
+                    for (doc, name), code in self.programs.items()
+                    if doc == docstring and name == _name(context)
+                ),
+                None,
+            )
             if faithful is None:
                 return "I cannot write that."
             return f"```python\n{faithful if self.mode == 'faithful' else wrong_code(faithful)}```"
@@ -153,17 +167,24 @@ async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Pa
     for _analysis, report, faithful in units:
         writer.programs[(report.unit.docstring.value, report.unit.name)] = faithful
     os.environ[KEY_ENV] = "scripted"  # the scripted server takes any key; litellm wants one
-    llm = LlmSettings(model="openai/scripted", api_base=server.base_url, api_key_env=KEY_ENV,
-                      timeout_s=30, max_retries=1)
-    settings = Settings(llm=llm, sonar=SonarSettings(enabled=True, samples=1, compressions=1,
-                                                     fuzz_cases=cases))
+    llm = LlmSettings(
+        model="openai/scripted",
+        api_base=server.base_url,
+        api_key_env=KEY_ENV,
+        timeout_s=30,
+        max_retries=1,
+    )
+    settings = Settings(
+        llm=llm, sonar=SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=cases)
+    )
     results = {}
     for mode in ("faithful", "wrong"):
         writer.mode = mode
         cache = Cache(cache_dir / mode)
         began = time.monotonic()
-        scored = await score_units([(a, r) for a, r, _ in units], settings, cache, LlmClient(llm),
-                                   sonar=True, ssc=False)
+        scored = await score_units(
+            [(a, r) for a, r, _ in units], settings, cache, LlmClient(llm), sonar=True, ssc=False
+        )
         cache.close()
         results[mode] = (scored, time.monotonic() - began)
     return results
@@ -193,12 +214,16 @@ def report_table(units, results) -> str:
             reasons[_reason(good.how)] += 1
         elif good.value != 1.0:
             rows.append(f"  not 1.0: {report.symbol}: {good.value:.3f} {good.how}")
-        if wrong_executed and not any(f.code == "DF304" for f in score_findings(report, bad_scores)):
+        if wrong_executed and not any(
+            f.code == "DF304" for f in score_findings(report, bad_scores)
+        ):
             rows.append(f"  wrong without DF304: {report.symbol}: {bad.value:.3f} {bad.how}")
         if executed != wrong_executed:
             rows.append(f"  executed only in one mode: {report.symbol}: {good.how} / {bad.how}")
-    lines = [f"{'module':10} {'functions':>9} {'executed':>9} {'faithful 1.0':>13} "
-             f"{'wrong executed':>15} {'wrong DF304':>12}"]
+    lines = [
+        f"{'module':10} {'functions':>9} {'executed':>9} {'faithful 1.0':>13} "
+        f"{'wrong executed':>15} {'wrong DF304':>12}"
+    ]
     for name, counts in sorted(by_module.items()):
         totals.update(counts)
         lines.append(_row(name, counts))
@@ -206,8 +231,10 @@ def report_table(units, results) -> str:
     share = totals["executed"] / totals["functions"] if totals["functions"] else 0.0
     exact = totals["exact"] / totals["executed"] if totals["executed"] else 0.0
     caught = totals["DF304"] / totals["wrong executed"] if totals["wrong executed"] else 0.0
-    lines.append(f"\nexecuted {share:.1%} of documented functions (target >= 80 %); faithful 1.0 in "
-                 f"{exact:.1%} of executed; wrong -> DF304 in {caught:.1%} of executed")
+    lines.append(
+        f"\nexecuted {share:.1%} of documented functions (target >= 80 %); faithful 1.0 in "
+        f"{exact:.1%} of executed; wrong -> DF304 in {caught:.1%} of executed"
+    )
     lines.append(f"time: faithful pass {faithful_s:.0f} s, wrong pass {wrong_s:.0f} s")
     if reasons:
         lines.append("not executed, by reason:")
@@ -216,8 +243,10 @@ def report_table(units, results) -> str:
 
 
 def _row(name: str, counts: Counter) -> str:
-    return (f"{name:10} {counts['functions']:9} {counts['executed']:9} {counts['exact']:13} "
-            f"{counts['wrong executed']:15} {counts['DF304']:12}")
+    return (
+        f"{name:10} {counts['functions']:9} {counts['executed']:9} {counts['exact']:13} "
+        f"{counts['wrong executed']:15} {counts['DF304']:12}"
+    )
 
 
 def _reason(how: str) -> str:

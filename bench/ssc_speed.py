@@ -16,8 +16,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 PHRASES = [
-    "Return the sum of the two numbers.", "Read the settings file and return a dictionary.",
-    "Add a and b and return the result.", "Open a connection to the server and send the request.",
+    "Return the sum of the two numbers.",
+    "Read the settings file and return a dictionary.",
+    "Add a and b and return the result.",
+    "Open a connection to the server and send the request.",
     "Parse the command line arguments into an options object.",
     "Compute the checksum of the downloaded archive and compare it with the expected one.",
     "Sort the employees by salary, highest first, and return the top ten.",
@@ -51,10 +53,14 @@ def main() -> None:
     calibrate_s = time.perf_counter() - began
 
     print(f"encoder {encoder.name}: load {load_s:.2f} s (imports included)")
-    print(f"k={args.k}: {per_function_s * 1000:.1f} ms per function "
-          f"({args.k} summaries + docstring encoded once, {args.k * (args.k - 1) // 2} pairs)")
-    print(f"P1 calibration of {args.functions} functions: {calibrate_s:.2f} s "
-          f"({calibrate_s / args.functions * 1000:.1f} ms per function)")
+    print(
+        f"k={args.k}: {per_function_s * 1000:.1f} ms per function "
+        f"({args.k} summaries + docstring encoded once, {args.k * (args.k - 1) // 2} pairs)"
+    )
+    print(
+        f"P1 calibration of {args.functions} functions: {calibrate_s:.2f} s "
+        f"({calibrate_s / args.functions * 1000:.1f} ms per function)"
+    )
 
 
 if __name__ == "__main__":

@@ -139,8 +139,9 @@ class Run:
 def timed(name: str, command: list[str], cwd: Path) -> Run:
     """Run ``command``, measuring wall time and the peak memory of its process tree."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     poller = TreeMemoryPoller(process.pid)
     poller.start()
     stdout, _ = process.communicate()
@@ -159,8 +160,13 @@ def timed_chunks(name: str, base: list[str], files: list[str], cwd: Path) -> Run
         size += len(path) + 1
     chunks.append(chunk)
     runs = [timed(name, base + part, cwd) for part in chunks]
-    return Run(name, sum(r.seconds for r in runs), _max_peak(runs),
-               max(r.returncode for r in runs), "".join(r.stdout for r in runs))
+    return Run(
+        name,
+        sum(r.seconds for r in runs),
+        _max_peak(runs),
+        max(r.returncode for r in runs),
+        "".join(r.stdout for r in runs),
+    )
 
 
 def _max_peak(runs: list[Run]) -> Peak:
@@ -181,8 +187,10 @@ def docfact_summary(run: Run) -> str:
         data = json.loads(run.stdout)
     except ValueError:
         return f"exit {run.returncode}, no JSON output"
-    return (f"{data['files_checked']} files, {data['units_checked']} docstrings, "
-            f"{len(data['diagnostics'])} findings, exit {run.returncode}")
+    return (
+        f"{data['files_checked']} files, {data['units_checked']} docstrings, "
+        f"{len(data['diagnostics'])} findings, exit {run.returncode}"
+    )
 
 
 # --- report ----------------------------------------------------------------------------
@@ -205,8 +213,10 @@ def report(root: Path, files: list[str], cold: Run, warm: Run, pydoclint: Run) -
     ]
     for run in (cold, warm, pydoclint):
         p = run.peak
-        lines.append(f"{run.name:<14}{run.seconds:8.2f}s  {_mib(p.rss_sum):>15}"
-                     f"{_mib(p.pss_sum):>16}{_mib(p.single):>14}{p.processes:>7}")
+        lines.append(
+            f"{run.name:<14}{run.seconds:8.2f}s  {_mib(p.rss_sum):>15}"
+            f"{_mib(p.pss_sum):>16}{_mib(p.single):>14}{p.processes:>7}"
+        )
     cold_vs_pydoclint = cold.seconds / pydoclint.seconds
     speedup = cold.seconds / warm.seconds
     peak = max(cold.peak.rss_sum, warm.peak.rss_sum)
@@ -237,15 +247,20 @@ def measure(root: Path, files: list[str]) -> tuple[Run, Run, Run]:
         docfact = [str(DOCFACT), "check", str(root), "--format", "json", "--cache-dir", str(cache)]
         cold = timed("docfact cold", docfact, workdir)
         warm = timed("docfact warm", docfact, workdir)
-        pydoclint = timed_chunks("pydoclint", [str(PYDOCLINT), "--style", "google", "-q"],
-                                 files, workdir)
+        pydoclint = timed_chunks(
+            "pydoclint", [str(PYDOCLINT), "--style", "google", "-q"], files, workdir
+        )
     return cold, warm, pydoclint
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(sysconfig.get_paths()["stdlib"]),
-                        help="tree to check (default: this Python's standard library)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path(sysconfig.get_paths()["stdlib"]),
+        help="tree to check (default: this Python's standard library)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="repeat every run N times")
     arguments = parser.parse_args(argv)
     root = arguments.root.resolve()

@@ -19,8 +19,10 @@ from pathlib import Path
 TARGET = Path(__file__).resolve().parents[1] / "server" / "docfact" / "source" / "jdk_api.txt"
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _EXPORT = re.compile(r"\bexports\s+([\w.]+)\s*;")  # "exports p to m;" is qualified: left out
-_PUBLIC_TYPE = (r"^\s*public\s+(?:(?:abstract|final|sealed|non-sealed|static|strictfp)\s+)*"
-                r"(?:class|interface|enum|record|@interface)\s+{name}\b")
+_PUBLIC_TYPE = (
+    r"^\s*public\s+(?:(?:abstract|final|sealed|non-sealed|static|strictfp)\s+)*"
+    r"(?:class|interface|enum|record|@interface)\s+{name}\b"
+)
 
 
 def exported_packages(archive: zipfile.ZipFile) -> dict[str, str]:
@@ -42,7 +44,7 @@ def public_types(archive: zipfile.ZipFile, exported: dict[str, str]) -> dict[str
         package = folder.replace("/", ".")
         if not file.endswith(".java") or exported.get(package) != module or "-" in file:
             continue  # package-info.java and module-info.java declare no type
-        stem = file[:-len(".java")]
+        stem = file[: -len(".java")]
         text = archive.read(name).decode("utf-8", "replace")
         if re.search(_PUBLIC_TYPE.format(name=re.escape(stem)), text, re.MULTILINE):
             found[package].append(stem)
@@ -56,14 +58,18 @@ def main() -> int:
     with zipfile.ZipFile(sys.argv[1]) as archive:
         types = public_types(archive, exported_packages(archive))
     lines = [f"{package} {' '.join(sorted(names))}" for package, names in sorted(types.items())]
-    TARGET.write_text(f"# Made by tools/jdk_api.py from the src.zip of {_jdk_version(Path(sys.argv[1]))}\n"
-                      + "\n".join(lines) + "\n", encoding="utf-8")
+    TARGET.write_text(
+        f"# Made by tools/jdk_api.py from the src.zip of {_jdk_version(Path(sys.argv[1]))}\n"
+        + "\n".join(lines)
+        + "\n",
+        encoding="utf-8",
+    )
     print(f"{TARGET}: {len(lines)} packages, {sum(map(len, types.values()))} types")
     return 0
 
 
 def _jdk_version(src_zip: Path) -> str:
-    """"JDK 25.0.3+9-LTS", from the ``release`` file of the JDK that holds ``src_zip``."""
+    """ "JDK 25.0.3+9-LTS", from the ``release`` file of the JDK that holds ``src_zip``."""
     release = src_zip.resolve().parents[1] / "release"
     if release.is_file():
         found = re.search(r'^JAVA_RUNTIME_VERSION="([^"]+)"', release.read_text(), re.MULTILINE)

@@ -42,8 +42,11 @@ def fingerprints(diagnostics: list[dict]) -> list[tuple[str, str, str]]:
         flagged = ""
         if lines is not None:
             start, end = diagnostic["start"], diagnostic["end"]
-            flagged = lines.text[lines.offset(start["line"] - 1, start["column"] - 1):
-                                 lines.offset(end["line"] - 1, end["column"] - 1)]
+            flagged = lines.text[
+                lines.offset(start["line"] - 1, start["column"] - 1) : lines.offset(
+                    end["line"] - 1, end["column"] - 1
+                )
+            ]
         found.append(fingerprint(diagnostic, flagged.strip() or diagnostic["sentence"]))
     return found
 
@@ -57,14 +60,19 @@ def _read(path: Path) -> LineIndex | None:
 
 def write(path: Path, diagnostics: list[dict]) -> None:
     entries = sorted(
-        ({"symbol": symbol, "code": code, "text": text, "path": diagnostic["path"]}
-         for (symbol, code, text), diagnostic in zip(fingerprints(diagnostics), diagnostics)),
-        key=lambda e: (e["path"], e["symbol"], e["code"], e["text"]))
+        (
+            {"symbol": symbol, "code": code, "text": text, "path": diagnostic["path"]}
+            for (symbol, code, text), diagnostic in zip(fingerprints(diagnostics), diagnostics)
+        ),
+        key=lambda e: (e["path"], e["symbol"], e["code"], e["text"]),
+    )
     document = {"tool": "docfact", "version": __version__, "format": FORMAT, "findings": entries}
     try:
         path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as error:
-        raise BaselineError(f"cannot write the baseline {path}: {error.strerror or error}") from None
+        raise BaselineError(
+            f"cannot write the baseline {path}: {error.strerror or error}"
+        ) from None
 
 
 def read(path: Path) -> Counter:
@@ -76,7 +84,9 @@ def read(path: Path) -> Counter:
     except OSError as error:
         raise BaselineError(f"cannot read the baseline {path}: {error.strerror or error}") from None
     except (ValueError, KeyError, TypeError):
-        raise BaselineError(f"{path} is not a docfact baseline (delete it to write a new one)") from None
+        raise BaselineError(
+            f"{path} is not a docfact baseline (delete it to write a new one)"
+        ) from None
 
 
 def new_findings(diagnostics: list[dict], known: Counter) -> list[dict]:

@@ -43,7 +43,11 @@ def cache_key(*parts: Any) -> str:
     """A key over everything a result depends on, docfact's version included."""
     digest = hashlib.sha256(__version__.encode())
     for part in parts:
-        data = part if isinstance(part, bytes) else json.dumps(part, sort_keys=True, default=str).encode()
+        data = (
+            part
+            if isinstance(part, bytes)
+            else json.dumps(part, sort_keys=True, default=str).encode()
+        )
         digest.update(len(data).to_bytes(8, "little"))
         digest.update(data)
     return digest.hexdigest()
@@ -99,8 +103,9 @@ class Cache:
         self.disabled_reason = reason
         log.warning("%s; continuing without a cache", reason)
 
-    def get_many(self, keys: Iterable[str],
-                 valid: Callable[[Any], bool] | None = None) -> dict[str, Any]:
+    def get_many(
+        self, keys: Iterable[str], valid: Callable[[Any], bool] | None = None
+    ) -> dict[str, Any]:
         """The stored values of ``keys``; one for which ``valid(value)`` is false (a value
         of another shape, written by another version or damaged) is a miss."""
         keys = list(keys)

@@ -29,56 +29,91 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="docfact", description="Which sentences of your docstrings are not "
-                                                 "true of the code.")
+    parser = _Parser(
+        prog="docfact", description="Which sentences of your docstrings are not true of the code."
+    )
     parser.add_argument("--version", action="version", version=f"docfact {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     check = commands.add_parser("check", help="check files or folders and print findings")
     _add_run_options(check)
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    check.add_argument("--fail-on", choices=(*SEVERITIES, "never"),
-                       help="exit 1 when a finding is at or above this severity (default: warning)")
+    check.add_argument(
+        "--fail-on",
+        choices=(*SEVERITIES, "never"),
+        help="exit 1 when a finding is at or above this severity (default: warning)",
+    )
     fixing = check.add_argument_group("fixes")
-    fixing.add_argument("--fix", action="store_true",
-                        help="apply the safe fixes to the files and report what remains")
-    fixing.add_argument("--unsafe-fixes", action="store_true",
-                        help="with --fix, apply the unsafe fixes too (read them: they may pick "
-                             "the wrong word)")
+    fixing.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes to the files and report what remains",
+    )
+    fixing.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix, apply the unsafe fixes too (read them: they may pick the wrong word)",
+    )
     adopt = check.add_argument_group("report only some findings (for CI and pre-commit)")
-    adopt.add_argument("--baseline", type=Path, metavar="FILE",
-                       help="report only findings not in FILE; when FILE does not exist, write "
-                            "the current findings to it (delete it to refresh)")
-    adopt.add_argument("--diff", metavar="REF",
-                       help="report only findings in code changed since the git revision REF: "
-                            "docstrings edited, or functions edited while their docstring was not")
+    adopt.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="report only findings not in FILE; when FILE does not exist, write "
+        "the current findings to it (delete it to refresh)",
+    )
+    adopt.add_argument(
+        "--diff",
+        metavar="REF",
+        help="report only findings in code changed since the git revision REF: "
+        "docstrings edited, or functions edited while their docstring was not",
+    )
 
     report = commands.add_parser("report", help="check files or folders and write an HTML report")
     _add_run_options(report)
-    report.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
-                        help="the HTML file to write")
+    report.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="the HTML file to write"
+    )
     report.set_defaults(fail_on=None)  # a report never fails on findings
 
     score = commands.add_parser(
-        "score", help="one function's scores: ReFEree, SONAR and model understandability (SSC)")
-    score.add_argument("target", metavar="FILE::QUALNAME", type=_target,
-                       help="a file and a documented function in it, e.g. shop/cart.py::Cart.add")
+        "score", help="one function's scores: ReFEree, SONAR and model understandability (SSC)"
+    )
+    score.add_argument(
+        "target",
+        metavar="FILE::QUALNAME",
+        type=_target,
+        help="a file and a documented function in it, e.g. shop/cart.py::Cart.add",
+    )
     score.add_argument("--format", choices=("text", "json"), default="text")
     score.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
     score.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
     score.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     _add_model_options(score)
-    score.set_defaults(select=None, ignore=None, fail_on=None, docstring_style=None, jobs=None,
-                       sonar=False, ssc=False)
+    score.set_defaults(
+        select=None,
+        ignore=None,
+        fail_on=None,
+        docstring_style=None,
+        jobs=None,
+        sonar=False,
+        ssc=False,
+    )
 
     serve = commands.add_parser("serve", help="run the language server")
     serve.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
-    serve.add_argument("--tcp", metavar="HOST:PORT", type=_address,
-                       help="listen on a TCP address instead")
-    serve.add_argument("-v", "--verbose", action="store_true",
-                       help="log more: every document checked, and with --log-file every LSP message")
-    serve.add_argument("--log-file", type=Path, metavar="PATH",
-                       help="also write the server's log to this file")
+    serve.add_argument(
+        "--tcp", metavar="HOST:PORT", type=_address, help="listen on a TCP address instead"
+    )
+    serve.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="log more: every document checked, and with --log-file every LSP message",
+    )
+    serve.add_argument(
+        "--log-file", type=Path, metavar="PATH", help="also write the server's log to this file"
+    )
 
     cache = commands.add_parser("cache", help="inspect or clear the results cache")
     cache.add_argument("action", choices=("clear", "path"))
@@ -89,8 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     """What to check and how: the options `check` and `report` share."""
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    parser.add_argument("--select", type=_code_list,
-                        help="rule codes or prefixes to enable (DF5, ALL)")
+    parser.add_argument(
+        "--select", type=_code_list, help="rule codes or prefixes to enable (DF5, ALL)"
+    )
     parser.add_argument("--ignore", type=_code_list, help="rule codes or prefixes to disable")
     parser.add_argument("--docstring-style", choices=STYLES)
     parser.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
@@ -99,17 +135,24 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
     _add_model_options(parser)
     scores = parser.add_argument_group("scores (need a model; cached)")
-    scores.add_argument("--sonar", action="store_true",
-                        help="SONAR's Correctness, Abstraction, Conciseness and Fluency of every "
-                             "documented function (up to 13 model calls each; code runs in a sandbox)")
-    scores.add_argument("--ssc", action="store_true",
-                        help="how well the model understands each function (semantic "
-                             "self-consistency, calibrated over the checked functions)")
+    scores.add_argument(
+        "--sonar",
+        action="store_true",
+        help="SONAR's Correctness, Abstraction, Conciseness and Fluency of every "
+        "documented function (up to 13 model calls each; code runs in a sandbox)",
+    )
+    scores.add_argument(
+        "--ssc",
+        action="store_true",
+        help="how well the model understands each function (semantic "
+        "self-consistency, calibrated over the checked functions)",
+    )
 
 
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
     model = parser.add_argument_group(
-        "model judge (ReFEree C1-C4; nothing is sent without --llm-model)")
+        "model judge (ReFEree C1-C4; nothing is sent without --llm-model)"
+    )
     model.add_argument("--llm-model", help="a litellm model string, e.g. openai/gpt-4o-mini")
     model.add_argument("--llm-api-base", help="the model server's URL")
     model.add_argument("--llm-api-key-env", help="NAME of the environment variable holding the key")
@@ -127,7 +170,9 @@ def _address(text: str) -> tuple[str, int]:
 def _target(text: str) -> tuple[Path, str]:
     path, separator, qualname = text.rpartition("::")
     if not separator or not path or not qualname:
-        raise argparse.ArgumentTypeError(f"{text!r} is not FILE::QUALNAME (e.g. shop/cart.py::Cart.add)")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not FILE::QUALNAME (e.g. shop/cart.py::Cart.add)"
+        )
     return Path(path), qualname
 
 
@@ -168,14 +213,19 @@ def _settings(arguments) -> tuple[Settings, Path | None]:
         start = arguments.paths[0] if arguments.paths[0].exists() else Path.cwd()
         settings, root = load_settings(start)
     flags = {
-        "select": arguments.select, "ignore": arguments.ignore, "fail_on": arguments.fail_on,
-        "docstring_style": arguments.docstring_style, "cache_dir": arguments.cache_dir,
+        "select": arguments.select,
+        "ignore": arguments.ignore,
+        "fail_on": arguments.fail_on,
+        "docstring_style": arguments.docstring_style,
+        "cache_dir": arguments.cache_dir,
         "jobs": arguments.jobs,
     }
     overrides = {key: value for key, value in flags.items() if value is not None}
     model = {
-        "model": arguments.llm_model, "api_base": arguments.llm_api_base,
-        "api_key_env": arguments.llm_api_key_env, "protocol": arguments.llm_protocol,
+        "model": arguments.llm_model,
+        "api_base": arguments.llm_api_base,
+        "api_key_env": arguments.llm_api_key_env,
+        "protocol": arguments.llm_protocol,
         "votes": arguments.llm_votes,
     }
     model = {key: value for key, value in model.items() if value is not None}
@@ -187,8 +237,10 @@ def _settings(arguments) -> tuple[Settings, Path | None]:
     settings = settings.with_overrides(overrides, "command line")
     asked = [f"--{table}" for table in ("sonar", "ssc") if getattr(arguments, table, False)]
     if asked and not settings.llm.model:
-        raise ConfigError(f"{' and '.join(asked)} need a model: set model in [tool.docfact.llm] "
-                          "or pass --llm-model")
+        raise ConfigError(
+            f"{' and '.join(asked)} need a model: set model in [tool.docfact.llm] "
+            "or pass --llm-model"
+        )
     return settings, root
 
 
@@ -197,8 +249,11 @@ def _warn_without_sandbox() -> None:
     from .sonar.sandbox import unavailable
 
     if unavailable():
-        print(f"docfact: warning: {unavailable()}: SONAR Correctness and Conciseness are "
-              "not measured", file=sys.stderr)
+        print(
+            f"docfact: warning: {unavailable()}: SONAR Correctness and Conciseness are "
+            "not measured",
+            file=sys.stderr,
+        )
 
 
 def _run(arguments):
@@ -214,8 +269,14 @@ def _run(arguments):
     # A short-lived process that loads millions of small objects (every file's cached
     # facts): the cyclic garbage collector would only re-scan them, again and again.
     gc.disable()
-    result = check_paths(arguments.paths, settings, root, cache, progress=sys.stderr.isatty(),
-                         model_passes=_model_passes(settings, cache))
+    result = check_paths(
+        arguments.paths,
+        settings,
+        root,
+        cache,
+        progress=sys.stderr.isatty(),
+        model_passes=_model_passes(settings, cache),
+    )
     gc.freeze()  # what exists now lives until exit: no collection should walk it
     gc.enable()
     for path, reason in result.skipped:
@@ -232,8 +293,9 @@ def _model_passes(settings, cache):
         return None
     from .model_passes import model_passes
 
-    return lambda outcomes, project, result: model_passes(outcomes, project, settings, cache,
-                                                          result)
+    return lambda outcomes, project, result: model_passes(
+        outcomes, project, settings, cache, result
+    )
 
 
 def _check(arguments) -> int:
@@ -276,8 +338,11 @@ def _fixed(result, unsafe: bool) -> bool:
 
     outcome = apply_fixes(result.diagnostics, result.checked, unsafe)
     for d in outcome.applied:
-        print(f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: "
-              f"{d['code']} {d['fix']['title']}", file=sys.stderr)
+        print(
+            f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: "
+            f"{d['code']} {d['fix']['title']}",
+            file=sys.stderr,
+        )
     for reason in outcome.not_applied:
         print(f"docfact: {reason}", file=sys.stderr)
     summary = f"docfact: applied {len(outcome.applied)} fixes to {outcome.files} files"
@@ -315,8 +380,9 @@ def _report(arguments) -> int:
     try:
         report.write(result, arguments.output, project=arguments.paths[0].resolve().name)
     except OSError as error:
-        print(f"docfact: cannot write {arguments.output}: {error.strerror or error}",
-              file=sys.stderr)
+        print(
+            f"docfact: cannot write {arguments.output}: {error.strerror or error}", file=sys.stderr
+        )
         return EXIT_USAGE
     print(f"docfact: wrote {arguments.output}", file=sys.stderr)
     return EXIT_OK
@@ -335,7 +401,9 @@ def _score(arguments) -> int:
     arguments.paths = [path]
     settings, root = _settings(arguments)
     if not settings.llm.model:
-        raise ConfigError("score needs a model: set model in [tool.docfact.llm] or pass --llm-model")
+        raise ConfigError(
+            "score needs a model: set model in [tool.docfact.llm] or pass --llm-model"
+        )
     _warn_without_sandbox()
     cache_dir = Path(settings.cache_dir) if settings.cache_dir else None
     cache = None if arguments.no_cache else Cache(cache_dir)
@@ -350,7 +418,10 @@ def _score(arguments) -> int:
     except ScoreError as error:
         print(f"docfact: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    _write((json.dumps(entry, indent=2) if arguments.format == "json" else output.score_card(entry)) + "\n")
+    _write(
+        (json.dumps(entry, indent=2) if arguments.format == "json" else output.score_card(entry))
+        + "\n"
+    )
     return EXIT_OK
 
 
@@ -369,8 +440,10 @@ def _serve(arguments) -> int:
         try:
             arguments.log_file.open("a", encoding="utf-8").close()
         except OSError as error:
-            print(f"docfact: error: --log-file {arguments.log_file}: {error.strerror or error}",
-                  file=sys.stderr)
+            print(
+                f"docfact: error: --log-file {arguments.log_file}: {error.strerror or error}",
+                file=sys.stderr,
+            )
             return EXIT_USAGE
     return serve(tcp=arguments.tcp, verbose=arguments.verbose, log_file=arguments.log_file)
 

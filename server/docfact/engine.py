@@ -7,8 +7,8 @@ project graph, so a file's result depends on its content alone and can be cached
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Callable, Iterable
 
 from .analysis import FileAnalysis, UnitAnalysis
 from .checks.context import CheckContext
@@ -47,8 +47,9 @@ class UnitMemo:
             self._entries = self._fresh
         self._fresh = {}
 
-    def reuse(self, key: tuple, unit: Unit, module: Module, lines: LineIndex,
-              path: str) -> UnitAnalysis | None:
+    def reuse(
+        self, key: tuple, unit: Unit, module: Module, lines: LineIndex, path: str
+    ) -> UnitAnalysis | None:
         found = self._entries.get(key)
         if found is None:
             return None
@@ -56,7 +57,9 @@ class UnitMemo:
         answers = asked.still_hold(module, unit)
         if answers is None:
             return None
-        moved = _moved(report, unit, unit.span.start - start, lines.line(unit.span.start) - line, path)
+        moved = _moved(
+            report, unit, unit.span.start - start, lines.line(unit.span.start) - line, path
+        )
         self.keep(key, unit, lines, moved, answers)
         return moved
 
@@ -65,15 +68,27 @@ class UnitMemo:
         is undone, its reports would otherwise stay in memory until the next edit)."""
         self._entries = {}
 
-    def keep(self, key: tuple, unit: Unit, lines: LineIndex, report: UnitAnalysis,
-             answers: Answers | None) -> None:
+    def keep(
+        self,
+        key: tuple,
+        unit: Unit,
+        lines: LineIndex,
+        report: UnitAnalysis,
+        answers: Answers | None,
+    ) -> None:
         if answers is not None:
             self._fresh[key] = (unit.span.start, lines.line(unit.span.start), report, answers)
 
 
-def analyze(text: str, path: str, module_name: str, settings: Settings,
-            relative_path: str | None = None, memo: UnitMemo | None = None,
-            outdated: Callable[[], bool] | None = None) -> FileAnalysis:
+def analyze(
+    text: str,
+    path: str,
+    module_name: str,
+    settings: Settings,
+    relative_path: str | None = None,
+    memo: UnitMemo | None = None,
+    outdated: Callable[[], bool] | None = None,
+) -> FileAnalysis:
     """Parse ``text`` (Java when ``path`` ends with .java, else Python) and run every
     enabled rule on each documented unit. A Java file's module name is its package.
     ``outdated`` is asked between statements and units: when it says yes, ``Outdated``
@@ -84,19 +99,28 @@ def analyze(text: str, path: str, module_name: str, settings: Settings,
         module_name = module.package or ""  # the parser says "" for the default package
     else:
         try:
-            module = (memo.parser.parse(text, outdated) if memo is not None
-                      else python.parse_module(text))
+            module = (
+                memo.parser.parse(text, outdated) if memo is not None else python.parse_module(text)
+            )
         except SkippedFile as reason:
             return FileAnalysis(path, module_name, text, lines, EMPTY_MODULE, [], str(reason))
-    reports = check_units(module.units, module, module_name, path, lines, settings,
-                          relative_path, memo, outdated)
+    reports = check_units(
+        module.units, module, module_name, path, lines, settings, relative_path, memo, outdated
+    )
     return FileAnalysis(path, module_name, text, lines, module, reports)
 
 
-def check_units(units, module: Module, module_name: str, path: str, lines: LineIndex,
-                settings: Settings, relative_path: str | None = None,
-                memo: UnitMemo | None = None,
-                outdated: Callable[[], bool] | None = None) -> list[UnitAnalysis]:
+def check_units(
+    units,
+    module: Module,
+    module_name: str,
+    path: str,
+    lines: LineIndex,
+    settings: Settings,
+    relative_path: str | None = None,
+    memo: UnitMemo | None = None,
+    outdated: Callable[[], bool] | None = None,
+) -> list[UnitAnalysis]:
     """Run every enabled rule on each documented unit of ``units`` (names resolve in
     ``module``; offsets and lines are those of the text ``lines`` indexes). Severities and
     suppression comments are not applied here but where findings are shown
@@ -112,13 +136,16 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
             continue
         if outdated is not None and outdated():
             raise Outdated
-        key = (context_key, unit.qualname, lines.text[unit.span.start:unit.span.end])
+        key = (context_key, unit.qualname, lines.text[unit.span.start : unit.span.end])
         reused = memo.reuse(key, unit, module, lines, path) if memo is not None else None
         if reused is not None:
             reports.append(reused)
             continue
-        docstring = (parse_javadoc(unit.docstring) if module.package is not None
-                     else parse_docstring(unit.docstring, settings.docstring_style))
+        docstring = (
+            parse_javadoc(unit.docstring)
+            if module.package is not None
+            else parse_docstring(unit.docstring, settings.docstring_style)
+        )
         report = UnitAnalysis(
             unit=unit,
             symbol=".".join(p for p in (module_name, unit.qualname) if p),
@@ -127,8 +154,13 @@ def check_units(units, module: Module, module_name: str, path: str, lines: LineI
         )
         lookups = Lookups(module, unit)
         context = CheckContext(
-            unit=unit, docstring=docstring, segments=report.segments, lookups=lookups,
-            symbol=report.symbol, path=path, lines=lines,
+            unit=unit,
+            docstring=docstring,
+            segments=report.segments,
+            lookups=lookups,
+            symbol=report.symbol,
+            path=path,
+            lines=lines,
             init_signature=init_signatures.get(unit.span),
         )
         for code in sorted(codes):
@@ -147,10 +179,12 @@ def _moved(report: UnitAnalysis, unit: Unit, offset: int, line: int, path: str) 
     """``report`` for the same unit text, now at ``unit``'s place in the file."""
     assert unit.docstring is not None  # the same text as the reported unit's
     return UnitAnalysis(
-        unit=unit, symbol=report.symbol,
+        unit=unit,
+        symbol=report.symbol,
         docstring=replace(report.docstring, text=unit.docstring),
         segments=report.segments,
-        findings=[_moved_finding(f, offset, line, path) for f in report.findings] if offset or line
+        findings=[_moved_finding(f, offset, line, path) for f in report.findings]
+        if offset or line
         else list(report.findings),
     )
 
@@ -160,10 +194,13 @@ def _moved_finding(finding: Finding, offset: int, line: int, path: str) -> Findi
         return Span(span.start + offset, span.end + offset)
 
     return replace(
-        finding, span=moved(finding.span), sentence_span=moved(finding.sentence_span),
+        finding,
+        span=moved(finding.span),
+        sentence_span=moved(finding.sentence_span),
         fix=None if finding.fix is None else replace(finding.fix, span=moved(finding.fix.span)),
-        evidence=tuple(replace(e, line=e.line + line) if e.path == path else e
-                       for e in finding.evidence),
+        evidence=tuple(
+            replace(e, line=e.line + line) if e.path == path else e for e in finding.evidence
+        ),
     )
 
 
@@ -180,8 +217,11 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
         settled = project.settled_finding(finding.symbol, finding.condition)
         if settled is not None:
             message, replacement = settled
-            fix = (Fix(f"Replace with `{replacement}`", replacement, finding.span, "unsafe")
-                   if replacement else finding.fix)
+            fix = (
+                Fix(f"Replace with `{replacement}`", replacement, finding.span, "unsafe")
+                if replacement
+                else finding.fix
+            )
             finding = replace(finding, message=message, fix=fix)
         standing.append(finding)
     return standing
@@ -192,10 +232,13 @@ def facts_of(analysis: FileAnalysis, is_package: bool = False) -> FileFacts:
     documented: dict[str, list[str]] = {}
     raises: dict[str, list[str]] = {}
     for report in analysis.units:  # Java overloads share a qualname: what any documents
-        documented.setdefault(report.unit.qualname, []).extend(_documented(report.docstring, "param"))
+        documented.setdefault(report.unit.qualname, []).extend(
+            _documented(report.docstring, "param")
+        )
         raises.setdefault(report.unit.qualname, []).extend(_documented(report.docstring, "raises"))
-    return file_facts(analysis.module, analysis.module_name, analysis.path, is_package, documented,
-                      raises)
+    return file_facts(
+        analysis.module, analysis.module_name, analysis.path, is_package, documented, raises
+    )
 
 
 def _documented(docstring: Docstring, kind: str) -> list[str]:
@@ -217,4 +260,3 @@ def _init_signatures(units: tuple[Unit, ...]) -> dict[Span, Signature]:
                 if cls.qualname == owner and cls.span.start <= unit.span.start <= cls.span.end:
                     found[cls.span] = unit.signature
     return found
-

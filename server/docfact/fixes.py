@@ -52,7 +52,9 @@ def apply_fixes(diagnostics: list[dict], checked: dict[str, str], unsafe: bool) 
     return outcome
 
 
-def _fix_file(path: Path, wanted: list[dict], checked_digest: str | None, outcome: FixOutcome) -> None:
+def _fix_file(
+    path: Path, wanted: list[dict], checked_digest: str | None, outcome: FixOutcome
+) -> None:
     try:
         data = path.read_bytes()
         text = decode_source(data)
@@ -70,7 +72,9 @@ def _fix_file(path: Path, wanted: list[dict], checked_digest: str | None, outcom
 
     edits: list[tuple[int, int, str]] = []
     done: list[dict] = []
-    for diagnostic in sorted(wanted, key=lambda d: (offset(d["fix"]["start"]), offset(d["fix"]["end"]))):
+    for diagnostic in sorted(
+        wanted, key=lambda d: (offset(d["fix"]["start"]), offset(d["fix"]["end"]))
+    ):
         fix = diagnostic["fix"]
         start, end = offset(fix["start"]), offset(fix["end"])
         if edits and (start, end, fix["replacement"]) == edits[-1]:
@@ -86,7 +90,9 @@ def _fix_file(path: Path, wanted: list[dict], checked_digest: str | None, outcom
         outcome.not_applied.append(f"{path} changed since it was checked: not fixed")
         return
     except OSError as error:
-        outcome.not_applied.append(f"{path}: cannot be written ({error.strerror or error}): not fixed")
+        outcome.not_applied.append(
+            f"{path}: cannot be written ({error.strerror or error}): not fixed"
+        )
         return
     outcome.applied += done
     outcome.files += 1
@@ -99,7 +105,9 @@ class _Changed(Exception):
 def _replace(path: Path, data: bytes, checked_digest: str) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename, unless the file
     changed since it was checked (looked at again just before the rename)."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".docfact")
+    handle, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".docfact"
+    )
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)

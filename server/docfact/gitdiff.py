@@ -35,8 +35,9 @@ class _UnitText:
 
 def _git(top: Path, *args: str) -> subprocess.CompletedProcess:
     try:
-        return subprocess.run(["git", "-C", str(top), *args], capture_output=True,
-                              timeout=_GIT_TIMEOUT_S)
+        return subprocess.run(
+            ["git", "-C", str(top), *args], capture_output=True, timeout=_GIT_TIMEOUT_S
+        )
     except FileNotFoundError:
         raise DiffError("--diff needs git, and there is no git on PATH") from None
     except subprocess.TimeoutExpired:
@@ -52,8 +53,9 @@ class ChangedUnits:
         if found.returncode != 0:
             raise DiffError(f"--diff {ref}: {start} is not inside a git repository")
         self.top = Path(found.stdout.decode().strip()).resolve()
-        commit = _git(self.top, "rev-parse", "--verify", "--quiet", "--end-of-options",
-                      f"{ref}^{{commit}}")
+        commit = _git(
+            self.top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
+        )
         if commit.returncode != 0:
             raise DiffError(f"--diff {ref}: no such commit, branch or tag in {self.top}")
         self.ref = ref
@@ -150,27 +152,42 @@ def _owner(module: Module, offset: int) -> tuple[str, int] | None:
     the innermost one whose definition holds it (an override's name)."""
     keyed = list(zip(_keys(module), module.units))
     for key, unit in keyed:
-        if unit.docstring is not None and unit.docstring.literal.start <= offset <= unit.docstring.literal.end:
+        if (
+            unit.docstring is not None
+            and unit.docstring.literal.start <= offset <= unit.docstring.literal.end
+        ):
             return key
-    holding = [(unit.span.end - unit.span.start, key) for key, unit in keyed
-               if unit.span.start <= offset <= unit.span.end]
+    holding = [
+        (unit.span.end - unit.span.start, key)
+        for key, unit in keyed
+        if unit.span.start <= offset <= unit.span.end
+    ]
     return min(holding)[1] if holding else None
 
 
 def _unit_texts(text: str, module: Module) -> dict[tuple[str, int], _UnitText]:
-    literals = sorted((u.docstring.literal for u in module.units if u.docstring is not None),
-                      key=lambda span: (span.start, span.end))
-    return {key: _UnitText(unit.docstring.value if unit.docstring else None,
-                           _code_of(text, unit, literals))
-            for key, unit in zip(_keys(module), module.units)}
+    literals = sorted(
+        (u.docstring.literal for u in module.units if u.docstring is not None),
+        key=lambda span: (span.start, span.end),
+    )
+    return {
+        key: _UnitText(
+            unit.docstring.value if unit.docstring else None, _code_of(text, unit, literals)
+        )
+        for key, unit in zip(_keys(module), module.units)
+    }
 
 
 def _code_of(text: str, unit: Unit, literals: list) -> str:
     """The unit's text with every docstring literal inside it left out."""
     pieces, at = [], unit.span.start
     for literal in literals:
-        if unit.span.start <= literal.start and literal.end <= unit.span.end and literal.start >= at:
-            pieces.append(text[at:literal.start])
+        if (
+            unit.span.start <= literal.start
+            and literal.end <= unit.span.end
+            and literal.start >= at
+        ):
+            pieces.append(text[at : literal.start])
             at = literal.end
-    pieces.append(text[at:unit.span.end])
+    pieces.append(text[at : unit.span.end])
     return "".join(pieces)

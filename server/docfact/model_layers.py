@@ -27,4 +27,5 @@ def ssc_runs(settings: Settings, trigger: str) -> bool:
 
 def _score_runs(settings: Settings, table: SonarSettings | SscSettings, trigger: str) -> bool:
     return bool(settings.llm.model) and (
-        trigger == "manual" or (table.enabled and trigger in ("check", table.run)))
+        trigger == "manual" or (table.enabled and trigger in ("check", table.run))
+    )

@@ -26,8 +26,13 @@ from .sonar_ssc import scorable, score_findings, score_units, sonar_json, ssc_js
 from .source.files import SkippedFile, decode_source
 
 
-def model_passes(outcomes: list[tuple[FileJob, dict]], project: ProjectGraph, settings: Settings,
-                 cache: Cache | None, result: RunResult) -> dict:
+def model_passes(
+    outcomes: list[tuple[FileJob, dict]],
+    project: ProjectGraph,
+    settings: Settings,
+    cache: Cache | None,
+    result: RunResult,
+) -> dict:
     """Judge every documented unit, score functions when SONAR or SSC is enabled; add the
     findings and scores to ``result``. Returns the usage printed as ``"llm"`` in JSON."""
     client = client_for(settings.llm)
@@ -35,18 +40,29 @@ def model_passes(outcomes: list[tuple[FileJob, dict]], project: ProjectGraph, se
         return {}
     hits = asyncio.run(_passes(outcomes, project, settings, cache, client, result))
     stats = client.stats
-    return {"model": settings.llm.model, "calls": stats.calls,
-            "prompt_tokens": stats.prompt_tokens, "completion_tokens": stats.completion_tokens,
-            "cost": stats.cost, "cache_hits": hits, "failures": stats.failures}
+    return {
+        "model": settings.llm.model,
+        "calls": stats.calls,
+        "prompt_tokens": stats.prompt_tokens,
+        "completion_tokens": stats.completion_tokens,
+        "cost": stats.cost,
+        "cache_hits": hits,
+        "failures": stats.failures,
+    }
 
 
 async def _passes(outcomes, project, settings, cache, client, result: RunResult) -> int:
-    files = [job for job, outcome in outcomes if not outcome.get("skipped") and outcome.get("units")]
+    files = [
+        job for job, outcome in outcomes if not outcome.get("skipped") and outcome.get("units")
+    ]
     analyses = [(job, analysis) for job in files if (analysis := _analysis(job, settings, project))]
     entries = _ScoreEntries(result)
-    judged = await asyncio.gather(*(
-        _judge_file(job, analysis, project, settings, cache, client, result, entries)
-        for job, analysis in analyses))
+    judged = await asyncio.gather(
+        *(
+            _judge_file(job, analysis, project, settings, cache, client, result, entries)
+            for job, analysis in analyses
+        )
+    )
     sonar, ssc = sonar_runs(settings, "check"), ssc_runs(settings, "check")
     if sonar or ssc:
         await _score(analyses, settings, cache, client, result, entries, sonar, ssc)
@@ -64,10 +80,24 @@ def _analysis(job: FileJob, settings: Settings, project: ProjectGraph) -> FileAn
     return analysis
 
 
-async def _judge_file(job: FileJob, analysis: FileAnalysis, project, settings, cache, client,
-                      result: RunResult, entries: "_ScoreEntries") -> int:
-    verdicts = await judge_units(analysis.units, analysis.text, lambda r: project.evidence(r.symbol),
-                                 settings.llm, cache, client)
+async def _judge_file(
+    job: FileJob,
+    analysis: FileAnalysis,
+    project,
+    settings,
+    cache,
+    client,
+    result: RunResult,
+    entries: _ScoreEntries,
+) -> int:
+    verdicts = await judge_units(
+        analysis.units,
+        analysis.text,
+        lambda r: project.evidence(r.symbol),
+        settings.llm,
+        cache,
+        client,
+    )
     for verdict in verdicts:
         _add_findings(result, verdict.findings, analysis, job, settings)
         for agreement in verdict.agreements:
@@ -77,10 +107,22 @@ async def _judge_file(job: FileJob, analysis: FileAnalysis, project, settings, c
     return sum(1 for verdict in verdicts if verdict.cache_hit)
 
 
-async def _score(analyses, settings: Settings, cache, client, result: RunResult,
-                 entries: _ScoreEntries, sonar: bool, ssc: bool) -> None:
-    items = [(analysis, report) for _, analysis in analyses for report in analysis.units
-             if scorable(report)]
+async def _score(
+    analyses,
+    settings: Settings,
+    cache,
+    client,
+    result: RunResult,
+    entries: _ScoreEntries,
+    sonar: bool,
+    ssc: bool,
+) -> None:
+    items = [
+        (analysis, report)
+        for _, analysis in analyses
+        for report in analysis.units
+        if scorable(report)
+    ]
     scores = await score_units(items, settings, cache, client, sonar=sonar, ssc=ssc)
     jobs = {analysis.path: job for job, analysis in analyses}
     for analysis, report in items:
@@ -94,11 +136,15 @@ async def _score(analyses, settings: Settings, cache, client, result: RunResult,
         _add_findings(result, score_findings(report, found), analysis, job, settings)
 
 
-def _add_findings(result: RunResult, findings, analysis: FileAnalysis, job: FileJob,
-                  settings: Settings) -> None:
-    rules = FileRules.of(settings, job.relative, suppressions(analysis.module.units, analysis.module_name))
-    result.diagnostics.extend(diagnostic_json(finding, analysis.lines, job.display)
-                              for finding in rules.apply(findings))
+def _add_findings(
+    result: RunResult, findings, analysis: FileAnalysis, job: FileJob, settings: Settings
+) -> None:
+    rules = FileRules.of(
+        settings, job.relative, suppressions(analysis.module.units, analysis.module_name)
+    )
+    result.diagnostics.extend(
+        diagnostic_json(finding, analysis.lines, job.display) for finding in rules.apply(findings)
+    )
 
 
 class _ScoreEntries:
@@ -111,8 +157,14 @@ class _ScoreEntries:
     def of(self, path: str, symbol: str, analysis: FileAnalysis) -> dict:
         if (path, symbol) not in self.index:
             report = next(r for r in analysis.units if r.symbol == symbol)
-            entry = {"symbol": symbol, "path": path, "line": report.unit.def_line + 1,
-                     "referee": None, "sonar": None, "ssc": None}
+            entry = {
+                "symbol": symbol,
+                "path": path,
+                "line": report.unit.def_line + 1,
+                "referee": None,
+                "sonar": None,
+                "ssc": None,
+            }
             self.result.scores.append(entry)
             self.index[path, symbol] = entry
         return self.index[path, symbol]
@@ -122,9 +174,12 @@ def _note_agreement(result: RunResult, path: str, agreement: Agreement, lines) -
     """The deterministic finding stands; say that the model agrees with it."""
     line, column = lines.position(agreement.finding.span.start)
     for item in result.diagnostics:
-        if (item["path"] == path and item["code"] == agreement.finding.code
-                and item["start"] == {"line": line + 1, "column": column + 1}
-                and not item["message"].endswith(AGREES)):
+        if (
+            item["path"] == path
+            and item["code"] == agreement.finding.code
+            and item["start"] == {"line": line + 1, "column": column + 1}
+            and not item["message"].endswith(AGREES)
+        ):
             item["message"] += AGREES
 
 
@@ -135,8 +190,9 @@ class ScoreError(Exception):
     """The function cannot be scored (not found, not a function); the message says why."""
 
 
-def score_one(job: FileJob, qualname: str, project: ProjectGraph, settings: Settings,
-              cache: Cache | None) -> dict:
+def score_one(
+    job: FileJob, qualname: str, project: ProjectGraph, settings: Settings, cache: Cache | None
+) -> dict:
     """ReFEree, SONAR and SSC of one function (SSC labelled against the project's
     calibration set), as the ``scores`` item of the JSON report, with its findings."""
     analysis = _analysis(job, settings, project)
@@ -146,7 +202,9 @@ def score_one(job: FileJob, qualname: str, project: ProjectGraph, settings: Sett
     report = next((r for r in documented if qualname in (r.unit.qualname, r.symbol)), None)
     if report is None:
         names = ", ".join(r.unit.qualname for r in documented) or "none"
-        raise ScoreError(f"{job.display} has no documented function {qualname} (documented: {names})")
+        raise ScoreError(
+            f"{job.display} has no documented function {qualname} (documented: {names})"
+        )
     client = client_for(settings.llm)
     result = RunResult()
     asyncio.run(_score_one(job, analysis, report, project, settings, cache, client, result))
@@ -162,7 +220,9 @@ async def _score_one(job, analysis, report, project, settings, cache, client, re
     only = replace(analysis, units=[report])
     await _judge_file(job, only, project, settings, cache, client, result, entries)
     # SSC of this function alone: tau comes from the project's calibration set in the cache.
-    found = (await score_units([(analysis, report)], settings, cache, client, sonar=True, ssc=True))[report.symbol]
+    found = (
+        await score_units([(analysis, report)], settings, cache, client, sonar=True, ssc=True)
+    )[report.symbol]
     entry = entries.of(job.display, report.symbol, analysis)
     entry["sonar"], entry["ssc"] = sonar_json(found.sonar), ssc_json(found)
     _add_findings(result, score_findings(report, found), analysis, job, settings)

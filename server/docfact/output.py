@@ -33,8 +33,12 @@ def rule_url(code: str) -> str:
 
 
 def sort_key(diagnostic: dict):
-    return (diagnostic["path"], diagnostic["start"]["line"], diagnostic["start"]["column"],
-            diagnostic["code"])
+    return (
+        diagnostic["path"],
+        diagnostic["start"]["line"],
+        diagnostic["start"]["column"],
+        diagnostic["code"],
+    )
 
 
 def to_json(result) -> str:
@@ -54,14 +58,17 @@ def to_json(result) -> str:
 def to_text(result) -> str:
     lines = []
     for d in sorted(result.diagnostics, key=sort_key):
-        lines.append(f"{d['path']}:{d['start']['line']}:{d['start']['column']}: "
-                     f"{d['code']} {d['message']}")
+        lines.append(
+            f"{d['path']}:{d['start']['line']}:{d['start']['column']}: {d['code']} {d['message']}"
+        )
     counts: dict[str, int] = {}
     for d in result.diagnostics:
         counts[d["severity"]] = counts.get(d["severity"], 0) + 1
     found = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if s in counts) or "no findings"
-    lines.append(f"Checked {_count(result.units_checked, 'docstring')} in "
-                 f"{_count(result.files_checked, 'file')}: {found}.")
+    lines.append(
+        f"Checked {_count(result.units_checked, 'docstring')} in "
+        f"{_count(result.files_checked, 'file')}: {found}."
+    )
     return "\n".join(lines)
 
 
@@ -73,37 +80,66 @@ def score_card(entry: dict) -> str:
     """`docfact score`'s text: each score as a bar, with how it was measured."""
     lines = [f"{entry['symbol']}  ({entry['path']}:{entry['line']})", ""]
     referee = entry.get("referee")
-    lines.append(_score_line("ReFEree SCORE", referee,
-                             "consistent verdicts of the judge, 4 criteria per sentence"
-                             if referee is not None else "no verdict from the model"))
+    lines.append(
+        _score_line(
+            "ReFEree SCORE",
+            referee,
+            "consistent verdicts of the judge, 4 criteria per sentence"
+            if referee is not None
+            else "no verdict from the model",
+        )
+    )
     sonar = entry.get("sonar") or {}
     lines.append("SONAR")
     for name in ("correctness", "abstraction", "conciseness", "fluency"):
-        lines.append(_score_line(f"  {name.capitalize()}", sonar.get(name),
-                                 sonar.get("how", {}).get(name, "not computed")))
+        lines.append(
+            _score_line(
+                f"  {name.capitalize()}",
+                sonar.get(name),
+                sonar.get("how", {}).get(name, "not computed"),
+            )
+        )
     example = sonar.get("counterexample")
     if example:
-        lines.append(f"  where they disagree: for {example['input']} the function "
-                     f"{example['original']}; code written from the docstring {example['candidate']}")
+        lines.append(
+            f"  where they disagree: for {example['input']} the function "
+            f"{example['original']}; code written from the docstring {example['candidate']}"
+        )
     ssc = entry.get("ssc") or {}
     if ssc.get("value") is None:
-        lines.append(f"Model understandability: not computed ({ssc.get('error') or 'no summaries'})")
+        lines.append(
+            f"Model understandability: not computed ({ssc.get('error') or 'no summaries'})"
+        )
     else:
         over = f"calibrated over {ssc.get('calibrated_over', '?')} functions of the project"
-        cut = (f"High at SSC >= {ssc['threshold']:.2f}, {over}" if ssc.get("threshold") is not None
-               else f"not labelled: too few functions calibrated ({over})")
-        lines.append(_score_line(f"Model understandability: {(ssc['label'] or 'unlabelled').capitalize()}",
-                                 ssc["value"], f"SSC of k = {ssc['k']} summaries; {cut}"))
+        cut = (
+            f"High at SSC >= {ssc['threshold']:.2f}, {over}"
+            if ssc.get("threshold") is not None
+            else f"not labelled: too few functions calibrated ({over})"
+        )
+        lines.append(
+            _score_line(
+                f"Model understandability: {(ssc['label'] or 'unlabelled').capitalize()}",
+                ssc["value"],
+                f"SSC of k = {ssc['k']} summaries; {cut}",
+            )
+        )
         if "docstring" in ssc:
-            lines.append(f"  P2, docstring vs the model's reading: {ssc['docstring']['value']:.2f} "
-                         f"({ssc['docstring']['label']})")
+            lines.append(
+                f"  P2, docstring vs the model's reading: {ssc['docstring']['value']:.2f} "
+                f"({ssc['docstring']['label']})"
+            )
         if "judged_correct" in ssc:
-            lines.append(f"  P3, summaries judged correct: {ssc['judged_correct']['share']:.0%} "
-                         f"({ssc['judged_correct']['label']})")
+            lines.append(
+                f"  P3, summaries judged correct: {ssc['judged_correct']['share']:.0%} "
+                f"({ssc['judged_correct']['label']})"
+            )
     findings = entry.get("findings") or []
     if findings:
-        lines += ["", "Findings"] + [f"  {d['path']}:{d['start']['line']}:{d['start']['column']}: "
-                                     f"{d['code']} {d['message']}" for d in findings]
+        lines += ["", "Findings"] + [
+            f"  {d['path']}:{d['start']['line']}:{d['start']['column']}: {d['code']} {d['message']}"
+            for d in findings
+        ]
     return "\n".join(lines)
 
 
@@ -116,57 +152,85 @@ def _score_line(label: str, value: float | None, how: str) -> str:
 
 def to_sarif(result) -> str:
     used = sorted({d["code"] for d in result.diagnostics})
-    rules = [{
-        "id": code,
-        "name": RULES[code].name,
-        "shortDescription": {"text": RULES[code].summary},
-        "helpUri": rule_url(code),
-        "properties": {"criterion": RULES[code].criterion},
-    } for code in used if code in RULES]
+    rules = [
+        {
+            "id": code,
+            "name": RULES[code].name,
+            "shortDescription": {"text": RULES[code].summary},
+            "helpUri": rule_url(code),
+            "properties": {"criterion": RULES[code].criterion},
+        }
+        for code in used
+        if code in RULES
+    ]
     results = []
     for d in sorted(result.diagnostics, key=sort_key):
         entry = {
             "ruleId": d["code"],
             "level": _SARIF_LEVEL[d["severity"]],
             "message": {"text": d["message"]},
-            "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": {"uri": d["path"].replace("\\", "/")},
-                    "region": {
-                        "startLine": d["start"]["line"], "startColumn": d["start"]["column"],
-                        "endLine": d["end"]["line"], "endColumn": d["end"]["column"],
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": d["path"].replace("\\", "/")},
+                        "region": {
+                            "startLine": d["start"]["line"],
+                            "startColumn": d["start"]["column"],
+                            "endLine": d["end"]["line"],
+                            "endColumn": d["end"]["column"],
+                        },
                     },
-                },
-                "logicalLocations": [{"fullyQualifiedName": d["symbol"]}],
-            }],
+                    "logicalLocations": [{"fullyQualifiedName": d["symbol"]}],
+                }
+            ],
             "properties": {"criterion": d["criterion"], "sentence": d["sentence"]},
         }
         if d["fix"]:
             fix = d["fix"]
-            entry["fixes"] = [{
-                "description": {"text": fix["title"]},
-                "properties": {"safety": fix.get("safety", "unsafe")},
-                "artifactChanges": [{
-                    "artifactLocation": {"uri": d["path"].replace("\\", "/")},
-                    "replacements": [{
-                        "deletedRegion": {
-                            "startLine": fix["start"]["line"], "startColumn": fix["start"]["column"],
-                            "endLine": fix["end"]["line"], "endColumn": fix["end"]["column"],
-                        },
-                        "insertedContent": {"text": fix["replacement"]},
-                    }],
-                }],
-            }]
+            entry["fixes"] = [
+                {
+                    "description": {"text": fix["title"]},
+                    "properties": {"safety": fix.get("safety", "unsafe")},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": {"uri": d["path"].replace("\\", "/")},
+                            "replacements": [
+                                {
+                                    "deletedRegion": {
+                                        "startLine": fix["start"]["line"],
+                                        "startColumn": fix["start"]["column"],
+                                        "endLine": fix["end"]["line"],
+                                        "endColumn": fix["end"]["column"],
+                                    },
+                                    "insertedContent": {"text": fix["replacement"]},
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ]
         results.append(entry)
-    return json.dumps({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "docfact", "version": __version__,
-                                "informationUri": PUBLIC_RULES_URL, "rules": rules}},
-            "results": results,
-        }],
-    }, indent=2, ensure_ascii=False)
+    return json.dumps(
+        {
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [
+                {
+                    "tool": {
+                        "driver": {
+                            "name": "docfact",
+                            "version": __version__,
+                            "informationUri": PUBLIC_RULES_URL,
+                            "rules": rules,
+                        }
+                    },
+                    "results": results,
+                }
+            ],
+        },
+        indent=2,
+        ensure_ascii=False,
+    )
 
 
 def exceeds(result, fail_on: str) -> bool:

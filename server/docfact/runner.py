@@ -8,11 +8,12 @@ import hashlib
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, TypedDict
+from typing import TypedDict
 
 from .cache import Cache, cache_key
 from .checks.project_rules import project_findings
@@ -74,9 +75,14 @@ class FileOutcome(TypedDict, total=False):
 ModelPasses = Callable[[list[tuple[FileJob, FileOutcome]], ProjectGraph, "RunResult"], dict]
 
 
-def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
-                cache: Cache | None, progress: bool = False,
-                model_passes: ModelPasses | None = None) -> RunResult:
+def check_paths(
+    paths: list[Path],
+    settings: Settings,
+    config_root: Path | None,
+    cache: Cache | None,
+    progress: bool = False,
+    model_passes: ModelPasses | None = None,
+) -> RunResult:
     """Check every Python file under ``paths``; name findings resolved project-wide, then
     ``model_passes`` when given."""
     result = RunResult()
@@ -102,23 +108,35 @@ def check_paths(paths: list[Path], settings: Settings, config_root: Path | None,
             continue
         result.files_checked += 1
         result.units_checked += outcome["units"]
-        findings = standing_findings(outcome, project,
-                                     FileRules.of(settings, job.relative, outcome["suppressed"]))
+        findings = standing_findings(
+            outcome, project, FileRules.of(settings, job.relative, outcome["suppressed"])
+        )
         if findings:
             lines = LineIndex(decode_source(job.data))
             result.diagnostics.extend(diagnostic_json(f, lines, job.display) for f in findings)
     if cache and deterministic_only:
-        cache.put(project_key, {"skipped": result.skipped[skipped_before:],
-                                "diagnostics": result.diagnostics,
-                                "files": result.files_checked, "units": result.units_checked})
+        cache.put(
+            project_key,
+            {
+                "skipped": result.skipped[skipped_before:],
+                "diagnostics": result.diagnostics,
+                "files": result.files_checked,
+                "units": result.units_checked,
+            },
+        )
     if model_passes is not None:
         result.llm = model_passes(outcomes, project, result)
     return result
 
 
-def file_outcomes(paths: list[Path], settings: Settings, config_root: Path | None,
-                  cache: Cache | None, progress: bool = False,
-                  result: RunResult | None = None) -> list[tuple[FileJob, FileOutcome]]:
+def file_outcomes(
+    paths: list[Path],
+    settings: Settings,
+    config_root: Path | None,
+    cache: Cache | None,
+    progress: bool = False,
+    result: RunResult | None = None,
+) -> list[tuple[FileJob, FileOutcome]]:
     """Each file's outcome (see ``check_job``), from the cache or computed in workers."""
     result = result if result is not None else RunResult()
     jobs, keys = _keyed_jobs(paths, settings, config_root, result)
@@ -129,8 +147,18 @@ def _keyed_jobs(paths, settings, config_root, result) -> tuple[list[FileJob], li
     """The files to check, each with the cache key of its outcome."""
     jobs = _discover(paths, settings, config_root, result)
     settings_key = asdict(settings) | {"cache_dir": None, "jobs": None, "llm": None}
-    keys = [cache_key("file", _OUTCOME_FORMAT, settings_key, job.display, job.relative, job.module_name,
-                      hashlib.sha256(job.data).hexdigest()) for job in jobs]
+    keys = [
+        cache_key(
+            "file",
+            _OUTCOME_FORMAT,
+            settings_key,
+            job.display,
+            job.relative,
+            job.module_name,
+            hashlib.sha256(job.data).hexdigest(),
+        )
+        for job in jobs
+    ]
     return jobs, keys
 
 
@@ -138,10 +166,12 @@ def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJ
     cached = cache.get_many(keys, _is_outcome) if cache else {}
     result.cache_hits = len(cached)
     missing = [(key, job) for key, job in zip(keys, jobs) if key not in cached]
-    computed = dict(zip(
-        (key for key, _ in missing),
-        _run_jobs([job for _, job in missing], settings, progress, len(jobs) - len(missing)),
-    ))
+    computed = dict(
+        zip(
+            (key for key, _ in missing),
+            _run_jobs([job for _, job in missing], settings, progress, len(jobs) - len(missing)),
+        )
+    )
     if cache:
         cache.put_many({k: v for k, v in computed.items() if v.get("cacheable", True)})
     return [(job, cached.get(key) or computed[key]) for key, job in zip(keys, jobs)]
@@ -151,13 +181,18 @@ def _is_outcome(value) -> bool:
     """The shape ``check_job`` returns (a cache entry of another shape is recomputed)."""
     return isinstance(value, dict) and (
         isinstance(value.get("skipped"), str)
-        or all(isinstance(value.get(k), t) for k, t in (
-            ("units", int), ("facts", dict), ("findings", list), ("suppressed", dict))))
+        or all(
+            isinstance(value.get(k), t)
+            for k, t in (("units", int), ("facts", dict), ("findings", list), ("suppressed", dict))
+        )
+    )
 
 
 def _is_project_result(value) -> bool:
-    return isinstance(value, dict) and all(isinstance(value.get(k), t) for k, t in (
-        ("skipped", list), ("diagnostics", list), ("files", int), ("units", int)))
+    return isinstance(value, dict) and all(
+        isinstance(value.get(k), t)
+        for k, t in (("skipped", list), ("diagnostics", list), ("files", int), ("units", int))
+    )
 
 
 def project_graph(outcomes: list[tuple[FileJob, FileOutcome]]) -> ProjectGraph:
@@ -169,11 +204,14 @@ def project_graph(outcomes: list[tuple[FileJob, FileOutcome]]) -> ProjectGraph:
     return project
 
 
-def standing_findings(outcome: FileOutcome, project: ProjectGraph, rules: FileRules) -> list[Finding]:
+def standing_findings(
+    outcome: FileOutcome, project: ProjectGraph, rules: FileRules
+) -> list[Finding]:
     """A file's findings (its outcome's and the project-wide rules') that stand once the
     whole project is known, as its settings show them."""
-    found = (resolve(map(decode, outcome["findings"]), project)
-             + project_findings(project, outcome["facts"]["path"]))
+    found = resolve(map(decode, outcome["findings"]), project) + project_findings(
+        project, outcome["facts"]["path"]
+    )
     return rules.apply(found)
 
 
@@ -213,7 +251,9 @@ def relative_to_root(path: Path, root: Path | None) -> str:
     return path.as_posix()
 
 
-def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int) -> list[FileOutcome]:
+def _run_jobs(
+    jobs: list[FileJob], settings: Settings, progress: bool, done: int
+) -> list[FileOutcome]:
     total = len(jobs) + done
     report = _Progress(total, done) if progress and total else None
     workers = settings.jobs or os.cpu_count() or 1
@@ -230,8 +270,9 @@ def _run_jobs(jobs: list[FileJob], settings: Settings, progress: bool, done: int
     return outcomes
 
 
-def in_workers(check, jobs: list[FileJob], settings: Settings, workers: int,
-               report=None) -> list[FileOutcome]:
+def in_workers(
+    check, jobs: list[FileJob], settings: Settings, workers: int, report=None
+) -> list[FileOutcome]:
     """``check(job, settings)`` of every job, in worker processes, in order."""
     outcomes = []
     try:
@@ -242,7 +283,7 @@ def in_workers(check, jobs: list[FileJob], settings: Settings, workers: int,
                 if report:
                     report.advance()
     except BrokenProcessPool:
-        outcomes += _one_by_one(check, jobs[len(outcomes):], settings, report)
+        outcomes += _one_by_one(check, jobs[len(outcomes) :], settings, report)
     return outcomes
 
 
@@ -258,8 +299,10 @@ def _one_by_one(check, jobs: list[FileJob], settings: Settings, report) -> list[
             except BrokenProcessPool:
                 pool.shutdown()
                 pool = _pool(1)
-                outcome = {"skipped": "the process analysing it crashed; please report it",
-                           "cacheable": False}
+                outcome = {
+                    "skipped": "the process analysing it crashed; please report it",
+                    "cacheable": False,
+                }
             outcomes.append(outcome)
             if report:
                 report.advance()
@@ -286,8 +329,11 @@ def check_job(job: FileJob, settings: Settings) -> FileOutcome:
     except RecursionError:
         return {"skipped": "nested too deeply to analyse", "cacheable": False}
     except Exception as error:  # a bug in docfact must cost one file, not the whole run
-        return {"skipped": f"docfact failed on this file ({type(error).__name__}: {error}); "
-                           "please report it", "cacheable": False}
+        return {
+            "skipped": f"docfact failed on this file ({type(error).__name__}: {error}); "
+            "please report it",
+            "cacheable": False,
+        }
     if analysis.skipped:
         return {"skipped": analysis.skipped}
     return {
@@ -308,10 +354,11 @@ class _Progress:
         self.done += 1
         if self.done % 10 == 0 or self.done == self.total:
             filled = int(30 * self.done / self.total)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} files")
+            sys.stderr.write(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} files"
+            )
             sys.stderr.flush()
 
     def finish(self) -> None:
         sys.stderr.write("\r" + " " * 60 + "\r")
         sys.stderr.flush()
-

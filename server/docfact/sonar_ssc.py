@@ -37,13 +37,20 @@ class FunctionScores:
     ssc_error: str | None = None
 
 
-def scorable(report: "UnitAnalysis") -> bool:
+def scorable(report: UnitAnalysis) -> bool:
     """Functions and methods with a docstring: SONAR and SSC describe behaviour."""
     return report.unit.kind in ("function", "method") and report.unit.docstring is not None
 
 
-async def score_units(items: list[tuple["FileAnalysis", "UnitAnalysis"]], settings: Settings, cache,
-                      client, *, sonar: bool, ssc: bool) -> dict[str, FunctionScores]:
+async def score_units(
+    items: list[tuple[FileAnalysis, UnitAnalysis]],
+    settings: Settings,
+    cache,
+    client,
+    *,
+    sonar: bool,
+    ssc: bool,
+) -> dict[str, FunctionScores]:
     """SONAR per function and SSC calibrated over all of ``items``."""
     scores = {report.symbol: FunctionScores(report.symbol) for _, report in items}
     if sonar:
@@ -51,7 +58,9 @@ async def score_units(items: list[tuple["FileAnalysis", "UnitAnalysis"]], settin
 
         async def one(analysis, report):
             async with limit:
-                scores[report.symbol].sonar = await _sonar(analysis, report, client, settings, cache)
+                scores[report.symbol].sonar = await _sonar(
+                    analysis, report, client, settings, cache
+                )
 
         await asyncio.gather(*(one(analysis, report) for analysis, report in items))
     if ssc and items:
@@ -62,10 +71,13 @@ async def score_units(items: list[tuple["FileAnalysis", "UnitAnalysis"]], settin
         by_project: dict[str, list] = {}
         for analysis, report in items:
             root = project_root_of(analysis.path, analysis.module_name)
-            by_project.setdefault(root, []).append(function_input(analysis.text, report.unit, report.symbol))
+            by_project.setdefault(root, []).append(
+                function_input(analysis.text, report.unit, report.symbol)
+            )
         for root, functions in by_project.items():
-            project = await understand_project(functions, client, settings.ssc, cache,
-                                               judge_client=judge, project=root)
+            project = await understand_project(
+                functions, client, settings.ssc, cache, judge_client=judge, project=root
+            )
             _say_if_uncalibrated(root, project.p1, settings.ssc.epsilon)
             for function in functions:
                 found = scores[function.symbol]
@@ -86,12 +98,18 @@ def _say_if_uncalibrated(project: str, calibration, epsilon: float) -> None:
     if math.isfinite(calibration.tau) or project in _UNCALIBRATED_SAID:
         return
     _UNCALIBRATED_SAID.add(project)
-    log.warning("SSC: %d function(s) of %s calibrated so far; High/Low labels need at least %d "
-                "(epsilon %g), so none is labelled until more are scored (docfact check --ssc over "
-                "the project)", calibration.n, project, minimum_functions(epsilon), epsilon)
+    log.warning(
+        "SSC: %d function(s) of %s calibrated so far; High/Low labels need at least %d "
+        "(epsilon %g), so none is labelled until more are scored (docfact check --ssc over "
+        "the project)",
+        calibration.n,
+        project,
+        minimum_functions(epsilon),
+        epsilon,
+    )
 
 
-async def _sonar(analysis: "FileAnalysis", report: "UnitAnalysis", client, settings: Settings, cache):
+async def _sonar(analysis: FileAnalysis, report: UnitAnalysis, client, settings: Settings, cache):
     from .sonar.home import find_home
     from .sonar.measure import not_measured
     from .sonar.score import SonarResult, sonar_scores
@@ -104,31 +122,40 @@ async def _sonar(analysis: "FileAnalysis", report: "UnitAnalysis", client, setti
     if context is None:
         broken = not_measured("the function's source does not parse")
         return SonarResult(broken, broken, broken, broken)
-    home = await find_home(analysis.path, analysis.module_name, analysis.text, unit.qualname,
-                           settings.sonar.python)
+    home = await find_home(
+        analysis.path, analysis.module_name, analysis.text, unit.qualname, settings.sonar.python
+    )
     # Asked for explicitly (a command, a flag): run even where the setting is off.
-    result = await sonar_scores(source, unit.name, report.docstring.text.value, context, client,
-                                replace(settings.sonar, enabled=True), cache, home)
+    result = await sonar_scores(
+        source,
+        unit.name,
+        report.docstring.text.value,
+        context,
+        client,
+        replace(settings.sonar, enabled=True),
+        cache,
+        home,
+    )
     if result.unusable:  # a failed call was said by the client; an unusable answer is said here
         log.warning("%s: SONAR: the model's code is unusable: %s", report.symbol, result.unusable)
     return result
 
 
-def sonar_inputs(analysis: "FileAnalysis", report: "UnitAnalysis") -> tuple[str, str | None]:
+def sonar_inputs(analysis: FileAnalysis, report: UnitAnalysis) -> tuple[str, str | None]:
     """The function's source (dedented) and SONAR's context for it: the imports it uses
     and its signature (None when the source does not parse)."""
     from .sonar.regenerate import build_context
 
     unit = report.unit
     line_start = analysis.text.rfind("\n", 0, unit.span.start) + 1
-    source = textwrap.dedent(analysis.text[line_start:unit.span.end])
+    source = textwrap.dedent(analysis.text[line_start : unit.span.end])
     return source, build_context(source, analysis.module.imports)
 
 
 # --- findings ------------------------------------------------------------------------
 
 
-def score_findings(report: "UnitAnalysis", scores: FunctionScores) -> list[Finding]:
+def score_findings(report: UnitAnalysis, scores: FunctionScores) -> list[Finding]:
     """DF304 when code written from the docstring mostly behaves otherwise (with one input
     where they disagree); DF305 when the docstring is far from what the model reads."""
     summary = report.segments[0] if report.segments else None
@@ -138,27 +165,45 @@ def score_findings(report: "UnitAnalysis", scores: FunctionScores) -> list[Findi
     found = []
     correctness = scores.sonar.correctness if scores.sonar is not None else None
     example = scores.sonar.counterexample if scores.sonar is not None else None
-    if (correctness is not None and correctness.value is not None and not correctness.approximate
-            and correctness.value < LOW_CORRECTNESS):
-        message = (f"Code written from this docstring behaves differently (SONAR Correctness "
-                   f"{correctness.value:.2f}, {correctness.how})")
+    if (
+        correctness is not None
+        and correctness.value is not None
+        and not correctness.approximate
+        and correctness.value < LOW_CORRECTNESS
+    ):
+        message = (
+            f"Code written from this docstring behaves differently (SONAR Correctness "
+            f"{correctness.value:.2f}, {correctness.how})"
+        )
         if example is not None:
-            message += (f": for the input {example.input} the function {example.original}, "
-                        f"the code written from the docstring {example.candidate}")
+            message += (
+                f": for the input {example.input} the function {example.original}, "
+                f"the code written from the docstring {example.candidate}"
+            )
         found.append(_finding("DF304", message, span, report, summary.text))
     similarity = scores.docstring_similarity
     if similarity is not None and similarity.label == "low":
-        message = (f"The docstring's intent and the code's intent, as a model reads them, diverge "
-                   f"(similarity {similarity.value:.2f} to the model's {similarity.k} summaries, "
-                   f"below the project's calibrated threshold {_threshold(similarity.tau):.2f})")
+        message = (
+            f"The docstring's intent and the code's intent, as a model reads them, diverge "
+            f"(similarity {similarity.value:.2f} to the model's {similarity.k} summaries, "
+            f"below the project's calibrated threshold {_threshold(similarity.tau):.2f})"
+        )
         found.append(_finding("DF305", message, span, report, summary.text))
     return found
 
 
-def _finding(code: str, message: str, span, report: "UnitAnalysis", sentence: str) -> Finding:
+def _finding(code: str, message: str, span, report: UnitAnalysis, sentence: str) -> Finding:
     rule = RULES[code]
-    return Finding(code, rule.criterion, rule.severity, message, span, report.symbol,
-                   " ".join(sentence.split()), span)
+    return Finding(
+        code,
+        rule.criterion,
+        rule.severity,
+        message,
+        span,
+        report.symbol,
+        " ".join(sentence.split()),
+        span,
+    )
 
 
 def _threshold(tau: float) -> float:
@@ -187,13 +232,20 @@ def ssc_json(scores: FunctionScores) -> dict | None:
     p1 = scores.ssc
     if p1 is None or p1.value is None:
         return {"value": None, "error": scores.ssc_error} if scores.ssc_error else None
-    shaped = {"value": round(p1.value, 4), "label": p1.label, "k": p1.k,
-              "tau": p1.tau if math.isfinite(p1.tau) else None,
-              "threshold": round(_threshold(p1.tau), 4) if math.isfinite(p1.tau) else None,
-              "calibrated_over": p1.calibrated_over}
+    shaped = {
+        "value": round(p1.value, 4),
+        "label": p1.label,
+        "k": p1.k,
+        "tau": p1.tau if math.isfinite(p1.tau) else None,
+        "threshold": round(_threshold(p1.tau), 4) if math.isfinite(p1.tau) else None,
+        "calibrated_over": p1.calibrated_over,
+    }
     p2 = scores.docstring_similarity
     if p2 is not None and p2.value is not None:
         shaped["docstring"] = {"value": round(p2.value, 4), "label": p2.label}
     if scores.judged is not None and scores.judged.share is not None:
-        shaped["judged_correct"] = {"share": round(scores.judged.share, 4), "label": scores.judged.label}
+        shaped["judged_correct"] = {
+            "share": round(scores.judged.share, 4),
+            "label": scores.judged.label,
+        }
     return shaped

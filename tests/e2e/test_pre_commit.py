@@ -94,7 +94,8 @@ def test_java_files_and_a_baseline_in_args(repo):
     configure(repo, local_hook(["--baseline", "docfact-baseline.json", "."]))
     (repo / "Cart.java").write_text(
         "class Cart {\n    /**\n     * Adds.\n     * @param item the item\n     */\n"
-        "    void add(String thing) { }\n}\n")
+        "    void add(String thing) { }\n}\n"
+    )
     run("git", "add", "Cart.java", cwd=repo, check=True)
     # The first run writes the baseline (and passes); the baseline is then committed.
     first = run(sys.executable, "-m", "pre_commit", "run", cwd=repo)
@@ -104,9 +105,15 @@ def test_java_files_and_a_baseline_in_args(repo):
     done = run("git", "commit", "-m", "java", cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
     # A new finding in the same file is not in the baseline.
-    (repo / "Cart.java").write_text((repo / "Cart.java").read_text().replace(
-        "    void add", "    /**\n     * Removes.\n     * @param what the item\n     */\n"
-                       "    void remove(String item) { }\n    void add"))
+    (repo / "Cart.java").write_text(
+        (repo / "Cart.java")
+        .read_text()
+        .replace(
+            "    void add",
+            "    /**\n     * Removes.\n     * @param what the item\n     */\n"
+            "    void remove(String item) { }\n    void add",
+        )
+    )
     run("git", "add", "Cart.java", cwd=repo, check=True)
     refused = run("git", "commit", "-m", "remove", cwd=repo)
     assert refused.returncode != 0

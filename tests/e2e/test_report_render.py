@@ -27,7 +27,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CHROMIUM = os.environ.get("DOCFACT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
-    reason="Chromium is not installed: `apt-get install -y chromium`, or set DOCFACT_CHROMIUM")
+    reason="Chromium is not installed: `apt-get install -y chromium`, or set DOCFACT_CHROMIUM",
+)
 
 # A shop package: a few docstrings that are wrong (the real checks find them), many right.
 CART = '''\
@@ -79,8 +80,10 @@ def make_shop(root: Path) -> list[str]:
     symbols = ["shop.cart.add_item", "shop.cart.total"]
     for module in ("tax", "stock", "ship"):
         names = [f"{module}_{verb}" for verb in VERBS]
-        (package / f"{module}.py").write_text(f'"""{module}."""\n' + "".join(
-            HELPER.format(name=name, verb=verb) for name, verb in zip(names, VERBS)))
+        (package / f"{module}.py").write_text(
+            f'"""{module}."""\n'
+            + "".join(HELPER.format(name=name, verb=verb) for name, verb in zip(names, VERBS))
+        )
         symbols += [f"shop.{module}.{name}" for name in names]
     return symbols
 
@@ -92,27 +95,62 @@ def fake_scores(symbols: list[str], seed: int = 7) -> list[dict]:
     for symbol in symbols:
         module = symbol.split(".")[1]
         ssc = round(chance.betavariate(4, 2), 3)
-        scores.append({
-            "symbol": symbol, "path": f"shop/{module}.py",
-            "referee": round(chance.betavariate(5, 1.5), 3),
-            "sonar": {dimension: round(chance.betavariate(a, 2), 3) for dimension, a in
-                      (("correctness", 6), ("abstraction", 3), ("conciseness", 4), ("fluency", 8))},
-            "ssc": {"value": ssc, "label": "high" if ssc >= 0.55 else "low", "tau": 0.45, "threshold": 0.55, "k": 5},
-        })
+        scores.append(
+            {
+                "symbol": symbol,
+                "path": f"shop/{module}.py",
+                "referee": round(chance.betavariate(5, 1.5), 3),
+                "sonar": {
+                    dimension: round(chance.betavariate(a, 2), 3)
+                    for dimension, a in (
+                        ("correctness", 6),
+                        ("abstraction", 3),
+                        ("conciseness", 4),
+                        ("fluency", 8),
+                    )
+                },
+                "ssc": {
+                    "value": ssc,
+                    "label": "high" if ssc >= 0.55 else "low",
+                    "tau": 0.45,
+                    "threshold": 0.55,
+                    "k": 5,
+                },
+            }
+        )
     return scores
 
 
 def docfact(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "docfact", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "docfact", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def chromium(page: Path, profile: Path, *mode: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         f"--user-data-dir={profile}", "--window-size=1280,2000", *mode, page.as_uri()],
-        capture_output=True, text=True, timeout=120)
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            "--window-size=1280,2000",
+            *mode,
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def png_pixels(data: bytes) -> tuple[int, int, set[bytes]]:
@@ -120,8 +158,8 @@ def png_pixels(data: bytes) -> tuple[int, int, set[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     position, compressed = 8, []
     while position < len(data):
-        length, kind = struct.unpack(">I4s", data[position:position + 8])
-        body = data[position + 8:position + 8 + length]
+        length, kind = struct.unpack(">I4s", data[position : position + 8])
+        body = data[position + 8 : position + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
             assert depth == 8 and colour in (2, 6), "only 8-bit RGB and RGBA are decoded"
@@ -133,9 +171,9 @@ def png_pixels(data: bytes) -> tuple[int, int, set[bytes]]:
     previous, colours = bytearray(stride), set()
     for y in range(height):
         start = y * (stride + 1)
-        kind, row = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        kind, row = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         _unfilter(kind, row, previous, channels)
-        colours.update(bytes(row[i:i + 3]) for i in range(0, stride, channels * 4))
+        colours.update(bytes(row[i : i + 3]) for i in range(0, stride, channels * 4))
         previous = row
     return width, height, colours
 
@@ -154,8 +192,11 @@ def _unfilter(kind: int, row: bytearray, previous: bytearray, channels: int) -> 
         elif kind == 4:
             corner = previous[i - channels] if i >= channels else 0
             guess = left + up - corner
-            near = min((abs(guess - left), 0, left), (abs(guess - up), 1, up),
-                       (abs(guess - corner), 2, corner))
+            near = min(
+                (abs(guess - left), 0, left),
+                (abs(guess - up), 1, up),
+                (abs(guess - corner), 2, corner),
+            )
             row[i] = (row[i] + near[2]) & 0xFF
 
 
@@ -183,8 +224,9 @@ def test_scored_report_draws_its_plots_and_rows(tmp_path):
     assert {d["symbol"] for d in report["diagnostics"]} >= {"shop.cart.add_item", "shop.cart.total"}
     report["scores"] = fake_scores(symbols)
     page = tmp_path / "report.html"
-    page.write_text(render(report, project="shop", output_dir=tmp_path, cwd=tmp_path),
-                    encoding="utf-8")
+    page.write_text(
+        render(report, project="shop", output_dir=tmp_path, cwd=tmp_path), encoding="utf-8"
+    )
     shot, dom = screenshot_and_dom(page, tmp_path)
     colours = assert_not_blank(shot)
     assert bytes((0x2F, 0x6F, 0xBF)) in colours, "no plot bar in the accent colour was drawn"
@@ -204,8 +246,9 @@ def test_cli_report_of_the_examples(tmp_path):
     assert done.returncode == 0, done.stderr
     shot, dom = screenshot_and_dom(page, tmp_path)
     assert_not_blank(shot)
-    check = json.loads(docfact("check", "inventory", "--format", "json", "--no-cache",
-                               cwd=EXAMPLES).stdout)
+    check = json.loads(
+        docfact("check", "inventory", "--format", "json", "--no-cache", cwd=EXAMPLES).stdout
+    )
     symbols = {d["symbol"] for d in check["diagnostics"]}
     assert dom.count("<tbody data-symbol=") == len(symbols)
     for symbol in symbols:
@@ -224,19 +267,39 @@ filter.dispatchEvent(new Event("input"));
 
 
 def test_sorting_filtering_and_pages_in_the_browser(tmp_path):
-    scores = [{"symbol": f"pkg.m{i % 3}.f{i}", "path": f"pkg/m{i % 3}.py", "line": i + 1,
-               "referee": None, "sonar": None,
-               "ssc": None if i % 10 == 0 else {"value": (i * 37 % 100) / 100, "label": "high",
-                                                "tau": 0.5, "threshold": 0.5, "k": 5}}
-              for i in range(150)]
-    report = {"version": "0", "files_checked": 3, "units_checked": 150, "diagnostics": [],
-              "scores": scores}
+    scores = [
+        {
+            "symbol": f"pkg.m{i % 3}.f{i}",
+            "path": f"pkg/m{i % 3}.py",
+            "line": i + 1,
+            "referee": None,
+            "sonar": None,
+            "ssc": None
+            if i % 10 == 0
+            else {
+                "value": (i * 37 % 100) / 100,
+                "label": "high",
+                "tau": 0.5,
+                "threshold": 0.5,
+                "k": 5,
+            },
+        }
+        for i in range(150)
+    ]
+    report = {
+        "version": "0",
+        "files_checked": 3,
+        "units_checked": 150,
+        "diagnostics": [],
+        "scores": scores,
+    }
     html = render(report, project="pkg", output_dir=tmp_path, cwd=tmp_path)
     page = tmp_path / "sorted.html"
     page.write_text(html.replace("</body>", INTERACT + "</body>"), encoding="utf-8")
     dom = chromium(page, tmp_path / "profile", "--dump-dom").stdout
-    bodies = re.findall(r'<tbody data-symbol="([^"]+)"[^>]*data-ssc="([^"]*)"[^>]*?( hidden="")?>',
-                        dom)
+    bodies = re.findall(
+        r'<tbody data-symbol="([^"]+)"[^>]*data-ssc="([^"]*)"[^>]*?( hidden="")?>', dom
+    )
     visible = [(symbol, value) for symbol, value, hidden in bodies if not hidden]
     assert len(bodies) == 150 and len(visible) == 50  # one page of the 50 in module m1
     assert all(".m1." in symbol for symbol, _ in visible)

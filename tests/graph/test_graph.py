@@ -1,9 +1,5 @@
 """The project graph on multi-file projects: resolution, evidence, raises, drift."""
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -103,8 +99,16 @@ def test_resolution_through_relative_aliased_imports_self_and_bases(project):
     graph_edges = {(a, b, kind) for a, b, kinds in graph.edges(data="kinds") for kind in kinds}
     assert ("shop.store.take", "shop.errors.OutOfStock", "instantiates") in graph_edges
     assert ("shop.store.Store", "shop.store.Base", "inherits") in graph_edges
-    assert ("shop.store.Store.sell", "shop.store.Base.check", "calls") in graph_edges  # via the base
-    assert ("shop.store.Store.sell", "shop.pricing.total", "calls") in graph_edges  # `from . import`
+    assert (
+        "shop.store.Store.sell",
+        "shop.store.Base.check",
+        "calls",
+    ) in graph_edges  # via the base
+    assert (
+        "shop.store.Store.sell",
+        "shop.pricing.total",
+        "calls",
+    ) in graph_edges  # `from . import`
     assert ("shop.store.Store.loop", "shop.pricing.total", "calls") in graph_edges  # aliased module
     assert ("shop.pricing", "shop.store.take", "imports") in graph_edges  # the cycle
     assert ("shop.errors.OutOfStock", "shop.errors.ShopError", "inherits") in graph_edges
@@ -135,7 +139,9 @@ def test_drift_through_the_cli_when_a_raise_disappears(project):
 
 
 def test_drift_when_a_function_in_another_file_is_renamed(project):
-    (project / "shop" / "notes.py").write_text('def note():\n    """Uses `discount_rate` from pricing."""\n')
+    (project / "shop" / "notes.py").write_text(
+        'def note():\n    """Uses `discount_rate` from pricing."""\n'
+    )
     names = Settings(select=("DF1",), ignore=("DF2", "DF3"))
     assert check_paths([project / "shop"], names, project, None).diagnostics == []
     pricing = project / "shop" / "pricing.py"
@@ -162,8 +168,10 @@ def test_graph_facts_persist_in_the_cache_and_a_corrupt_cache_is_rebuilt(project
 def test_incremental_update_replaces_one_file(project):
     graph = graph_of(project)
     before = graph.generation
-    outcomes = dict((job.display, o) for job, o in
-                    file_outcomes([project / "shop" / "pricing.py"], Settings(), project, None))
+    outcomes = dict(
+        (job.display, o)
+        for job, o in file_outcomes([project / "shop" / "pricing.py"], Settings(), project, None)
+    )
     facts = next(iter(outcomes.values()))["facts"]
     facts = {**facts, "path": str(project / "shop" / "pricing.py")}
     graph.set_file(facts)
@@ -172,7 +180,8 @@ def test_incremental_update_replaces_one_file(project):
 
 
 def test_a_method_called_on_a_parameter_may_raise(tmp_path):
-    (tmp_path / "shelf.py").write_text(textwrap.dedent('''
+    (tmp_path / "shelf.py").write_text(
+        textwrap.dedent('''
         class OutOfStock(Exception):
             pass
 
@@ -187,14 +196,19 @@ def test_a_method_called_on_a_parameter_may_raise(tmp_path):
                 OutOfStock: when the shelf is empty.
             """
             return shelf.take(count)
-    '''))
+    ''')
+    )
     assert check_paths([tmp_path], Settings(), tmp_path, None).diagnostics == []
 
 
 def test_class_attribute_positions_survive_long_docstrings_before_them(tmp_path):
-    (tmp_path / "paint.py").write_text(textwrap.dedent('''
+    (tmp_path / "paint.py").write_text(
+        textwrap.dedent(
+            '''
         def long():
-            """''' + "A long docstring. " * 200 + '''"""
+            """'''
+            + "A long docstring. " * 200
+            + '''"""
 
         class Paint:
             """Paint.
@@ -207,12 +221,15 @@ def test_class_attribute_positions_survive_long_docstrings_before_them(tmp_path)
 
             def show(self):
                 """Shows `self.colour`."""
-    '''))
+    '''
+        )
+    )
     assert check_paths([tmp_path], Settings(), tmp_path, None).diagnostics == []
 
 
 def test_inheritance_cycles_and_bases_read_from_self_end(tmp_path):
-    (tmp_path / "cycle.py").write_text(textwrap.dedent('''
+    (tmp_path / "cycle.py").write_text(
+        textwrap.dedent('''
         class Oops(Exception):
             pass
 
@@ -230,20 +247,23 @@ def test_inheritance_cycles_and_bases_read_from_self_end(tmp_path):
                 class Inner(self.Base):
                     pass
                 return Inner
-    '''))
+    ''')
+    )
     report = check_paths([tmp_path], Settings(), tmp_path, None)
     assert [d["code"] for d in report.diagnostics] == ["DF302"]
 
 
 def test_evidence_for_library_symbols_is_read_from_their_source(tmp_path):
-    (tmp_path / "fmt.py").write_text(textwrap.dedent('''
+    (tmp_path / "fmt.py").write_text(
+        textwrap.dedent('''
         import textwrap
         from json import dumps as to_json
 
         def show(data):
             """Show data."""
             return textwrap.dedent(to_json(data))
-    '''))
+    ''')
+    )
     graph = graph_of_tree(tmp_path)
     evidence = {e.symbol: e for e in graph.evidence("fmt.show")}
     assert "Remove any common leading whitespace" in evidence["textwrap.dedent"].text
@@ -263,7 +283,8 @@ def test_a_standing_raises_finding_shows_the_callees_it_looked_through(project):
 
 
 def test_an_override_inheriting_a_docstring_that_names_other_parameters(tmp_path):
-    (tmp_path / "base.py").write_text(textwrap.dedent('''
+    (tmp_path / "base.py").write_text(
+        textwrap.dedent('''
         class Store:
             def load(self, key, default=None):
                 """Load a value.
@@ -272,8 +293,10 @@ def test_an_override_inheriting_a_docstring_that_names_other_parameters(tmp_path
                     key: What to load.
                     default: What to return when there is nothing.
                 """
-    '''))
-    (tmp_path / "child.py").write_text(textwrap.dedent('''
+    ''')
+    )
+    (tmp_path / "child.py").write_text(
+        textwrap.dedent("""
         from base import Store
 
         class Cache(Store):
@@ -287,7 +310,8 @@ def test_an_override_inheriting_a_docstring_that_names_other_parameters(tmp_path
         class Quiet(Store):
             def load(self, name, default=None):  # docfact: ignore[DF106]
                 return name
-    '''))
+    """)
+    )
     report = check_paths([tmp_path], Settings(), tmp_path, None)
     [finding] = report.diagnostics
     assert finding["code"] == "DF106" and finding["symbol"] == "child.Cache.load"
@@ -297,7 +321,8 @@ def test_an_override_inheriting_a_docstring_that_names_other_parameters(tmp_path
 
 
 def test_classes_in_annotations_are_evidence(tmp_path):
-    (tmp_path / "orders.py").write_text(textwrap.dedent('''
+    (tmp_path / "orders.py").write_text(
+        textwrap.dedent('''
         from typing import Optional
 
         class Order:
@@ -306,14 +331,16 @@ def test_classes_in_annotations_are_evidence(tmp_path):
         def total(order: Optional[Order], rate: float) -> float:
             """The order's total."""
             return 0.0
-    '''))
+    ''')
+    )
     evidence = {e.symbol: e for e in graph_of_tree(tmp_path).evidence("orders.total")}
     assert set(evidence) == {"orders.Order"}
     assert evidence["orders.Order"].text.startswith("# annotated with: orders.Order")
 
 
 def test_module_and_class_variables_read_by_a_function_are_evidence(tmp_path):
-    (tmp_path / "net.py").write_text(textwrap.dedent('''
+    (tmp_path / "net.py").write_text(
+        textwrap.dedent('''
         TIMEOUT = 30  # seconds
 
         class Client:
@@ -322,15 +349,20 @@ def test_module_and_class_variables_read_by_a_function_are_evidence(tmp_path):
             def fetch(self, url):
                 """Fetch with the default timeout."""
                 return (url, TIMEOUT, self.retries)
-    '''))
+    ''')
+    )
     evidence = {e.symbol: e for e in graph_of_tree(tmp_path).evidence("net.Client.fetch")}
     assert set(evidence) == {"net.TIMEOUT", "net.Client.retries"}
     assert "TIMEOUT = 30" in evidence["net.TIMEOUT"].text
     assert evidence["net.Client.retries"].line == 5
 
 
-def test_a_warm_run_reads_the_project_result_back_and_any_changed_file_invalidates_it(project, tmp_path):
-    (project / "shop" / "notes.py").write_text('def note():\n    """Uses `discount_rate` from pricing."""\n')
+def test_a_warm_run_reads_the_project_result_back_and_any_changed_file_invalidates_it(
+    project, tmp_path
+):
+    (project / "shop" / "notes.py").write_text(
+        'def note():\n    """Uses `discount_rate` from pricing."""\n'
+    )
     names = Settings(select=("DF1",), ignore=("DF2", "DF3"))
     cache_dir = tmp_path / "cache"
     cold = check_paths([project / "shop"], names, project, Cache(cache_dir))
@@ -351,14 +383,17 @@ def test_instance_attributes_are_entities_with_writes_and_reads_edges(tmp_path):
     package = tmp_path / "till"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "base.py").write_text(textwrap.dedent('''\
+    (package / "base.py").write_text(
+        textwrap.dedent('''\
         class Register:
             def __init__(self, owner):
                 """Open the register. Examples may say self.fake = 1."""
                 self.owner = owner
                 self.total = 0
-        '''))
-    (package / "shop.py").write_text(textwrap.dedent('''\
+        ''')
+    )
+    (package / "shop.py").write_text(
+        textwrap.dedent('''\
         from .base import Register
 
 
@@ -371,7 +406,8 @@ def test_instance_attributes_are_entities_with_writes_and_reads_edges(tmp_path):
             def report(self):
                 """Say who owns the till and what it holds."""
                 return f"{self.owner}: {self.total}"
-        '''))
+        ''')
+    )
     graph = project_graph(file_outcomes([package], Settings(), tmp_path, None))
     assert graph.kind("till.base.Register.total") == "attribute"
     assert graph.kind("till.base.Register.fake") is None  # docstrings are not code
@@ -392,7 +428,8 @@ def test_star_imports_and_library_reexports_resolve(tmp_path):
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "tools.py").write_text('def helper(x):\n    """Help with x."""\n    return x\n')
-    (package / "use.py").write_text(textwrap.dedent('''\
+    (package / "use.py").write_text(
+        textwrap.dedent('''\
         import os
         from .tools import *
 
@@ -400,7 +437,8 @@ def test_star_imports_and_library_reexports_resolve(tmp_path):
         def run(path):
             """Help with the path, joined."""
             return helper(os.path.join(path, "x"))
-        '''))
+        ''')
+    )
     graph = project_graph(file_outcomes([package], Settings(), tmp_path, None))
     evidence = {e.symbol: e for e in graph.evidence("kit.use.run")}
     assert evidence["kit.tools.helper"].text.startswith("# calls: kit.tools.helper(x)")
@@ -414,14 +452,17 @@ def test_java_wildcard_imports_resolve_within_the_project(tmp_path):
     shop = tmp_path / "src" / "com" / "acme" / "shop"
     model.mkdir(parents=True)
     shop.mkdir(parents=True)
-    (model / "Order.java").write_text(textwrap.dedent('''\
+    (model / "Order.java").write_text(
+        textwrap.dedent("""\
         package com.acme.model;
         public class Order {
             /** Makes one. @return the order */
             public static Order create() { return new Order(); }
         }
-        '''))
-    (shop / "Shop.java").write_text(textwrap.dedent('''\
+        """)
+    )
+    (shop / "Shop.java").write_text(
+        textwrap.dedent("""\
         package com.acme.shop;
         import java.util.*;
         import com.acme.model.*;
@@ -429,7 +470,10 @@ def test_java_wildcard_imports_resolve_within_the_project(tmp_path):
             /** Orders one. */
             void order() { Order.create(); }
         }
-        '''))
+        """)
+    )
     graph = graph_of_tree(tmp_path)
     evidence = {e.symbol: e for e in graph.evidence("com.acme.shop.Shop.order")}
-    assert evidence["com.acme.model.Order.create"].text.startswith("# calls: com.acme.model.Order.create")
+    assert evidence["com.acme.model.Order.create"].text.startswith(
+        "# calls: com.acme.model.Order.create"
+    )

@@ -16,16 +16,20 @@ def findings(root, files, folder="pkg"):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
     report = check_paths([root / folder], Settings(), root, None)
-    return sorted((d["symbol"].rsplit(".", 1)[-1], d["code"], d["message"].split("`")[1])
-                  for d in report.diagnostics)
+    return sorted(
+        (d["symbol"].rsplit(".", 1)[-1], d["code"], d["message"].split("`")[1])
+        for d in report.diagnostics
+    )
 
 
 def test_raises_through_an_attribute_an_override_or_a_factory(tmp_path):
     # trio: `self._lock.acquire_nowait()` raises WouldBlock through Lock; marshmallow:
     # `raise self.make_error(...)`, and a base's hook whose overrides raise.
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/sync.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/sync.py": '''
             class WouldBlock(Exception):
                 """Would block."""
 
@@ -87,13 +91,16 @@ def test_raises_through_an_attribute_an_override_or_a_factory(tmp_path):
                         raise self.make_error("number")
                     return int(value)
         ''',
-    }) == [("release", "DF302", "Invalid")]
+        },
+    ) == [("release", "DF302", "Invalid")]
 
 
 def test_abstract_methods_document_what_implementations_raise(tmp_path):
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/streams.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/streams.py": '''
             from abc import ABC, abstractmethod
 
             class Closed(Exception):
@@ -116,18 +123,21 @@ def test_abstract_methods_document_what_implementations_raise(tmp_path):
                     """
                     self.closed = True
         ''',
-    }) == [("close", "DF302", "Closed")]
+        },
+    ) == [("close", "DF302", "Closed")]
 
 
 def test_the_files_own_import_decides_which_exception_a_name_is(tmp_path):
     # A file imports ValidationError from another package; the project has its own.
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/errors.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/errors.py": '''
             class ValidationError(Exception):
                 """The project's own."""
         ''',
-        "pkg/schema.py": '''
+            "pkg/schema.py": '''
             from jsonschema.exceptions import ValidationError
             from jsonschema import validate
 
@@ -139,7 +149,7 @@ def test_the_files_own_import_decides_which_exception_a_name_is(tmp_path):
                 """
                 validate(document, schema)
         ''',
-        "pkg/local.py": '''
+            "pkg/local.py": '''
             from .errors import ValidationError
 
             def check(document):
@@ -150,26 +160,29 @@ def test_the_files_own_import_decides_which_exception_a_name_is(tmp_path):
                 """
                 return document
         ''',
-    }) == [("check", "DF302", "ValidationError")]
+        },
+    ) == [("check", "DF302", "ValidationError")]
 
 
 def test_imports_through_namespace_packages(tmp_path):
     # google-cloud-storage: google/ and google/cloud/ have no __init__.py; files import
     # `google.cloud.storage._helpers`, which the project names `storage._helpers`.
-    assert findings(tmp_path, {
-        "google/cloud/storage/__init__.py": "",
-        "google/cloud/storage/exceptions.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "google/cloud/storage/__init__.py": "",
+            "google/cloud/storage/exceptions.py": '''
             class InvalidResponse(Exception):
                 """Bad status."""
         ''',
-        "google/cloud/storage/_helpers.py": '''
+            "google/cloud/storage/_helpers.py": """
             from google.cloud.storage.exceptions import InvalidResponse
 
             def require_status_code(response, codes):
                 if response.status not in codes:
                     raise InvalidResponse(response)
-        ''',
-        "google/cloud/storage/upload.py": '''
+        """,
+            "google/cloud/storage/upload.py": '''
             from google.cloud.storage import _helpers
 
             def process(response):
@@ -188,29 +201,35 @@ def test_imports_through_namespace_packages(tmp_path):
                 """
                 return response
         ''',
-    }, folder="google/cloud/storage") == [
-        ("cancel", "DF302", "google.cloud.storage.exceptions.InvalidResponse")]
+        },
+        folder="google/cloud/storage",
+    ) == [("cancel", "DF302", "google.cloud.storage.exceptions.InvalidResponse")]
 
 
 def test_names_of_the_libraries_the_project_imports(tmp_path):
     # httpx: "``LWPCookieJar``" of http.cookiejar, which the project imports.
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/cookies.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/cookies.py": '''
             from http.cookiejar import CookieJar
 
             def load(jar: CookieJar):
                 """Load a ``LWPCookieJar`` or a ``MozillaCookieJar`` file into a ``CookieStash``."""
                 return jar
         ''',
-    }) == [("load", "DF102", "CookieStash")]
+        },
+    ) == [("load", "DF102", "CookieStash")]
 
 
 def test_overload_stubs_inherit_no_docstring(tmp_path):
     # werkzeug: `@t.overload def best_match(self, matches)` above the documented one.
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/accept.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/accept.py": '''
             import typing as t
 
             class Accept:
@@ -239,17 +258,20 @@ def test_overload_stubs_inherit_no_docstring(tmp_path):
                 def best_match(self, matches):
                     return None
         ''',
-    }) == [("best_match", "DF106", "best_match")]
+        },
+    ) == [("best_match", "DF106", "best_match")]
 
 
 def test_a_reference_is_read_in_its_module_not_its_package(tmp_path):
     # falcon: `json.JSONEncoder` in falcon/media/json.py; google-cloud-storage:
     # `requests.Session.request` beside a subpackage _media/requests.
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/media/__init__.py": "",
-        "pkg/media/requests/__init__.py": "",
-        "pkg/media/json.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/media/__init__.py": "",
+            "pkg/media/requests/__init__.py": "",
+            "pkg/media/json.py": '''
             import json
 
             def dumps(obj):
@@ -257,16 +279,19 @@ def test_a_reference_is_read_in_its_module_not_its_package(tmp_path):
                 :meth:`requests.Session.request`, or :class:`json.JSONEncodr`."""
                 return json.dumps(obj)
         ''',
-    }) == [("dumps", "DF107", "json.JSONEncodr")]
+        },
+    ) == [("dumps", "DF107", "json.JSONEncodr")]
 
 
 def test_relative_references_find_attributes_and_module_variables(tmp_path):
     # falcon: ":attr:`~.ws_options`" (an instance attribute); google-cloud-storage:
     # ":data:`.UPLOAD_CHUNK_SIZE`" (a module variable).
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/common.py": "UPLOAD_CHUNK_SIZE = 262144\n",
-        "pkg/app.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/common.py": "UPLOAD_CHUNK_SIZE = 262144\n",
+            "pkg/app.py": '''
             class App:
                 ws_options: dict
 
@@ -279,14 +304,17 @@ def test_relative_references_find_attributes_and_module_variables(tmp_path):
                     :attr:`~.ws_options`, :attr:`~.scope` and :attr:`~.wss_options`."""
                     return size
         ''',
-    }) == [("upload", "DF107", "wss_options")]
+        },
+    ) == [("upload", "DF107", "wss_options")]
 
 
 def test_a_callable_bound_at_run_time_may_raise_anything(tmp_path):
     # trio: `raise_cancel = PARENT_TASK_DATA.cancel_register[0]; raise_cancel()`.
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/threads.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/threads.py": '''
             class Cancelled(Exception):
                 """Cancelled."""
 
@@ -309,14 +337,17 @@ def test_a_callable_bound_at_run_time_may_raise_anything(tmp_path):
                 """
                 return len(items)
         ''',
-    }) == [("check_length", "DF302", "Cancelled")]
+        },
+    ) == [("check_length", "DF302", "Cancelled")]
 
 
 def test_a_stub_documents_what_its_implementation_raises(tmp_path):
     # trio: `if TYPE_CHECKING: async def open_process(...): """... Raises: OSError"""`.
-    assert findings(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/process.py": '''
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/process.py": '''
             import typing
 
             if typing.TYPE_CHECKING:
@@ -337,4 +368,5 @@ def test_a_stub_documents_what_its_implementation_raises(tmp_path):
                 """
                 return command
         ''',
-    }) == [("describe", "DF302", "ValueError")]
+        },
+    ) == [("describe", "DF302", "ValueError")]

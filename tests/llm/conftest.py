@@ -24,8 +24,13 @@ def llm_settings(server, secret):
     """Settings for the scripted server: short timeouts, so faults cost little time."""
 
     def make(**changes) -> LlmSettings:
-        values = dict(model="openai/test-model", api_base=server.base_url, api_key_env=KEY_ENV,
-                      timeout_s=2.0, max_retries=2)
+        values = dict(
+            model="openai/test-model",
+            api_base=server.base_url,
+            api_key_env=KEY_ENV,
+            timeout_s=2.0,
+            max_retries=2,
+        )
         values.update(changes)
         return LlmSettings(**values)
 
@@ -39,4 +44,3 @@ def debug_log(caplog):
     for name in ("openai", "httpx", "httpcore", "aiohttp"):
         caplog.set_level(logging.DEBUG, logger=name)
     return caplog
-

@@ -13,17 +13,34 @@ SECRET = "sk-docfact-FAKE-5ecret-4711"
 KEY_ENV = "DOCFACT_TEST_LLM_KEY"
 
 
-def docfact_with_model(tmp_path, server, command: str, *arguments: str, timeout: int = 600,
-                       **env: str) -> subprocess.CompletedProcess:
+def docfact_with_model(
+    tmp_path, server, command: str, *arguments: str, timeout: int = 600, **env: str
+) -> subprocess.CompletedProcess:
     """Runs the real CLI (`docfact COMMAND ... ARGUMENTS`) against a scripted model server,
     with the key in the environment, a cache under tmp_path and no model download; the key
     must never be printed and nothing may crash."""
-    environment = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-                   "HF_HUB_OFFLINE": "1", **env}
-    model = ["--llm-model", "openai/test-model", "--llm-api-base", server.base_url,
-             "--llm-api-key-env", KEY_ENV]
-    done = subprocess.run([sys.executable, "-m", "docfact", command, *model, *arguments],
-                          capture_output=True, text=True, env=environment, timeout=timeout)
+    environment = {
+        **os.environ,
+        KEY_ENV: SECRET,
+        "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+        "HF_HUB_OFFLINE": "1",
+        **env,
+    }
+    model = [
+        "--llm-model",
+        "openai/test-model",
+        "--llm-api-base",
+        server.base_url,
+        "--llm-api-key-env",
+        KEY_ENV,
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", command, *model, *arguments],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=timeout,
+    )
     assert "Traceback" not in done.stderr, done.stderr
     assert SECRET not in done.stdout + done.stderr
     return done
@@ -41,8 +58,12 @@ def cached_rows(cache) -> int:
 
 # --- a model that writes code and summaries, for SONAR and SSC end to end ---------------
 
-SCATTERED_SUMMARIES = ["Parse a configuration file into sections.", "Send reminders to overdue customers.",
-                       "Draw a histogram of the sales.", "Translate the greeting into French."]
+SCATTERED_SUMMARIES = [
+    "Parse a configuration file into sections.",
+    "Send reminders to overdue customers.",
+    "Draw a histogram of the sales.",
+    "Translate the greeting into French.",
+]
 
 
 def arithmetic_responder(body: dict, sample: int) -> str | None:

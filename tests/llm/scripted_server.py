@@ -19,9 +19,9 @@ import threading
 import time
 import urllib.parse
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
 
 CRITERIA = ("name", "type", "function", "context")
 MARKERS = {"name": "BADNAME", "type": "BADTYPE", "function": "WRONGFUNC", "context": "OFFTOPIC"}
@@ -34,8 +34,19 @@ PAPER_TITLES = {
 # 429 (with Retry-After), 500, hang (no answer until the server stops), truncated JSON,
 # JSON inside prose or a fence, wrong sentence ids, the last sentence missing, an empty
 # answer, and a 401 whose message repeats the key it was given.
-FAULTS = ("429", "500", "hang", "truncated", "prose", "fenced", "wrong_ids", "missing", "empty",
-          "echo_key_401", "echo_key_encoded_401")
+FAULTS = (
+    "429",
+    "500",
+    "hang",
+    "truncated",
+    "prose",
+    "fenced",
+    "wrong_ids",
+    "missing",
+    "empty",
+    "echo_key_401",
+    "echo_key_encoded_401",
+)
 _SENTENCE_LINE = re.compile(r"^\[S(\d+)\] (.*)$", re.MULTILINE)
 
 # (sentence, criterion, sample index) -> 1 consistent / 0 inconsistent
@@ -62,8 +73,13 @@ class RecordedRequest:
 class ScriptedServer:
     """Start with ``with ScriptedServer() as server``; ``server.base_url`` is the api_base."""
 
-    def __init__(self, rule: Rule = marker_rule, honour_n: bool = True, retry_after: str = "1",
-                 responder: Responder | None = None):
+    def __init__(
+        self,
+        rule: Rule = marker_rule,
+        honour_n: bool = True,
+        retry_after: str = "1",
+        responder: Responder | None = None,
+    ):
         self.rule = rule
         # Answers any other task (code generation, summaries): (body, sample) -> the text of
         # one choice, or None to fall back to the judge protocols.
@@ -85,7 +101,7 @@ class ScriptedServer:
 
     # --- lifecycle ---------------------------------------------------------------------
 
-    def __enter__(self) -> "ScriptedServer":
+    def __enter__(self) -> ScriptedServer:
         handler = type("Handler", (_Handler,), {"scripted": self})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
@@ -172,8 +188,11 @@ class ScriptedServer:
         completion = sum(count_tokens(c) for c in choices)
         with self._lock:
             self.prompt_tokens += prompt
-        return {"prompt_tokens": prompt, "completion_tokens": completion,
-                "total_tokens": prompt + completion}
+        return {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        }
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -200,14 +219,18 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self._send(400, {"error": {"message": "body is not JSON"}})
         with server._lock:
-            server.requests.append(RecordedRequest(
-                self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            server.requests.append(
+                RecordedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            )
         if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
             return self._send(404, {"error": {"message": f"no route {self.path}"}})
         fault = server._next_fault()
         if fault == "429":
-            return self._send(429, {"error": {"message": "rate limited", "type": "rate_limit"}},
-                              {"Retry-After": server.retry_after})
+            return self._send(
+                429,
+                {"error": {"message": "rate limited", "type": "rate_limit"}},
+                {"Retry-After": server.retry_after},
+            )
         if fault == "500":
             return self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
         if fault == "echo_key_401":  # some servers repeat the key they were given
@@ -215,8 +238,10 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(401, {"error": {"message": f"invalid key {given}", "type": "auth"}})
         if fault == "echo_key_encoded_401":  # ... or encode it first, or show a piece of it
             key = self.headers.get("Authorization", "").removeprefix("Bearer ")
-            shown = (f"invalid key {urllib.parse.quote(key, safe='')}; as base64 "
-                     f"{base64.b64encode(('user:' + key).encode()).decode()}; starts {key[:13]}...")
+            shown = (
+                f"invalid key {urllib.parse.quote(key, safe='')}; as base64 "
+                f"{base64.b64encode(('user:' + key).encode()).decode()}; starts {key[:13]}..."
+            )
             return self._send(401, {"error": {"message": shown, "type": "auth"}})
         if fault == "hang":
             server._release.wait(timeout=60)
@@ -225,17 +250,24 @@ class _Handler(BaseHTTPRequestHandler):
             server._release.wait(timeout=server.delay_s)
         count = max(1, int(body.get("n") or 1)) if server.honour_n else 1
         choices = ["" if fault == "empty" else server.answer(body, fault) for _ in range(count)]
-        self._send(200, {
-            "id": f"chatcmpl-{time.monotonic_ns()}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", ""),
-            "choices": [
-                {"index": i, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-                for i, text in enumerate(choices)
-            ],
-            "usage": server.usage(body, choices),
-        })
+        self._send(
+            200,
+            {
+                "id": f"chatcmpl-{time.monotonic_ns()}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", ""),
+                "choices": [
+                    {
+                        "index": i,
+                        "message": {"role": "assistant", "content": text},
+                        "finish_reason": "stop",
+                    }
+                    for i, text in enumerate(choices)
+                ],
+                "usage": server.usage(body, choices),
+            },
+        )
 
     def _send(self, status: int, payload: dict, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()

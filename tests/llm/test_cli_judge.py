@@ -25,8 +25,16 @@ def restock(item, amount):
 
 def check(tmp_path, server, *extra):
     (tmp_path / "shop.py").write_text(SOURCE)
-    done = docfact_with_model(tmp_path, server, "check", str(tmp_path / "shop.py"),
-                              "--format", "json", *extra, timeout=120)
+    done = docfact_with_model(
+        tmp_path,
+        server,
+        "check",
+        str(tmp_path / "shop.py"),
+        "--format",
+        "json",
+        *extra,
+        timeout=120,
+    )
     return done, json.loads(done.stdout)
 
 
@@ -69,8 +77,12 @@ def test_model_rules_follow_ignore(tmp_path, server):
 
 def test_nothing_is_sent_without_a_model(tmp_path, server):
     (tmp_path / "shop.py").write_text(SOURCE)
-    done = subprocess.run([sys.executable, "-m", "docfact", "check", str(tmp_path), "--format",
-                           "json"], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")})
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", str(tmp_path), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert "llm" not in json.loads(done.stdout)
     assert server.requests == []

@@ -41,7 +41,9 @@ def parse(text, strict):
 '''
 
 PARSE_EVIDENCE = Evidence(
-    "sample.parse", "sample.py", 21,
+    "sample.parse",
+    "sample.py",
+    21,
     'def parse(text, strict):\n    """Parse settings text."""\n'
     '    return dict(line.split("=", 1) for line in text.splitlines())',
 )
@@ -78,7 +80,7 @@ def code_block(prompt: str) -> str:
 
 
 def span_text(finding):
-    return SOURCE[finding.span.start:finding.span.end]
+    return SOURCE[finding.span.start : finding.span.end]
 
 
 def assert_expected_verdicts(result, report):
@@ -92,7 +94,8 @@ def assert_expected_verdicts(result, report):
 
 
 async def test_the_batched_prompt_holds_stripped_code_evidence_and_every_sentence(
-        server, llm_settings, load_report):
+    server, llm_settings, load_report
+):
     await judge(load_report, llm_settings())
     (request,) = server.requests
     assert request.body["response_format"]["type"] == "json_schema"
@@ -108,7 +111,9 @@ async def test_the_batched_prompt_holds_stripped_code_evidence_and_every_sentenc
     assert lines[3][1] == "Parameter `path`: the file to read, a BADTYPE string."
 
 
-async def test_the_paper_protocol_asks_once_per_sentence_and_criterion(server, llm_settings, load_report):
+async def test_the_paper_protocol_asks_once_per_sentence_and_criterion(
+    server, llm_settings, load_report
+):
     result = await judge(load_report, llm_settings(protocol="paper"))
     assert result.calls == len(server.requests) == 6 * 4
     titles = set()
@@ -125,8 +130,10 @@ async def test_the_paper_protocol_asks_once_per_sentence_and_criterion(server, l
 
 
 def test_the_docstring_is_cut_out_with_its_line():
-    text = ('class A:\n    def f(self):\n        """Doc."""\n        return 1\n\n'
-            '    def g(self): "Doc."; return 2\n')
+    text = (
+        'class A:\n    def f(self):\n        """Doc."""\n        return 1\n\n'
+        '    def g(self): "Doc."; return 2\n'
+    )
     units = {r.unit.qualname: r.unit for r in analyze_text(text).units}
     assert code_without_docstring(text, units["A.f"]) == "def f(self):\n    return 1"
     assert "Doc" not in code_without_docstring(text, units["A.g"])
@@ -160,13 +167,18 @@ async def test_verdicts_land_on_the_right_sentences(server, llm_settings, load_r
     assert by_code["DF301"].severity == "warning" and by_code["DF206"].severity == "information"
     finding = by_code["DF301"]
     assert finding.criterion == "function" and finding.symbol == "sample.load"
-    assert finding.message == "the code contradicts this sentence (function) (model: openai/test-model)"
+    assert (
+        finding.message
+        == "the code contradicts this sentence (function) (model: openai/test-model)"
+    )
     assert finding.data == {"model": "openai/test-model", "votes": [0]}
 
 
 async def test_a_deterministic_finding_stands_and_the_model_agrees(server, llm_settings):
-    text = ('def scale(x, factor):\n    """Scale x. The BADNAME rule applies.\n\n    Args:\n'
-            '        x: the value.\n        y: the BADNAME factor.\n    """\n    return x * factor\n')
+    text = (
+        'def scale(x, factor):\n    """Scale x. The BADNAME rule applies.\n\n    Args:\n'
+        '        x: the value.\n        y: the BADNAME factor.\n    """\n    return x * factor\n'
+    )
     (report,) = analyze_text(text).units
     deterministic = [f for f in report.findings if f.code == "DF101"]
     assert deterministic, "the deterministic check reports the unknown parameter y"
@@ -175,13 +187,14 @@ async def test_a_deterministic_finding_stands_and_the_model_agrees(server, llm_s
     assert agreement.finding is deterministic[0] and agreement.criterion == "name"
     (model_finding,) = result.findings  # the sentence no rule could judge
     assert model_finding.code == "DF104" and model_finding.severity == "information"
-    assert text[model_finding.span.start:model_finding.span.end] == "The BADNAME rule applies."
+    assert text[model_finding.span.start : model_finding.span.end] == "The BADNAME rule applies."
 
 
 def shown(analysis, findings):
     """What the default settings and the file's suppression comments show of ``findings``."""
-    return FileRules.of(Settings(), analysis.path,
-                        suppressions(analysis.module.units, analysis.module_name)).apply(findings)
+    return FileRules.of(
+        Settings(), analysis.path, suppressions(analysis.module.units, analysis.module_name)
+    ).apply(findings)
 
 
 async def test_a_suppressed_code_is_not_reported(server, llm_settings):
@@ -194,8 +207,12 @@ async def test_a_suppressed_code_is_not_reported(server, llm_settings):
     assert shown(analysis, result.findings) == []
 
 
-async def test_a_sentence_suppressed_for_a_rule_is_not_reported_again_by_the_model(server, llm_settings):
-    text = 'def f():  # docfact: ignore[DF102]\n    """Call `BADNAME_helper` first."""\n    return 1\n'
+async def test_a_sentence_suppressed_for_a_rule_is_not_reported_again_by_the_model(
+    server, llm_settings
+):
+    text = (
+        'def f():  # docfact: ignore[DF102]\n    """Call `BADNAME_helper` first."""\n    return 1\n'
+    )
     analysis = analyze_text(text)
     (report,) = analysis.units
     assert [f.code for f in report.findings] == ["DF102"]  # found, and silenced where shown
@@ -213,7 +230,8 @@ async def test_a_sentence_suppressed_for_a_rule_is_not_reported_again_by_the_mod
 
 @pytest.mark.parametrize("fault", ["truncated", "wrong_ids", "empty"])
 async def test_an_unusable_answer_is_no_verdict_and_never_cached(
-        server, llm_settings, load_report, tmp_path, fault):
+    server, llm_settings, load_report, tmp_path, fault
+):
     server.inject(fault)
     cache = Cache(tmp_path)
     deterministic = list(load_report.findings)
@@ -225,7 +243,9 @@ async def test_an_unusable_answer_is_no_verdict_and_never_cached(
     assert load_report.findings == deterministic
 
 
-async def test_a_sentence_missing_from_the_answer_has_no_verdict(server, llm_settings, load_report, tmp_path):
+async def test_a_sentence_missing_from_the_answer_has_no_verdict(
+    server, llm_settings, load_report, tmp_path
+):
     server.inject("missing")
     cache = Cache(tmp_path)
     result = await judge(load_report, llm_settings(), cache)
@@ -236,7 +256,9 @@ async def test_a_sentence_missing_from_the_answer_has_no_verdict(server, llm_set
 
 
 @pytest.mark.parametrize("fault", ["prose", "fenced"])
-async def test_json_wrapped_in_prose_or_fences_is_read(server, llm_settings, load_report, tmp_path, fault):
+async def test_json_wrapped_in_prose_or_fences_is_read(
+    server, llm_settings, load_report, tmp_path, fault
+):
     server.inject(fault)
     cache = Cache(tmp_path)
     result = await judge(load_report, llm_settings(), cache)
@@ -245,7 +267,8 @@ async def test_json_wrapped_in_prose_or_fences_is_read(server, llm_settings, loa
 
 
 async def test_a_failing_model_costs_verdicts_not_the_check(
-        server, llm_settings, load_report, tmp_path, secret, debug_log):
+    server, llm_settings, load_report, tmp_path, secret, debug_log
+):
     server.inject("500", always=True)
     cache = Cache(tmp_path)
     result = await judge(load_report, llm_settings(max_retries=1), cache)
@@ -255,7 +278,9 @@ async def test_a_failing_model_costs_verdicts_not_the_check(
     assert secret not in debug_log.text and secret not in result.error
 
 
-async def test_a_failed_paper_call_leaves_one_verdict_missing(server, llm_settings, load_report, tmp_path):
+async def test_a_failed_paper_call_leaves_one_verdict_missing(
+    server, llm_settings, load_report, tmp_path
+):
     server.inject("500")
     cache = Cache(tmp_path)
     settings = llm_settings(protocol="paper", max_retries=0, max_concurrency=1)
@@ -291,13 +316,17 @@ async def test_a_second_identical_judge_makes_no_call(server, llm_settings, load
     assert second.findings == first.findings
 
 
-async def test_the_key_covers_evidence_code_and_decoding(server, llm_settings, load_report, tmp_path):
+async def test_the_key_covers_evidence_code_and_decoding(
+    server, llm_settings, load_report, tmp_path
+):
     cache = Cache(tmp_path)
     settings = llm_settings()
     await judge(load_report, settings, cache)
     await judge(load_report, settings, cache, evidence=())
     await judge(load_report, llm_settings(temperature=0.7), cache)
-    edited = SOURCE.replace("return parse(handle.read(), strict)", "return parse(handle.read(), not strict)")
+    edited = SOURCE.replace(
+        "return parse(handle.read(), strict)", "return parse(handle.read(), not strict)"
+    )
     report = next(r for r in analyze_text(edited).units if r.symbol == "sample.load")
     await judge(report, settings, cache, text=edited)
     assert len(server.requests) == 4 and cached_rows(cache) == 4
@@ -341,8 +370,9 @@ async def test_a_tie_is_no_verdict(server, llm_settings, load_report):
 async def test_units_are_judged_concurrently(server, llm_settings, analysis):
     server.delay_s = 0.2
     settings = llm_settings(max_concurrency=4)
-    results = await judge_units(analysis.units, SOURCE, lambda report: (), settings, None,
-                                client_for_test(settings))
+    results = await judge_units(
+        analysis.units, SOURCE, lambda report: (), settings, None, client_for_test(settings)
+    )
     assert [r.symbol for r in results] == ["sample.load", "sample.parse"]
     assert server.peak_in_flight == 2
 
@@ -352,7 +382,9 @@ async def test_cancelling_judge_units_cancels_the_calls(server, llm_settings, an
     settings = llm_settings(timeout_s=30)
     cache = Cache(tmp_path)
     client = client_for_test(settings)
-    task = asyncio.create_task(judge_units(analysis.units, SOURCE, lambda r: (), settings, cache, client))
+    task = asyncio.create_task(
+        judge_units(analysis.units, SOURCE, lambda r: (), settings, cache, client)
+    )
     while len(server.requests) < 2:
         await asyncio.sleep(0.01)
     task.cancel()
@@ -368,13 +400,20 @@ async def test_a_java_method_is_shown_to_the_judge_as_java(server, llm_settings,
     from docfact.engine import analyze
     from docfact.llm import client_for, judge_units
 
-    text = ("package shop;\n\nclass Cart {\n    /**\n     * Adds items WRONGFUNC to the cart.\n"
-            "     * @param count how many\n     */\n    void add(int count) { total += count; }\n}\n")
+    text = (
+        "package shop;\n\nclass Cart {\n    /**\n     * Adds items WRONGFUNC to the cart.\n"
+        "     * @param count how many\n     */\n    void add(int count) { total += count; }\n}\n"
+    )
     analysis = analyze(text, "Cart.java", "shop", Settings())
     settings = llm_settings()
-    [result] = await judge_units([r for r in analysis.units if r.unit.name == "add"], text,
-                                 lambda report: (), settings, Cache(tmp_path / "cache"),
-                                 client_for(settings))
+    [result] = await judge_units(
+        [r for r in analysis.units if r.unit.name == "add"],
+        text,
+        lambda report: (),
+        settings,
+        Cache(tmp_path / "cache"),
+        client_for(settings),
+    )
     assert [f.code for f in result.findings] == ["DF301"]
     [request] = server.requests
     system, user = request.body["messages"][0]["content"], request.body["messages"][1]["content"]

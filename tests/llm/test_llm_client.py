@@ -18,7 +18,9 @@ def fast_client(settings, **options) -> LlmClient:
     return LlmClient(settings, **options)
 
 
-async def test_a_call_sends_the_key_from_the_environment_and_counts_usage(server, llm_settings, secret):
+async def test_a_call_sends_the_key_from_the_environment_and_counts_usage(
+    server, llm_settings, secret
+):
     client = fast_client(llm_settings())
     completion = await client.complete(MESSAGES, max_tokens=10)
     assert completion.text.startswith("I cannot tell")  # the server's answer to an unknown prompt
@@ -72,7 +74,9 @@ async def test_retries_are_bounded(server, llm_settings):
     assert client.stats.failures == 1
 
 
-async def test_an_auth_error_is_not_retried_and_never_shows_the_key(server, llm_settings, secret, debug_log):
+async def test_an_auth_error_is_not_retried_and_never_shows_the_key(
+    server, llm_settings, secret, debug_log
+):
     server.inject("echo_key_401")  # the server repeats the key in its error message
     client = fast_client(llm_settings())
     with pytest.raises(LlmError) as raised:
@@ -84,7 +88,9 @@ async def test_an_auth_error_is_not_retried_and_never_shows_the_key(server, llm_
     assert secret not in repr(client)
 
 
-async def test_the_key_is_redacted_in_any_encoding_the_server_echoes(server, llm_settings, secret, debug_log):
+async def test_the_key_is_redacted_in_any_encoding_the_server_echoes(
+    server, llm_settings, secret, debug_log
+):
     """URL-encoded, inside a base64 Authorization value, or a 13-character piece of it."""
     server.inject("echo_key_encoded_401")
     client = fast_client(llm_settings())
@@ -98,19 +104,28 @@ async def test_the_key_is_redacted_in_any_encoding_the_server_echoes(server, llm
     assert secret[:12] not in debug_log.text and encoded[8:20] not in debug_log.text
 
 
-@pytest.mark.parametrize("shown", [
-    "sk-very%2Fsecret%2B123%3D%3D", "sk-very%2fsecret%2b123%3d%3d", "sk-very/secret+123==",
-    "sk-very\\/secret+123==", "c2stdmVyeS9zZWNyZXQrMTIzPT0=", "sk-very/secr",
-])
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "sk-very%2Fsecret%2B123%3D%3D",
+        "sk-very%2fsecret%2b123%3d%3d",
+        "sk-very/secret+123==",
+        "sk-very\\/secret+123==",
+        "c2stdmVyeS9zZWNyZXQrMTIzPT0=",
+        "sk-very/secr",
+    ],
+)
 def test_redaction_covers_every_form_of_the_key(shown):
     from docfact.llm.redact import redact
 
     redacted = redact(f"401: {shown} was refused", "sk-very/secret+123==")
     assert redacted.startswith("401: [redacted]") and redacted.endswith(" was refused")
-    assert not any(shown[i:i + 8] in redacted for i in range(len(shown) - 7))
+    assert not any(shown[i : i + 8] in redacted for i in range(len(shown) - 7))
 
 
-async def test_a_missing_key_variable_is_said_and_nothing_is_sent(server, llm_settings, monkeypatch):
+async def test_a_missing_key_variable_is_said_and_nothing_is_sent(
+    server, llm_settings, monkeypatch
+):
     monkeypatch.delenv(KEY_ENV)
     with pytest.raises(LlmError, match=KEY_ENV):
         await fast_client(llm_settings()).complete(MESSAGES)

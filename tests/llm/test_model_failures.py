@@ -21,8 +21,9 @@ def total(a: int, b: int) -> int:
 def check(tmp_path, server, *flags):
     (tmp_path / "arith.py").write_text(SOURCE)
     (tmp_path / "pyproject.toml").write_text("[tool.docfact.llm]\nmax-retries = 0\n")
-    done = docfact_with_model(tmp_path, server, "check", str(tmp_path / "arith.py"),
-                              "--format", "json", *flags)
+    done = docfact_with_model(
+        tmp_path, server, "check", str(tmp_path / "arith.py"), "--format", "json", *flags
+    )
     return json.loads(done.stdout), done.stderr.splitlines()
 
 
@@ -41,14 +42,19 @@ def test_garbage_and_stubs_are_not_measurable_and_said_once_each(tmp_path):
     for entry in report["scores"]:
         sonar = entry["sonar"]
         assert sonar["correctness"] is None
-        assert sonar["how"]["correctness"] == ("not measurable: the code regenerated from the docstring "
-                                               "is a stub (raise NotImplementedError)")
+        assert sonar["how"]["correctness"] == (
+            "not measurable: the code regenerated from the docstring "
+            "is a stub (raise NotImplementedError)"
+        )
     assert not any(d["code"] == "DF304" for d in report["diagnostics"])
     for symbol in ("arith.larger", "arith.total"):
         assert [line for line in stderr if line.startswith(f"docfact: {symbol}: SONAR")] == [
             f"docfact: {symbol}: SONAR: the model's code is unusable: "
-            "the regenerated code is a stub (raise NotImplementedError)"]
-        [judge] = [line for line in stderr if line.startswith(f"docfact: {symbol}: the model's judgement")]
+            "the regenerated code is a stub (raise NotImplementedError)"
+        ]
+        [judge] = [
+            line for line in stderr if line.startswith(f"docfact: {symbol}: the model's judgement")
+        ]
         assert judge.endswith("could not be read (4 of 4 verdicts missing)")
 
 
@@ -58,6 +64,8 @@ def test_every_failed_call_is_one_line(tmp_path):
         report, stderr = check(tmp_path, server)
     failures = [line for line in stderr if "call failed" in line]
     assert len(failures) == 2  # one judge call per docstring, each failing once
-    assert all(line.startswith("docfact: model openai/test-model: call failed: ") for line in failures)
+    assert all(
+        line.startswith("docfact: model openai/test-model: call failed: ") for line in failures
+    )
     assert all(SECRET not in line for line in stderr)
     assert not any(d["code"] in ("DF301", "DF401") for d in report["diagnostics"])

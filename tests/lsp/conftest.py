@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -55,13 +56,22 @@ async def start(tmp_path: Path, workspace: Path):
     clients: list[DocfactClient] = []
     cache = tmp_path / "cache"
 
-    async def _start(*, options: Any = FAST, caps: types.ClientCapabilities | None = None,
-                     folders: list[Path] | None = None, configuration: dict | None = None,
-                     command: list[str] | None = None, wait_indexed: bool = True,
-                     factory: Callable[[], DocfactClient] | None = None) -> DocfactClient:
+    async def _start(
+        *,
+        options: Any = FAST,
+        caps: types.ClientCapabilities | None = None,
+        folders: list[Path] | None = None,
+        configuration: dict | None = None,
+        command: list[str] | None = None,
+        wait_indexed: bool = True,
+        factory: Callable[[], DocfactClient] | None = None,
+    ) -> DocfactClient:
         env = {**os.environ, "DOCFACT_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
-        config = ClientServerConfig(server_command=command or SERVER_COMMAND,
-                                    client_factory=factory or make_client, server_env=env)
+        config = ClientServerConfig(
+            server_command=command or SERVER_COMMAND,
+            client_factory=factory or make_client,
+            server_env=env,
+        )
         client = await config.start()
         clients.append(client)
         client.server_pid = client._server.pid if client._server else None
@@ -69,13 +79,21 @@ async def start(tmp_path: Path, workspace: Path):
             client.set_configuration(configuration)
         folders = [workspace] if folders is None else folders
         caps = caps or capabilities()
-        client.init_result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
-            capabilities=caps,
-            workspace_folders=[types.WorkspaceFolder(uri=f.resolve().as_uri(), name=f.name)
-                               for f in folders] or None,
-            root_uri=folders[0].resolve().as_uri() if folders else None,
-            initialization_options=options,
-        )), TIMEOUT)
+        client.init_result = await asyncio.wait_for(
+            client.initialize_session(
+                types.InitializeParams(
+                    capabilities=caps,
+                    workspace_folders=[
+                        types.WorkspaceFolder(uri=f.resolve().as_uri(), name=f.name)
+                        for f in folders
+                    ]
+                    or None,
+                    root_uri=folders[0].resolve().as_uri() if folders else None,
+                    initialization_options=options,
+                )
+            ),
+            TIMEOUT,
+        )
         if wait_indexed and folders and caps.window and caps.window.work_done_progress:
             await wait_for_index(client)
         return client
@@ -96,7 +114,7 @@ async def _stop(client: DocfactClient) -> list[str]:
         if server is not None and server.returncode is None:
             try:
                 await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
-            except Exception as error:  # noqa: BLE001 - reported below
+            except Exception as error:
                 problems.append(f"shutdown: {error}")
             client.exit(None)
             try:

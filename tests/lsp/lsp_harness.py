@@ -12,8 +12,9 @@ import asyncio
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -41,35 +42,57 @@ def unique(items: list) -> list:
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def capabilities(*, pull: bool = False, encodings: list[str] | None = None,
-                 configuration: bool = False, progress: bool = True,
-                 watched_dynamic: bool = False, refresh: bool = False) -> types.ClientCapabilities:
+def capabilities(
+    *,
+    pull: bool = False,
+    encodings: list[str] | None = None,
+    configuration: bool = False,
+    progress: bool = True,
+    watched_dynamic: bool = False,
+    refresh: bool = False,
+) -> types.ClientCapabilities:
     """Client capabilities of a modern editor, with the knobs the tests turn."""
     return types.ClientCapabilities(
-        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
+        general=types.GeneralClientCapabilities(position_encodings=encodings)
+        if encodings
+        else None,
         text_document=types.TextDocumentClientCapabilities(
             synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
-                related_information=True, version_support=True, code_description_support=True,
-                data_support=True),
+                related_information=True,
+                version_support=True,
+                code_description_support=True,
+                data_support=True,
+            ),
             hover=types.HoverClientCapabilities(
-                content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText]),
+                content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText]
+            ),
             code_action=types.CodeActionClientCapabilities(
                 code_action_literal_support=types.ClientCodeActionLiteralOptions(
-                    code_action_kind=types.ClientCodeActionKindOptions(value_set=[
-                        types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll,
-                        types.CodeActionKind.Source])),
-                is_preferred_support=True, data_support=True),
+                    code_action_kind=types.ClientCodeActionKindOptions(
+                        value_set=[
+                            types.CodeActionKind.QuickFix,
+                            types.CodeActionKind.SourceFixAll,
+                            types.CodeActionKind.Source,
+                        ]
+                    )
+                ),
+                is_preferred_support=True,
+                data_support=True,
+            ),
             diagnostic=types.DiagnosticClientCapabilities(related_document_support=False)
-            if pull else None,
+            if pull
+            else None,
         ),
         workspace=types.WorkspaceClientCapabilities(
             configuration=configuration,
             did_change_configuration=types.DidChangeConfigurationClientCapabilities(),
             did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
-                dynamic_registration=watched_dynamic),
+                dynamic_registration=watched_dynamic
+            ),
             diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=refresh)
-            if pull else None,
+            if pull
+            else None,
             workspace_folders=True,
         ),
         window=types.WindowClientCapabilities(work_done_progress=progress, show_message=None),
@@ -95,50 +118,72 @@ class DocfactClient(LanguageClient):
         uri = path.resolve().as_uri()
         text = path.read_text(encoding="utf-8") if text is None else text
         self.texts[uri], self.versions[uri] = text, 1
-        self.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="java" if path.suffix == ".java" else "python", version=1,
-                text=text)))
+        self.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri,
+                    language_id="java" if path.suffix == ".java" else "python",
+                    version=1,
+                    text=text,
+                )
+            )
+        )
         return uri
 
     def replace_all(self, uri: str, text: str) -> int:
         """A full-text didChange; returns the new version."""
         self.versions[uri] += 1
         self.texts[uri] = text
-        self.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+        self.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
         return self.versions[uri]
 
     def edit(self, uri: str, edits: list[types.TextEdit], encoding: str = "utf-16") -> int:
         """Incremental didChange(s) applying ``edits``; returns the new version."""
         text = self.texts[uri]
         # Apply (and send) from the end so earlier ranges stay valid.
-        ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
-                         reverse=True)
+        ordered = sorted(
+            edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
+        )
         changes = []
         for e in ordered:
             text = apply_edit(text, e, encoding)
             changes.append(types.TextDocumentContentChangePartial(range=e.range, text=e.new_text))
         self.versions[uri] += 1
         self.texts[uri] = text
-        self.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
-            content_changes=changes))
+        self.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
+                content_changes=changes,
+            )
+        )
         return self.versions[uri]
 
     def close(self, uri: str) -> None:
-        self.text_document_did_close(types.DidCloseTextDocumentParams(
-            text_document=types.TextDocumentIdentifier(uri=uri)))
+        self.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
 
     # --- waiting -------------------------------------------------------------------
 
     def published_for(self, uri: str) -> list[types.PublishDiagnosticsParams]:
         return [p for p in self.published if p.uri == uri]
 
-    async def diagnostics_for(self, uri: str, version: int | None = None,
-                              until: Callable[[list[types.Diagnostic]], bool] | None = None,
-                              timeout: float = TIMEOUT) -> list[types.Diagnostic]:
+    async def diagnostics_for(
+        self,
+        uri: str,
+        version: int | None = None,
+        until: Callable[[list[types.Diagnostic]], bool] | None = None,
+        timeout: float = TIMEOUT,
+    ) -> list[types.Diagnostic]:
         """The newest published diagnostics of ``uri`` once they are for ``version`` (the
         document's current version by default) and satisfy ``until``."""
         version = self.versions.get(uri) if version is None else version
@@ -151,13 +196,20 @@ class DocfactClient(LanguageClient):
                 return None
             return list(mine[-1].diagnostics)
 
-        return await wait_until(ready, timeout, f"diagnostics of {uri} (version {version})",
-                                lambda: [(p.version, codes(p.diagnostics))
-                                         for p in self.published_for(uri)[-5:]])
+        return await wait_until(
+            ready,
+            timeout,
+            f"diagnostics of {uri} (version {version})",
+            lambda: [(p.version, codes(p.diagnostics)) for p in self.published_for(uri)[-5:]],
+        )
 
 
-async def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "condition",
-                     seen: Callable[[], Any] | None = None) -> Any:
+async def wait_until(
+    check: Callable[[], Any],
+    timeout: float = TIMEOUT,
+    what: str = "condition",
+    seen: Callable[[], Any] | None = None,
+) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -181,8 +233,10 @@ def _record_registration(client: DocfactClient, params: types.RegistrationParams
 
 def _answer_configuration(client: DocfactClient, params: types.ConfigurationParams):
     client.configuration_requests += 1
-    return [client.get_configuration(section=item.section, scope_uri=item.scope_uri)
-            for item in params.items]
+    return [
+        client.get_configuration(section=item.section, scope_uri=item.scope_uri)
+        for item in params.items
+    ]
 
 
 def make_client(without: tuple[str, ...] = ()) -> DocfactClient:
@@ -232,14 +286,16 @@ def apply_edit(text: str, edit: types.TextEdit, encoding: str = "utf-16") -> str
 
 
 def apply_edits(text: str, edits: list[types.TextEdit], encoding: str = "utf-16") -> str:
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
-                    reverse=True):
+    for e in sorted(
+        edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
+    ):
         text = apply_edit(text, e, encoding)
     return text
 
 
-def find_position(text: str, needle: str, occurrence: int = 0, encoding: str = "utf-16",
-                  within: int = 0) -> types.Position:
+def find_position(
+    text: str, needle: str, occurrence: int = 0, encoding: str = "utf-16", within: int = 0
+) -> types.Position:
     """Position of the ``occurrence``-th ``needle`` (optionally ``within`` characters in)."""
     index = -1
     for _ in range(occurrence + 1):
@@ -253,11 +309,17 @@ def find_position(text: str, needle: str, occurrence: int = 0, encoding: str = "
 
 async def wait_for_index(client: DocfactClient) -> None:
     """Until the start-up indexing's work-done progress has ended."""
+
     def ended():
         reports = client.progress_reports.get("docfact-index", [])
         return any(isinstance(r, types.WorkDoneProgressEnd) for r in reports)
-    await wait_until(ended, TIMEOUT, "the end of the workspace indexing progress",
-                     lambda: client.progress_reports)
+
+    await wait_until(
+        ended,
+        TIMEOUT,
+        "the end of the workspace indexing progress",
+        lambda: client.progress_reports,
+    )
 
 
 def codes(diagnostics) -> list[str]:
@@ -268,5 +330,5 @@ def linked_heading(href: str) -> str:
     """The line a rule link opens: the heading of the local docs/rules.md at ``#L<n>``."""
     location, _, fragment = href.partition("#L")
     assert location.startswith("file://") and location.endswith("/docs/rules.md"), href
-    lines = Path(location[len("file://"):]).read_text(encoding="utf-8").splitlines()
+    lines = Path(location[len("file://") :]).read_text(encoding="utf-8").splitlines()
     return lines[int(fragment) - 1]

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
+from lsp_harness import USES, capabilities, codes, linked_heading, wait_until
 from lsprotocol import types
 
-from lsp_harness import USES, capabilities, codes, linked_heading, wait_until
-
 ALL = ["DF101", "DF102", "DF202"]
+
 
 def _change_configuration(client, settings):
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
@@ -38,14 +38,18 @@ async def test_did_change_configuration_with_settings(start, workspace):
 
     # Severity overrides reach the diagnostics too.
     _change_configuration(client, {"docfact": {"debounceMs": 10, "severity": {"DF102": "error"}}})
-    diagnostics = await _recheck(client, uri, lambda d: any(
-        x.severity == types.DiagnosticSeverity.Error for x in d))
-    assert [x.code for x in diagnostics if x.severity == types.DiagnosticSeverity.Error] == ["DF102"]
+    diagnostics = await _recheck(
+        client, uri, lambda d: any(x.severity == types.DiagnosticSeverity.Error for x in d)
+    )
+    assert [x.code for x in diagnostics if x.severity == types.DiagnosticSeverity.Error] == [
+        "DF102"
+    ]
 
 
 async def test_did_change_configuration_without_settings_pulls_them(start, workspace):
-    client = await start(caps=capabilities(configuration=True),
-                         configuration={"docfact": {"debounceMs": 10}})
+    client = await start(
+        caps=capabilities(configuration=True), configuration={"docfact": {"debounceMs": 10}}
+    )
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ALL
     asked = client.configuration_requests
@@ -63,15 +67,20 @@ async def test_did_change_configuration_without_settings_pulls_them(start, works
 
 
 async def test_pulled_configuration_at_start_up_is_used(start, workspace):
-    client = await start(caps=capabilities(configuration=True),
-                         configuration={"docfact": {"debounceMs": 10, "ignore": ["DF202"]}})
+    client = await start(
+        caps=capabilities(configuration=True),
+        configuration={"docfact": {"debounceMs": 10, "ignore": ["DF202"]}},
+    )
     uri = client.open(workspace / "shop" / "orders.py")
     await client.diagnostics_for(uri, until=lambda d: codes(d) == ["DF101", "DF102"])
 
 
 async def test_pulled_configuration_refines_the_initialization_options(start, workspace):
-    client = await start(options={"docfact": {"debounceMs": 10, "ignore": ["DF101"]}},
-                         caps=capabilities(configuration=True), configuration={"docfact": {}})
+    client = await start(
+        options={"docfact": {"debounceMs": 10, "ignore": ["DF101"]}},
+        caps=capabilities(configuration=True),
+        configuration={"docfact": {}},
+    )
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF102", "DF202"]
 
@@ -87,14 +96,18 @@ async def test_unknown_setting_is_reported_and_the_server_keeps_serving(start, w
 
     # The same through didChangeConfiguration; the previous settings stay in force.
     _change_configuration(client, {"docfact": {"ignore": ["DF1"], "colour": "blue"}})
-    await wait_until(lambda: any("colour" in m.message for m in client.messages),
-                     what="a window/showMessage naming `colour`")
+    await wait_until(
+        lambda: any("colour" in m.message for m in client.messages),
+        what="a window/showMessage naming `colour`",
+    )
     version = client.replace_all(uri, client.texts[uri] + "\n")
     assert codes(await client.diagnostics_for(uri, version=version)) == ALL
     # Client-only keys of editor extensions are accepted silently.
     count = len(client.messages)
-    _change_configuration(client, {"docfact": {"debounceMs": 10, "interpreter": ["python3"],
-                                               "trace": {"server": "off"}}})
+    _change_configuration(
+        client,
+        {"docfact": {"debounceMs": 10, "interpreter": ["python3"], "trace": {"server": "off"}}},
+    )
     version = client.replace_all(uri, client.texts[uri] + "\n")
     assert codes(await client.diagnostics_for(uri, version=version)) == ALL
     assert len(client.messages) == count
@@ -110,7 +123,8 @@ async def test_invalid_value_is_reported(start, workspace):
 
 async def test_pyproject_of_the_workspace_is_honoured(start, workspace):
     (workspace / "pyproject.toml").write_text(
-        '[project]\nname = "shop"\n\n[tool.docfact]\nselect = ["DF5"]\n')
+        '[project]\nname = "shop"\n\n[tool.docfact]\nselect = ["DF5"]\n'
+    )
     client = await start()
     uri = client.open(workspace / "shop" / "orders.py")
     diagnostics = await client.diagnostics_for(uri, version=1)
@@ -127,8 +141,11 @@ async def test_pyproject_changed_on_disk(start, workspace):
     assert codes(await client.diagnostics_for(uri, version=1)) == ALL
     pyproject = workspace / "pyproject.toml"
     pyproject.write_text('[tool.docfact]\nignore = ["DF1"]\n')
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
-        types.FileEvent(uri=pyproject.as_uri(), type=types.FileChangeType.Created)]))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=pyproject.as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
     await _recheck(client, uri, lambda d: codes(d) == ["DF202"])
 
 
@@ -142,19 +159,28 @@ async def test_python_file_changed_on_disk(start, workspace):
 
     helpers = workspace / "shop" / "helpers.py"
     helpers.write_text(helpers.read_text().replace("def dedupe_items", "def unique_items"))
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
-        types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
     diagnostics = await _recheck(client, uri, lambda d: codes(d) == ["DF103"])
     assert "dedupe_items()" in diagnostics[0].message
 
     helpers.write_text(helpers.read_text().replace("def unique_items", "def dedupe_items"))
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
-        types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
     await _recheck(client, uri, lambda d: codes(d) == [])
 
     helpers.unlink()
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
-        types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Deleted)]))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Deleted)]
+        )
+    )
     await _recheck(client, uri, lambda d: codes(d) == ["DF103"])
 
 
@@ -163,8 +189,12 @@ async def test_watchers_are_registered_dynamically(start, workspace):
     await wait_until(lambda: bool(client.registrations), what="client/registerCapability")
     registration = client.registrations[0]
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
-    globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern
-             for w in (registration.register_options["watchers"]
-                       if isinstance(registration.register_options, dict)
-                       else registration.register_options.watchers)]
+    globs = [
+        w["globPattern"] if isinstance(w, dict) else w.glob_pattern
+        for w in (
+            registration.register_options["watchers"]
+            if isinstance(registration.register_options, dict)
+            else registration.register_options.watchers
+        )
+    ]
     assert "**/*.{py,pyi,java}" in globs and "**/pyproject.toml" in globs

@@ -3,9 +3,8 @@ role's target, and its quick fix (the closest name the workspace defines) clears
 
 from __future__ import annotations
 
-from lsprotocol import types
-
 from lsp_harness import apply_edits, codes, find_position
+from lsprotocol import types
 
 SOURCE = '''"""Reports on the shop."""
 
@@ -26,13 +25,20 @@ async def test_role_target_in_another_file_and_its_quick_fix(start, workspace):
     [diagnostic] = diagnostics
     begin = find_position(SOURCE, "shop.helpers.dedupe_itmes")
     assert diagnostic.range == types.Range(
-        start=begin, end=types.Position(line=begin.line,
-                                        character=begin.character + len("shop.helpers.dedupe_itmes")))
+        start=begin,
+        end=types.Position(
+            line=begin.line, character=begin.character + len("shop.helpers.dedupe_itmes")
+        ),
+    )
     assert "`dedupe_itmes` is not in `shop.helpers`" in diagnostic.message
 
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
-        context=types.CodeActionContext(diagnostics=[diagnostic])))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
     fix = actions[0]
     assert fix.title == "Replace with `shop.helpers.dedupe_items`"
     edits = fix.edit.changes[uri]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from lsprotocol import types
-
 from lsp_harness import USES, codes, find_position, linked_heading, wait_until
+from lsprotocol import types
 
 
 def _by_code(diagnostics, code):
@@ -26,8 +25,9 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
     df101, df102, df202 = (_by_code(diagnostics, c) for c in ("DF101", "DF102", "DF202"))
 
     # `ammount` in restock's Args: line 9 (1-based), columns 9-16 -> 0-based 8..15.
-    assert df101.range == types.Range(start=types.Position(line=8, character=8),
-                                      end=types.Position(line=8, character=15))
+    assert df101.range == types.Range(
+        start=types.Position(line=8, character=8), end=types.Position(line=8, character=15)
+    )
     assert df101.range.start == find_position(text, "ammount")
     assert df202.range.start == find_position(text, "str: The sum")
     assert df202.range.end.character - df202.range.start.character == len("str")
@@ -49,13 +49,18 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
     assert related.location.uri == uri
     assert related.location.range.start.line == 3
     assert "restock" in related.message
-    assert df202.related_information and df202.related_information[0].location.range.start.line == 18
+    assert (
+        df202.related_information and df202.related_information[0].location.range.start.line == 18
+    )
     assert df102.related_information is None  # no evidence for an unresolved name
 
     # Fixes travel in `data`; findings without one have none.
     fix = df101.data["fix"]
     assert fix["title"] == "Rename to `amount`" and fix["replacement"] == "amount"
-    assert fix["range"] == {"start": {"line": 8, "character": 8}, "end": {"line": 8, "character": 15}}
+    assert fix["range"] == {
+        "start": {"line": 8, "character": 8},
+        "end": {"line": 8, "character": 15},
+    }
     assert df202.data["fix"]["replacement"] == "float"
     assert "fix" not in df102.data
 
@@ -69,8 +74,9 @@ async def test_fixing_the_mistake_removes_the_diagnostic_and_a_new_one_appears(s
     # Fix `ammount` with an incremental edit of exactly that word.
     begin = find_position(text, "ammount")
     end = types.Position(line=begin.line, character=begin.character + len("ammount"))
-    version = client.edit(uri, [types.TextEdit(range=types.Range(start=begin, end=end),
-                                               new_text="amount")])
+    version = client.edit(
+        uri, [types.TextEdit(range=types.Range(start=begin, end=end), new_text="amount")]
+    )
     diagnostics = await client.diagnostics_for(uri, version=version)
     assert codes(diagnostics) == ["DF102", "DF202"]
 
@@ -78,8 +84,9 @@ async def test_fixing_the_mistake_removes_the_diagnostic_and_a_new_one_appears(s
     text = client.texts[uri]
     begin = find_position(text, "item: The item to describe.")
     end = types.Position(line=begin.line, character=begin.character + len("item"))
-    version = client.edit(uri, [types.TextEdit(range=types.Range(start=begin, end=end),
-                                               new_text="itm")])
+    version = client.edit(
+        uri, [types.TextEdit(range=types.Range(start=begin, end=end), new_text="itm")]
+    )
     diagnostics = await client.diagnostics_for(uri, version=version)
     assert codes(diagnostics) == ["DF101", "DF102", "DF202"]
     new = _by_code(diagnostics, "DF101")
@@ -136,9 +143,11 @@ async def test_did_close_clears_the_diagnostics(start, workspace):
     uri = client.open(workspace / "shop" / "orders.py")
     assert await client.diagnostics_for(uri, version=1)
     client.close(uri)
-    await wait_until(lambda: len(client.published_for(uri)[-1].diagnostics) == 0,
-                     what="an empty publishDiagnostics after didClose",
-                     seen=lambda: [(p.version, len(p.diagnostics)) for p in client.published_for(uri)])
+    await wait_until(
+        lambda: len(client.published_for(uri)[-1].diagnostics) == 0,
+        what="an empty publishDiagnostics after didClose",
+        seen=lambda: [(p.version, len(p.diagnostics)) for p in client.published_for(uri)],
+    )
     # The server keeps serving: re-opening publishes again.
     client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
@@ -149,8 +158,9 @@ async def test_save_rechecks(start, workspace):
     uri = client.open(workspace / "shop" / "orders.py")
     await client.diagnostics_for(uri, version=1)
     count = len(client.published_for(uri))
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     await wait_until(lambda: len(client.published_for(uri)) > count, what="a re-check on save")
     assert codes(client.published_for(uri)[-1].diagnostics) == ["DF101", "DF102", "DF202"]
 
@@ -211,9 +221,12 @@ async def test_half_typed_docstring_does_not_stop_the_server(start, workspace):
     broken_version = client.versions[uri]
     await client.diagnostics_for(uri, version=broken_version)
     # Still answering requests.
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=find_position(client.texts[uri], "restock", within=2)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=find_position(client.texts[uri], "restock", within=2),
+        )
+    )
     assert hover is None or "docfact" in hover.contents.value
     # Undo: the findings come back.
     version = client.replace_all(uri, text)
@@ -232,10 +245,10 @@ def _huge(functions: int) -> str:
     parts = ['"""A generated module of many small functions."""\n']
     for i in range(functions):
         parts.append(
-            f'\n\ndef f{i}(a: int, b: str) -> int:\n'
+            f"\n\ndef f{i}(a: int, b: str) -> int:\n"
             f'    """Function {i}.\n\n'
             f'    Args:\n        a: The first.\n        b: The second.\n    """\n'
-            f'    return a\n'
+            f"    return a\n"
         )
     parts.append(
         '\n\ndef last(value: int) -> int:\n    """The end.\n\n    Args:\n'
@@ -257,8 +270,9 @@ async def test_huge_document(start, workspace):
     # An incremental edit near the end of the huge document is applied and re-checked.
     begin = find_position(text, "valeu")
     end = types.Position(line=begin.line, character=begin.character + 5)
-    version = client.edit(uri, [types.TextEdit(range=types.Range(start=begin, end=end),
-                                               new_text="value")])
+    version = client.edit(
+        uri, [types.TextEdit(range=types.Range(start=begin, end=end), new_text="value")]
+    )
     assert len(await client.diagnostics_for(uri, version=version, timeout=60)) == 0
 
 
@@ -289,10 +303,12 @@ async def test_an_edit_in_one_open_file_rechecks_the_others(start, workspace):
 async def test_an_override_inheriting_a_docstring_from_another_file(start, workspace):
     (workspace / "shop" / "base.py").write_text(
         'class Store:\n    def load(self, key):\n        """Load.\n\n        Args:\n'
-        '            key: What to load.\n        """\n')
+        '            key: What to load.\n        """\n'
+    )
     (workspace / "shop" / "child.py").write_text(
         "from .base import Store\n\n\nclass Cache(Store):\n    def load(self, name):\n"
-        "        return name\n")
+        "        return name\n"
+    )
     client = await start()
     uri = client.open(workspace / "shop" / "child.py")
     diagnostics = await client.diagnostics_for(uri, version=1, until=lambda d: "DF106" in codes(d))

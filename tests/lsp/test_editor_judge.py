@@ -19,8 +19,9 @@ def restock(item, amount):
 
 
 def _save(client, uri):
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
 
 
 def _model_codes(client, uri):
@@ -28,8 +29,9 @@ def _model_codes(client, uri):
     return [d.code for d in latest[-1].diagnostics] if latest else []
 
 
-async def test_judge_on_save_reports_on_the_sentence_and_scores_in_hover(start, workspace,
-                                                                         model_server):
+async def test_judge_on_save_reports_on_the_sentence_and_scores_in_hover(
+    start, workspace, model_server
+):
     client = await start(options=model_options(model_server))
     path = workspace / "shop" / "judged.py"
     path.write_text(SOURCE)
@@ -37,13 +39,18 @@ async def test_judge_on_save_reports_on_the_sentence_and_scores_in_hover(start, 
     await client.diagnostics_for(uri, version=1)
     assert model_server.requests == []  # never on open or on typing with run = onSave
     _save(client, uri)
-    await wait_until(lambda: "DF301" in _model_codes(client, uri), what="the model's DF301", timeout=MODEL_WAIT)
+    await wait_until(
+        lambda: "DF301" in _model_codes(client, uri), what="the model's DF301", timeout=MODEL_WAIT
+    )
     diagnostic = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF301")
     assert diagnostic.range.start.line == 3
     assert "test-model" in diagnostic.message
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=find_position(client.texts[uri], "def restock", within=4)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=find_position(client.texts[uri], "def restock", within=4),
+        )
+    )
     assert "ReFEree SCORE `" in hover.contents.value
     assert SECRET not in hover.contents.value
 
@@ -55,7 +62,9 @@ async def test_an_edit_drops_verdicts_for_the_old_text(start, workspace, model_s
     uri = client.open(path)
     await client.diagnostics_for(uri, version=1)
     _save(client, uri)
-    await wait_until(lambda: "DF301" in _model_codes(client, uri), what="the model's DF301", timeout=MODEL_WAIT)
+    await wait_until(
+        lambda: "DF301" in _model_codes(client, uri), what="the model's DF301", timeout=MODEL_WAIT
+    )
     version = client.replace_all(uri, SOURCE.replace("WRONGFUNC", "quickly"))
     diagnostics = await client.diagnostics_for(uri, version=version)
     assert "DF301" not in [d.code for d in diagnostics]

@@ -31,30 +31,48 @@ def reserve(item, count):
 
 def _model_lines(client, uri) -> list[int]:
     latest = client.published_for(uri)
-    return sorted(d.range.start.line for d in latest[-1].diagnostics if d.code == "DF301") if latest else []
+    return (
+        sorted(d.range.start.line for d in latest[-1].diagnostics if d.code == "DF301")
+        if latest
+        else []
+    )
 
 
 async def _hover(client, uri, text) -> str:
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=find_position(client.texts[uri], text)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=find_position(client.texts[uri], text),
+        )
+    )
     return hover.contents.value
 
 
-async def test_typing_in_one_function_keeps_the_others_model_findings(start, workspace, model_server):
+async def test_typing_in_one_function_keeps_the_others_model_findings(
+    start, workspace, model_server
+):
     client = await start(options=model_options(model_server))
-    await wait_until(lambda: any("models warmed up" in m.message for m in client.log_messages),
-                     what="the models to warm up", timeout=240)
+    await wait_until(
+        lambda: any("models warmed up" in m.message for m in client.log_messages),
+        what="the models to warm up",
+        timeout=240,
+    )
     path = workspace / "shop" / "judged.py"
     path.write_text(SOURCE)
     uri = client.open(path)
     await client.diagnostics_for(uri, version=1)
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
-    await wait_until(lambda: _model_lines(client, uri) == [3, 12], what="both DF301", timeout=MODEL_WAIT)
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    await wait_until(
+        lambda: _model_lines(client, uri) == [3, 12], what="both DF301", timeout=MODEL_WAIT
+    )
 
     # A line added at the top moves both functions; an edit of restock's body drops its
     # verdicts only.
-    edited = "import os\n" + SOURCE.replace("item.quantity += amount", "item.quantity += 2 * amount")
+    edited = "import os\n" + SOURCE.replace(
+        "item.quantity += amount", "item.quantity += 2 * amount"
+    )
     version = client.replace_all(uri, edited)
     await client.diagnostics_for(uri, version=version)
     assert _model_lines(client, uri) == [13]  # reserve's, one line further down

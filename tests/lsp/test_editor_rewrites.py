@@ -10,10 +10,14 @@ from lsp_harness import find_position, wait_until
 from lsprotocol import types
 from model_harness import MODEL_WAIT, model_options
 
-DETAILED = ("Return max(low, min(value, high)): the smaller of value and high, "
-            "then the larger of that and low.")
-SECTIONS = ("\n\n    Args:\n        value: the number to clamp.\n"
-            "        low: the lower bound.\n        high: the upper bound.\n    ")
+DETAILED = (
+    "Return max(low, min(value, high)): the smaller of value and high, "
+    "then the larger of that and low."
+)
+SECTIONS = (
+    "\n\n    Args:\n        value: the number to clamp.\n"
+    "        low: the lower bound.\n        high: the upper bound.\n    "
+)
 SOURCE = f'''\
 def clamp(value: int, low: int = 0, high: int = 10) -> int:
     """{DETAILED}{SECTIONS}"""
@@ -31,8 +35,10 @@ def restock(item, amount):
 ABSTRACT = "Return value limited to the range low..high: low when below it, high when above it."
 LOSSY = "Return value, raised to low when it is below low."
 EXACT = "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n"
-ALIKE = ("def clamp(value, low=0, high=10):\n"
-         "    return min(max(value, low), high) if low <= high else low\n")
+ALIKE = (
+    "def clamp(value, low=0, high=10):\n"
+    "    return min(max(value, low), high) if low <= high else low\n"
+)
 VARIED = [  # programs that all behave like clamp, each written differently
     "def clamp(value, low=0, high=10):\n    if value < low or low > high:\n        return low\n"
     "    if value > high:\n        return high\n    return value\n",
@@ -54,8 +60,13 @@ def answer_sonar(body: dict, sample: int) -> str | None:
         return user
     if system.startswith("You are a Python programmer"):
         docstring = user.split("Docstring:\n", 1)[1].split("\n\nSignature and imports:", 1)[0]
-        programs = (VARIED if docstring.startswith(ABSTRACT) else FORGETFUL if docstring.startswith(LOSSY)
-                    else [EXACT, ALIKE])
+        programs = (
+            VARIED
+            if docstring.startswith(ABSTRACT)
+            else FORGETFUL
+            if docstring.startswith(LOSSY)
+            else [EXACT, ALIKE]
+        )
         return programs[0] if body.get("temperature") == 0 else programs[sample % len(programs)]
     return None  # the judge: the scripted server's marker rule
 
@@ -65,10 +76,13 @@ WITH_SONAR = {"samples": 3, "compressions": 1, "fuzzCases": 50}
 
 
 def _actions(client, uri, position, diagnostics=(), only=None):
-    return client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        range=types.Range(start=position, end=position),
-        context=types.CodeActionContext(diagnostics=list(diagnostics), only=only)))
+    return client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=position, end=position),
+            context=types.CodeActionContext(diagnostics=list(diagnostics), only=only),
+        )
+    )
 
 
 def _command(action) -> tuple[str, list]:
@@ -83,11 +97,14 @@ def _command(action) -> tuple[str, list]:
 
 async def _run(client, action):
     command, arguments = _command(action)
-    await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command=command, arguments=arguments))
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command, arguments=arguments)
+    )
 
 
-async def test_describe_more_abstractly_offers_only_the_verified_rewrite(start, workspace, model_server):
+async def test_describe_more_abstractly_offers_only_the_verified_rewrite(
+    start, workspace, model_server
+):
     client = await start(options=model_options(model_server, run="onSave", sonar=WITH_SONAR))
     path = workspace / "shop" / "bounds.py"
     path.write_text(SOURCE)
@@ -97,8 +114,11 @@ async def test_describe_more_abstractly_offers_only_the_verified_rewrite(start, 
     [ask] = await _actions(client, uri, at, only=["refactor.rewrite"])
     assert ask.title == "Describe `clamp` more abstractly (rewrites verified by SONAR)"
     await _run(client, ask)
-    await wait_until(lambda: any("verified rewrite" in m.message for m in client.messages),
-                     what="the rewrites' message", timeout=240)
+    await wait_until(
+        lambda: any("verified rewrite" in m.message for m in client.messages),
+        what="the rewrites' message",
+        timeout=240,
+    )
     [offer] = await _actions(client, uri, at, only=["refactor.rewrite"])
     assert offer.title.startswith("Describe more abstractly (SONAR Abstraction ")
     assert "Correctness 1.00 → 1.00" in offer.title
@@ -107,22 +127,33 @@ async def test_describe_more_abstractly_offers_only_the_verified_rewrite(start, 
     await client.diagnostics_for(uri, version=version)
 
 
-async def test_rewrite_this_sentence_offers_the_judge_checked_correction(start, workspace, model_server):
+async def test_rewrite_this_sentence_offers_the_judge_checked_correction(
+    start, workspace, model_server
+):
     client = await start(options=model_options(model_server, run="onSave", sonar=WITH_SONAR))
     path = workspace / "shop" / "bounds.py"
     path.write_text(SOURCE)
     uri = client.open(path)
     await client.diagnostics_for(uri, version=1)
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
-    await wait_until(lambda: any(d.code == "DF301" for d in client.published_for(uri)[-1].diagnostics),
-                     what="the judge's DF301", timeout=MODEL_WAIT)
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    await wait_until(
+        lambda: any(d.code == "DF301" for d in client.published_for(uri)[-1].diagnostics),
+        what="the judge's DF301",
+        timeout=MODEL_WAIT,
+    )
     finding = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF301")
     actions = await _actions(client, uri, finding.range.start, [finding], only=["quickfix"])
-    ask = next(a for a in actions if a.title == "Rewrite this sentence (checked by the model judge)")
+    ask = next(
+        a for a in actions if a.title == "Rewrite this sentence (checked by the model judge)"
+    )
     await _run(client, ask)
-    await wait_until(lambda: any("checked by the model judge" in m.message for m in client.messages),
-                     what="the correction's message", timeout=120)
+    await wait_until(
+        lambda: any("checked by the model judge" in m.message for m in client.messages),
+        what="the correction's message",
+        timeout=120,
+    )
     actions = await _actions(client, uri, finding.range.start, [finding], only=["quickfix"])
     offer = next(a for a in actions if a.title.startswith("Replace with: "))
     assert offer.title == f"Replace with: {CORRECTION}"

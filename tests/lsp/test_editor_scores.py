@@ -26,9 +26,12 @@ MODEL_RESPONDER = arithmetic_responder
 
 async def _hover(client, uri, function):
     """The card on the name of ``function``."""
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=find_position(client.texts[uri], f"def {function}", within=4)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=find_position(client.texts[uri], f"def {function}", within=4),
+        )
+    )
     return hover.contents.value
 
 
@@ -41,8 +44,9 @@ async def _opened(client, workspace) -> str:
 
 
 async def _score(client, uri) -> None:
-    await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="docfact.score", arguments=[uri]))
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="docfact.score", arguments=[uri])
+    )
 
 
 def _codes(client, uri):
@@ -50,13 +54,17 @@ def _codes(client, uri):
     return [d.code for d in latest[-1].diagnostics] if latest else []
 
 
-async def test_score_command_fills_the_hover_and_warns_on_low_correctness(start, workspace, model_server):
+async def test_score_command_fills_the_hover_and_warns_on_low_correctness(
+    start, workspace, model_server
+):
     client = await start(options=model_options(model_server, run="manual"))
     uri = await _opened(client, workspace)
     before = await _hover(client, uri, "larger")
     assert "**Scores**: not computed — run *docfact: Score*" in before
     await _score(client, uri)
-    await wait_until(lambda: "DF304" in _codes(client, uri), what="DF304 after scoring", timeout=240)
+    await wait_until(
+        lambda: "DF304" in _codes(client, uri), what="DF304 after scoring", timeout=240
+    )
     warning = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF304")
     assert warning.range.start.line == 1 and "for the input" in warning.message
     card = await _hover(client, uri, "larger")
@@ -79,8 +87,10 @@ async def test_score_command_without_a_model_says_what_is_missing(start, workspa
     client = await start()
     uri = await _opened(client, workspace)
     await _score(client, uri)
-    await wait_until(lambda: any("scores need a model" in m.message for m in client.messages),
-                     what="a message about the missing model")
+    await wait_until(
+        lambda: any("scores need a model" in m.message for m in client.messages),
+        what="a message about the missing model",
+    )
 
 
 async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_server):
@@ -90,15 +100,24 @@ async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_
     await _score(client, uri)
 
     def scoring_token():
-        return next((t for t in client.progress_reports if str(t).startswith("docfact-editorscorer")), None)
+        return next(
+            (t for t in client.progress_reports if str(t).startswith("docfact-editorscorer")), None
+        )
 
-    await wait_until(lambda: bool(scoring_token() is not None and client.progress_reports[scoring_token()]
-                                  and model_server.requests), what="scoring under way")
+    await wait_until(
+        lambda: bool(
+            scoring_token() is not None
+            and client.progress_reports[scoring_token()]
+            and model_server.requests
+        ),
+        what="scoring under way",
+    )
     token = scoring_token()
     assert client.progress_reports[token][0].cancellable is True
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
-    await wait_until(lambda: isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd),
-                     what="the progress to end")
-    assert "**Scores**: not computed — run *docfact: Score*" in await _hover(
-        client, uri, "larger")
+    await wait_until(
+        lambda: isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd),
+        what="the progress to end",
+    )
+    assert "**Scores**: not computed — run *docfact: Score*" in await _hover(client, uri, "larger")
     assert "DF304" not in _codes(client, uri)

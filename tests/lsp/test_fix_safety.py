@@ -28,11 +28,20 @@ def reserve(item, amount):
 
 
 def _actions(client, uri, diagnostics, only=None):
-    range_ = diagnostics[0].range if diagnostics else types.Range(
-        start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
-    return client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=range_,
-        context=types.CodeActionContext(diagnostics=diagnostics, only=only)))
+    range_ = (
+        diagnostics[0].range
+        if diagnostics
+        else types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+        )
+    )
+    return client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=range_,
+            context=types.CodeActionContext(diagnostics=diagnostics, only=only),
+        )
+    )
 
 
 async def test_fix_all_takes_only_safe_fixes(start, workspace):
@@ -42,8 +51,10 @@ async def test_fix_all_takes_only_safe_fixes(start, workspace):
     uri = client.open(path)
     diagnostics = await client.diagnostics_for(uri, version=1)
     lines = client.texts[uri].splitlines()
-    by_name = {lines[d.range.start.line][d.range.start.character:d.range.end.character]: d
-               for d in diagnostics}
+    by_name = {
+        lines[d.range.start.line][d.range.start.character : d.range.end.character]: d
+        for d in diagnostics
+    }
     safety = {name: d.data["fix"]["safety"] for name, d in by_name.items()}
     assert safety == {"itemm": "display-only", "amout": "unsafe", "ammount": "safe"}
 

@@ -12,16 +12,35 @@ import uuid
 from concurrent.futures import Future
 
 import pytest
+from lsp_harness import codes
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from lsp_harness import codes
-
 SNIPPETS = [
-    "x", " ", "\n", "    ", "(", ")", ":", '"""', "'", "#", "`", "\t", "é", "𝔘",
-    "def g(a, b):\n", '    """Return `c`.\n\n    Args:\n        d: A thing.\n    """\n',
-    "    return a\n", "class K:\n", "import os\n", "Raises:\n    KeyError: never.\n",
-    ":param z: zed\n", ">>> h(1)\n", "yield 1\n", "@property\n",
+    "x",
+    " ",
+    "\n",
+    "    ",
+    "(",
+    ")",
+    ":",
+    '"""',
+    "'",
+    "#",
+    "`",
+    "\t",
+    "é",
+    "𝔘",
+    "def g(a, b):\n",
+    '    """Return `c`.\n\n    Args:\n        d: A thing.\n    """\n',
+    "    return a\n",
+    "class K:\n",
+    "import os\n",
+    "Raises:\n    KeyError: never.\n",
+    ":param z: zed\n",
+    ">>> h(1)\n",
+    "yield 1\n",
+    "@property\n",
 ]
 ANSWER_S = 20.0
 
@@ -38,8 +57,11 @@ def _random_edit(text: str, rng: random.Random) -> types.TextEdit:
     if rng.random() < 0.4:  # a deletion or replacement of up to a few lines
         lines = text.split("\n")
         line = min(len(lines) - 1, start.line + rng.randrange(3))
-        character = rng.randrange(len(lines[line]) + 1) if line != start.line else \
-            rng.randrange(start.character, len(lines[line]) + 1)
+        character = (
+            rng.randrange(len(lines[line]) + 1)
+            if line != start.line
+            else rng.randrange(start.character, len(lines[line]) + 1)
+        )
         end = types.Position(line=line, character=character)
     new_text = "" if rng.random() < 0.2 else rng.choice(SNIPPETS)
     return types.TextEdit(range=types.Range(start=start, end=end), new_text=new_text)
@@ -65,18 +87,32 @@ async def _request(client, uri: str, rng: random.Random) -> None:
     text = client.texts.get(uri, "")
     kind = rng.randrange(5)
     if kind == 0:
-        await _answered(client.text_document_hover_async(types.HoverParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), position=_position(text, rng))))
+        await _answered(
+            client.text_document_hover_async(
+                types.HoverParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    position=_position(text, rng),
+                )
+            )
+        )
     elif kind == 1:
         start = _position(text, rng)
-        await _answered(client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=start, end=start),
-            context=types.CodeActionContext(diagnostics=list(client.diagnostics.get(uri, []))))))
+        await _answered(
+            client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    range=types.Range(start=start, end=start),
+                    context=types.CodeActionContext(
+                        diagnostics=list(client.diagnostics.get(uri, []))
+                    ),
+                )
+            )
+        )
     else:  # raw JSON with params the server cannot read
         params = {"textDocument": {"uri": uri}, **rng.choice(INVALID_PARAMS)}
-        method = rng.choice(["textDocument/hover", "textDocument/codeAction",
-                             "textDocument/diagnostic"])
+        method = rng.choice(
+            ["textDocument/hover", "textDocument/codeAction", "textDocument/diagnostic"]
+        )
         await _answered(_raw_request(client, method, params))
 
 
@@ -86,8 +122,9 @@ def _raw_request(client, method: str, params: dict) -> asyncio.Future:
     msg_id = str(uuid.uuid4())
     future = asyncio.get_running_loop().create_future()
     concurrent = Future()
-    concurrent.add_done_callback(lambda done: future.get_loop().call_soon_threadsafe(
-        _copy_outcome, done, future))
+    concurrent.add_done_callback(
+        lambda done: future.get_loop().call_soon_threadsafe(_copy_outcome, done, future)
+    )
     protocol._request_futures[msg_id] = concurrent
     protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
     return future
@@ -120,8 +157,11 @@ async def test_every_request_is_answered_and_the_end_state_is_a_fresh_check(star
             client.open(orders, text)
         elif roll < 0.95:
             client.close(ghost)
-            client.text_document_did_save(types.DidSaveTextDocumentParams(
-                text_document=types.TextDocumentIdentifier(uri=ghost)))
+            client.text_document_did_save(
+                types.DidSaveTextDocumentParams(
+                    text_document=types.TextDocumentIdentifier(uri=ghost)
+                )
+            )
         else:
             await asyncio.sleep(rng.random() * 0.05)  # let some work finish, some not
     await asyncio.gather(*pending)
@@ -131,5 +171,6 @@ async def test_every_request_is_answered_and_the_end_state_is_a_fresh_check(star
     fresh = await start()
     fresh_uri = fresh.open(orders, client.texts[uri])
     expected = await fresh.diagnostics_for(fresh_uri, version=1, timeout=60)
-    assert [(d.code, d.range, d.message) for d in final] == \
-        [(d.code, d.range, d.message) for d in expected], codes(final)
+    assert [(d.code, d.range, d.message) for d in final] == [
+        (d.code, d.range, d.message) for d in expected
+    ], codes(final)

@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-from lsprotocol import types
-
 from lsp_harness import apply_edits, codes, find_position
+from lsprotocol import types
 
 
 def _hover(client, uri, position):
-    return client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=position))
+    return client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
+    )
 
 
 def _actions(client, uri, diagnostics, only=None, range_=None):
-    range_ = range_ or (diagnostics[0].range if diagnostics else
-                        types.Range(start=types.Position(line=0, character=0),
-                                    end=types.Position(line=0, character=0)))
-    return client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=range_,
-        context=types.CodeActionContext(diagnostics=diagnostics, only=only)))
+    range_ = range_ or (
+        diagnostics[0].range
+        if diagnostics
+        else types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+        )
+    )
+    return client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=range_,
+            context=types.CodeActionContext(diagnostics=diagnostics, only=only),
+        )
+    )
 
 
 async def _opened(start, workspace):
@@ -55,14 +63,16 @@ async def test_hover_on_a_flagged_span_and_on_function_name(start, workspace):
     # The hover range is the flagged word.
     begin = find_position(text, "ammount")
     assert on_flagged.range == types.Range(
-        start=begin, end=types.Position(line=begin.line, character=begin.character + 7))
+        start=begin, end=types.Position(line=begin.line, character=begin.character + 7)
+    )
 
     on_name = await _hover(client, uri, find_position(text, "def restock", within=6))
     assert on_name is not None
     assert on_name.contents.value == value
     begin = find_position(text, "restock(")
     assert on_name.range == types.Range(
-        start=begin, end=types.Position(line=begin.line, character=begin.character + 7))
+        start=begin, end=types.Position(line=begin.line, character=begin.character + 7)
+    )
 
     # A clean word of a docstring has no card, even in a docstring with a finding.
     assert await _hover(client, uri, find_position(text, "Add stock to an item.")) is None
@@ -87,8 +97,9 @@ async def test_hover_right_after_an_edit_describes_the_new_text(start, workspace
     client = await start(options={"docfact": {"debounceMs": 2000}})
     uri = client.open(workspace / "shop" / "orders.py")
     await client.diagnostics_for(uri, version=1)
-    text = client.texts[uri].replace("ammount: How many units arrived.",
-                                     "amount: How many units arrived.")
+    text = client.texts[uri].replace(
+        "ammount: How many units arrived.", "amount: How many units arrived."
+    )
     client.replace_all(uri, text)
     hover = await _hover(client, uri, find_position(text, "def restock", within=6))
     assert hover is not None
@@ -104,8 +115,11 @@ async def test_quick_fix_applied_removes_the_diagnostic(start, workspace):
     actions = await _actions(client, uri, [df101])
     titles = [a.title for a in actions]
     # Without `only`, every kind is offered: the quick fixes, then fix-all.
-    assert titles == ["Rename to `amount`", "Ignore DF101 for `restock`",
-                      "docfact: apply every safe fix"]
+    assert titles == [
+        "Rename to `amount`",
+        "Ignore DF101 for `restock`",
+        "docfact: apply every safe fix",
+    ]
     assert actions[2].kind == "source.fixAll.docfact"
     fix = actions[0]
     assert fix.kind == types.CodeActionKind.QuickFix
@@ -129,21 +143,26 @@ async def test_ignore_action_adds_a_suppression_comment(start, workspace):
     assert [a.title for a in actions] == ["Ignore DF102 for `reserve`"]  # no fix for DF102
     edits = actions[0].edit.changes[uri]
     version = client.edit(uri, edits)
-    assert ("def reserve(item: dict, count: int) -> bool:  # docfact: ignore[DF102]\n"
-            in client.texts[uri])
+    assert (
+        "def reserve(item: dict, count: int) -> bool:  # docfact: ignore[DF102]\n"
+        in client.texts[uri]
+    )
     assert codes(await client.diagnostics_for(uri, version=version)) == ["DF101", "DF202"]
 
     # A second code on the same function joins the existing comment.
-    text = client.texts[uri].replace("count: How many units to reserve.",
-                                     "cnt: How many units to reserve.")
+    text = client.texts[uri].replace(
+        "count: How many units to reserve.", "cnt: How many units to reserve."
+    )
     version = client.replace_all(uri, text)
     diagnostics = await client.diagnostics_for(uri, version=version)
     df101 = next(d for d in diagnostics if d.data["symbol"].endswith("reserve"))
     actions = await _actions(client, uri, [df101])
     ignore = next(a for a in actions if a.title == "Ignore DF101 for `reserve`")
     version = client.edit(uri, ignore.edit.changes[uri])
-    assert ("def reserve(item: dict, count: int) -> bool:  # docfact: ignore[DF102, DF101]\n"
-            in client.texts[uri])
+    assert (
+        "def reserve(item: dict, count: int) -> bool:  # docfact: ignore[DF102, DF101]\n"
+        in client.texts[uri]
+    )
     diagnostics = await client.diagnostics_for(uri, version=version)
     assert not [d for d in diagnostics if d.data["symbol"].endswith("reserve")]
 
@@ -169,6 +188,7 @@ async def test_fix_all_applies_every_safe_fix(start, workspace):
 
 async def test_code_actions_ignore_foreign_diagnostics(start, workspace):
     client, uri, diagnostics = await _opened(start, workspace)
-    foreign = types.Diagnostic(range=diagnostics[0].range, message="E501 line too long",
-                               source="ruff", code="E501")
+    foreign = types.Diagnostic(
+        range=diagnostics[0].range, message="E501 line too long", source="ruff", code="E501"
+    )
     assert not await _actions(client, uri, [foreign], only=[types.CodeActionKind.QuickFix])

@@ -9,9 +9,13 @@ from lsp_harness import codes
 from docfact import __version__
 
 
-async def test_verbose_log_file_has_the_version_the_documents_and_the_messages(start, workspace, tmp_path):
+async def test_verbose_log_file_has_the_version_the_documents_and_the_messages(
+    start, workspace, tmp_path
+):
     log = tmp_path / "docfact.log"
-    client = await start(command=[sys.executable, "-m", "docfact", "serve", "-v", "--log-file", str(log)])
+    client = await start(
+        command=[sys.executable, "-m", "docfact", "serve", "-v", "--log-file", str(log)]
+    )
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
     text = log.read_text()

@@ -7,9 +7,8 @@ CJK text (3 UTF-8 bytes each) and a tab, all on the same line.
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types
-
 from lsp_harness import apply_edits, capabilities, codes, find_position
+from lsprotocol import types
 
 TEXT = '''"""Reservations."""
 
@@ -31,7 +30,7 @@ PREFIX = "    Ready 📦 在庫\tthe `"
 # Hand-counted columns of `qty` (start, end) in each encoding.
 EXPECTED = {
     "utf-16": (21, 24),  # 10 + 2 (emoji) + 1 + 2 + 1 + 5
-    "utf-8": (27, 30),   # 10 + 4 (emoji) + 1 + 6 + 1 + 5
+    "utf-8": (27, 30),  # 10 + 4 (emoji) + 1 + 6 + 1 + 5
     "utf-32": (20, 23),  # code points
 }
 ENCODINGS = {"utf-16": None, "utf-8": ["utf-8", "utf-16"], "utf-32": ["utf-32"]}
@@ -56,19 +55,27 @@ async def test_ranges_hover_and_edits_use_the_negotiated_encoding(start, workspa
     begin, end = EXPECTED[encoding]
     assert diagnostics[0].range == types.Range(
         start=types.Position(line=LINE, character=begin),
-        end=types.Position(line=LINE, character=end))
+        end=types.Position(line=LINE, character=end),
+    )
 
     # A hover in the middle of `qty`, in the same encoding, is on the docstring.
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=types.Position(line=LINE, character=begin + 1)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=LINE, character=begin + 1),
+        )
+    )
     assert hover is not None and "qty" in hover.contents.value
 
     # The "ignore" quick fix ends the `def` line, whose default value holds an emoji:
     # applied in the same encoding, the comment lands exactly at the end of the line.
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostics[0].range,
-        context=types.CodeActionContext(diagnostics=diagnostics)))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
     ignore = next(a for a in actions if a.title == "Ignore DF102 for `reserve`")
     fixed = apply_edits(TEXT, ignore.edit.changes[uri], encoding)
     assert 'def reserve(count: int, tag: str = "📦") -> bool:  # docfact: ignore[DF102]\n' in fixed
@@ -88,8 +95,9 @@ async def test_incremental_edits_in_the_negotiated_encoding(start, workspace, en
     # Replace `qty` by `count` (a parameter): a range after the emoji, CJK and tab.
     begin = find_position(TEXT, "qty", encoding=encoding)
     end = types.Position(line=begin.line, character=begin.character + 3)
-    version = client.edit(uri, [types.TextEdit(range=types.Range(start=begin, end=end),
-                                               new_text="count")], encoding)
+    version = client.edit(
+        uri, [types.TextEdit(range=types.Range(start=begin, end=end), new_text="count")], encoding
+    )
     assert "the `count` must fit" in client.texts[uri]
     assert len(await client.diagnostics_for(uri, version=version)) == 0
 
@@ -104,11 +112,16 @@ async def test_crlf_line_endings(start, workspace):
     begin, end = EXPECTED["utf-16"]
     assert diagnostics[0].range == types.Range(
         start=types.Position(line=LINE, character=begin),
-        end=types.Position(line=LINE, character=end))
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostics[0].range,
-        context=types.CodeActionContext(diagnostics=diagnostics)))
+        end=types.Position(line=LINE, character=end),
+    )
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
     ignore = next(a for a in actions if a.title == "Ignore DF102 for `reserve`")
     version = client.edit(uri, ignore.edit.changes[uri])
-    assert '-> bool:  # docfact: ignore[DF102]\r\n' in client.texts[uri]
+    assert "-> bool:  # docfact: ignore[DF102]\r\n" in client.texts[uri]
     assert len(await client.diagnostics_for(uri, version=version)) == 0

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 
-from lsprotocol import types
-
 from lsp_harness import USES, capabilities, codes, linked_heading, wait_until
+from lsprotocol import types
 
 
 def _document_diagnostic(client, uri, previous=None):
-    return client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), identifier="docfact",
-        previous_result_id=previous))
+    return client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            identifier="docfact",
+            previous_result_id=previous,
+        )
+    )
 
 
 async def test_document_diagnostic_reports_and_unchanged(start, workspace):
@@ -53,33 +56,40 @@ async def test_document_diagnostic_reports_and_unchanged(start, workspace):
 async def test_workspace_diagnostic_lists_closed_files(start, workspace):
     client = await start(caps=capabilities(pull=True, refresh=True))
     # Indexing finished: the server asks the client to pull again.
-    await wait_until(lambda: client.diagnostic_refresh_count >= 1,
-                     what="workspace/diagnostic/refresh")
+    await wait_until(
+        lambda: client.diagnostic_refresh_count >= 1, what="workspace/diagnostic/refresh"
+    )
     report = await client.workspace_diagnostic_async(
-        types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
     by_uri = {item.uri: item for item in report.items}
     shop = workspace.resolve() / "shop"
-    assert set(by_uri) == {(shop / name).as_uri()
-                           for name in ("__init__.py", "orders.py", "helpers.py")}
+    assert set(by_uri) == {
+        (shop / name).as_uri() for name in ("__init__.py", "orders.py", "helpers.py")
+    }
     helpers = by_uri[(shop / "helpers.py").as_uri()]
     assert helpers.kind == "full" and helpers.result_id
     assert codes(helpers.items) == ["DF101"]
     itemz = helpers.items[0]
     assert itemz.range.start == types.Position(line=8, character=8)
-    assert itemz.source == "docfact" and linked_heading(itemz.code_description.href).startswith("## DF101 ")
+    assert itemz.source == "docfact" and linked_heading(itemz.code_description.href).startswith(
+        "## DF101 "
+    )
     assert codes(by_uri[(shop / "orders.py").as_uri()].items) == ["DF101", "DF102", "DF202"]
     assert len(by_uri[(shop / "__init__.py").as_uri()].items) == 0
 
     # Previous result ids -> unchanged reports.
     previous = [types.PreviousResultId(uri=item.uri, value=item.result_id) for item in report.items]
     again = await client.workspace_diagnostic_async(
-        types.WorkspaceDiagnosticParams(previous_result_ids=previous))
+        types.WorkspaceDiagnosticParams(previous_result_ids=previous)
+    )
     assert {item.kind for item in again.items} == {"unchanged"}
 
     # An open document is reported by textDocument/diagnostic, not here.
     uri = client.open(shop / "orders.py")
     report = await client.workspace_diagnostic_async(
-        types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
     assert uri not in {item.uri for item in report.items}
     assert (shop / "helpers.py").as_uri() in {item.uri for item in report.items}
 
@@ -90,8 +100,11 @@ async def test_configuration_change_asks_for_a_new_pull(start, workspace):
     count = client.diagnostic_refresh_count
     uri = client.open(workspace / "shop" / "orders.py")
     before = await _document_diagnostic(client, uri)
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"docfact": {"debounceMs": 10, "ignore": ["DF1"]}}))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"docfact": {"debounceMs": 10, "ignore": ["DF1"]}}
+        )
+    )
     await wait_until(lambda: client.diagnostic_refresh_count > count, what="another refresh")
     after = await _document_diagnostic(client, uri, previous=before.result_id)
     assert after.kind == "full" and codes(after.items) == ["DF202"]
@@ -109,11 +122,17 @@ async def test_pulling_a_closed_file_does_not_pin_its_contents(start, workspace)
     uri = client.open(workspace / "shop" / "uses.py")
     assert codes((await _document_diagnostic(client, uri)).items) == []
     helpers.write_text(helpers.read_text().replace("def dedupe_items", "def unique_items"))
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
-        types.FileEvent(uri=helpers.resolve().as_uri(), type=types.FileChangeType.Changed)]))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[
+                types.FileEvent(uri=helpers.resolve().as_uri(), type=types.FileChangeType.Changed)
+            ]
+        )
+    )
 
     async def pulled():
         return codes((await _document_diagnostic(client, uri)).items)
+
     deadline = asyncio.get_running_loop().time() + 10
     while await pulled() != ["DF103"]:
         assert asyncio.get_running_loop().time() < deadline, await pulled()
@@ -128,6 +147,10 @@ async def test_push_client_with_workspace_diagnostics_sees_closed_files(start, w
     opened = client.open(workspace / "shop" / "orders.py")
     await client.diagnostics_for(opened, version=1)
     client.close(opened)
-    await wait_until(lambda: codes(client.published_for(uri)[-1].diagnostics) == ["DF101", "DF102", "DF202"]
-                     and client.published_for(uri)[-1].version is None,
-                     what="the file on disk reported again after closing")
+    await wait_until(
+        lambda: (
+            codes(client.published_for(uri)[-1].diagnostics) == ["DF101", "DF102", "DF202"]
+            and client.published_for(uri)[-1].version is None
+        ),
+        what="the file on disk reported again after closing",
+    )

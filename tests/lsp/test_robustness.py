@@ -8,10 +8,10 @@ import functools
 from pathlib import Path
 
 import pytest
+from lsp_harness import STATS_SERVER_COMMAND, USES, capabilities, codes, make_client, wait_until
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from lsp_harness import STATS_SERVER_COMMAND, USES, capabilities, codes, make_client, wait_until
 
 async def test_indexing_progress_begins_and_ends(start, workspace):
     client = await start()  # waits for the end of the progress
@@ -67,24 +67,36 @@ async def test_a_failing_request_answers_an_error_and_the_server_keeps_serving(s
     missing = (workspace / "shop" / "missing.py").as_uri()
 
     # Hover and code actions on a document that was never opened: nothing, no crash.
-    assert await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=missing),
-        position=types.Position(line=0, character=0))) is None
-    assert not await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=missing),
-        range=types.Range(start=types.Position(line=0, character=0),
-                          end=types.Position(line=0, character=0)),
-        context=types.CodeActionContext(diagnostics=[])))
+    assert (
+        await client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=missing),
+                position=types.Position(line=0, character=0),
+            )
+        )
+        is None
+    )
+    assert not await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=missing),
+            range=types.Range(
+                start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+            ),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
 
     # Pull diagnostics of a file that does not exist: the request fails with an error.
     with pytest.raises(JsonRpcException):
-        await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-            text_document=types.TextDocumentIdentifier(uri=missing)))
+        await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=missing))
+        )
 
     # The server keeps serving.
     uri = client.open(workspace / "shop" / "orders.py")
-    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert codes(report.items) == ["DF101", "DF102", "DF202"]
 
 
@@ -92,12 +104,21 @@ async def test_malformed_diagnostic_data_in_a_code_action_request(start, workspa
     client = await start()
     uri = client.open(workspace / "shop" / "orders.py")
     diagnostics = await client.diagnostics_for(uri, version=1)
-    bogus = types.Diagnostic(range=diagnostics[0].range, message="?", source="docfact",
-                             code="DF101", data={"fix": "not a fix"})
+    bogus = types.Diagnostic(
+        range=diagnostics[0].range,
+        message="?",
+        source="docfact",
+        code="DF101",
+        data={"fix": "not a fix"},
+    )
     with contextlib.suppress(JsonRpcException):  # an error answer is fine; a dead server is not
-        await client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), range=bogus.range,
-            context=types.CodeActionContext(diagnostics=[bogus])))
+        await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=bogus.range,
+                context=types.CodeActionContext(diagnostics=[bogus]),
+            )
+        )
     version = client.replace_all(uri, client.texts[uri].replace("ammount", "amount"))
     assert codes(await client.diagnostics_for(uri, version=version)) == ["DF102", "DF202"]
 
@@ -106,15 +127,22 @@ async def test_notifications_for_unknown_documents_are_harmless(start, workspace
     """Logged and dropped: never an error shown to the user, never work scheduled."""
     client = await start()
     ghost = (workspace / "shop" / "ghost.py").as_uri()
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=ghost, version=2),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text="x = 1\n")]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=ghost, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text="x = 1\n")],
+        )
+    )
     client.close(ghost)
     client.close(ghost)
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=ghost)))
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
-        types.FileEvent(uri=ghost, type=types.FileChangeType.Deleted)]))
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=ghost))
+    )
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=ghost, type=types.FileChangeType.Deleted)]
+        )
+    )
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
     assert client.messages == []
@@ -132,7 +160,9 @@ async def test_a_document_that_crashes_the_parser_costs_only_itself(start, works
     client = await start()
     uri = client.open(deep)
     assert await client.diagnostics_for(uri, version=1) == []
-    [shown] = await wait_until(lambda: [m for m in client.messages if "deep.py" in m.message] or None)
+    [shown] = await wait_until(
+        lambda: [m for m in client.messages if "deep.py" in m.message] or None
+    )
     assert "levels of indentation crash the Python parser" in shown.message
     orders = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(orders, version=1)) == ["DF101", "DF102", "DF202"]
@@ -204,14 +234,23 @@ async def test_a_large_paste_undone_at_once_is_dropped_not_waited_for(start, wor
     client = await start()
     uri = client.open(orders)
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF101", "DF102", "DF202"]
-    paste = "".join(f'\ndef f{i}(a, b):\n    """Add `a` and `c`."""\n    return a + b\n'
-                    for i in range(6000))
+    paste = "".join(
+        f'\ndef f{i}(a, b):\n    """Add `a` and `c`."""\n    return a + b\n' for i in range(6000)
+    )
     client.replace_all(uri, small + paste)
     await asyncio.sleep(0.5)  # the paste's analysis is under way (it takes seconds)
     client.replace_all(uri, small)
     assert codes(await client.diagnostics_for(uri, version=3)) == ["DF101", "DF102", "DF202"]
-    await wait_until(lambda: [m for m in client.log_messages
-                              if "version 2 dropped: a newer version arrived" in m.message] or None)
+    await wait_until(
+        lambda: (
+            [
+                m
+                for m in client.log_messages
+                if "version 2 dropped: a newer version arrived" in m.message
+            ]
+            or None
+        )
+    )
     assert all(p.version != 2 for p in client.published_for(uri))
 
 
@@ -225,8 +264,10 @@ async def test_memory_is_given_back_after_large_pastes_are_undone(start, workspa
     uri = client.open(orders)
     await client.diagnostics_for(uri, version=1)
     rss_before = _rss_kib(client.server_pid)
-    paste = "".join(f'\ndef f{i}(a, b):\n    """Add `a` and `b`, {i}."""\n    return a + b\n'
-                    for i in range(14_000))
+    paste = "".join(
+        f'\ndef f{i}(a, b):\n    """Add `a` and `b`, {i}."""\n    return a + b\n'
+        for i in range(14_000)
+    )
     for _ in range(3):
         client.replace_all(uri, small + paste)
         await client.diagnostics_for(uri, timeout=120)

@@ -128,7 +128,8 @@ async def test_the_cli_and_the_editor_show_the_same_findings(
     assert codes["DF301"] == "error" and codes["DF104"] == "hint" and codes["DF101"] == "warning"
     # The model finds the misspelt parameter too: the rule's finding says it agrees.
     assert next(m for c, _, m, *_ in expected[judged_uri] if c == "DF101").endswith(
-        "(the model agrees)")
+        "(the model agrees)"
+    )
     assert "DF401" not in codes and "DF206" not in codes  # ignored, ignored for this file
     reserve_line = JUDGED.splitlines().index('    """Reserve `BADNAME_stock` for the item."""') + 1
     # The comment silences DF102, and the model does not raise the sentence again as DF104.

@@ -57,6 +57,11 @@ def server(writer):
 @pytest.fixture
 def client(server, monkeypatch):
     monkeypatch.setenv(KEY_ENV, SECRET)
-    settings = LlmSettings(model="openai/test-model", api_base=server.base_url, api_key_env=KEY_ENV,
-                           timeout_s=5.0, max_retries=1)
+    settings = LlmSettings(
+        model="openai/test-model",
+        api_base=server.base_url,
+        api_key_env=KEY_ENV,
+        timeout_s=5.0,
+        max_retries=1,
+    )
     return LlmClient(settings, backoff_base_s=0.01)

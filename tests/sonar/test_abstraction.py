@@ -18,25 +18,35 @@ CONTEXT = "def f(x):"
 
 
 def test_multiset_jaccard():
-    assert jaccard(Counter("aab"), Counter("abc")) == pytest.approx(2 / 4)  # min a1 b1; max a2 b1 c1
+    assert jaccard(Counter("aab"), Counter("abc")) == pytest.approx(
+        2 / 4
+    )  # min a1 b1; max a2 b1 c1
     assert jaccard(Counter(), Counter()) == 1.0
     assert jaccard(Counter("a"), Counter()) == 0.0
 
 
 def test_graph_edges_of_a_tiny_program_listed_by_hand():
-    assert graph_edges(WITH_TEMP) == Counter({
-        # syntax
-        ("Module", "syntax", "FunctionDef"): 1, ("FunctionDef", "syntax", "arguments"): 1,
-        ("arguments", "syntax", "arg"): 1, ("FunctionDef", "syntax", "Assign"): 1,
-        ("FunctionDef", "syntax", "Return"): 1, ("Assign", "syntax", "Name"): 1,
-        ("Assign", "syntax", "BinOp"): 1, ("BinOp", "syntax", "Name"): 1,
-        ("BinOp", "syntax", "Add"): 1, ("BinOp", "syntax", "Constant"): 1,
-        ("Return", "syntax", "Name"): 1,
-        # control flow
-        ("Assign", "flow", "Return"): 1,
-        # data dependence: x from the parameter to the assignment, y from it to the return
-        ("arg", "data", "Assign"): 1, ("Assign", "data", "Return"): 1,
-    })
+    assert graph_edges(WITH_TEMP) == Counter(
+        {
+            # syntax
+            ("Module", "syntax", "FunctionDef"): 1,
+            ("FunctionDef", "syntax", "arguments"): 1,
+            ("arguments", "syntax", "arg"): 1,
+            ("FunctionDef", "syntax", "Assign"): 1,
+            ("FunctionDef", "syntax", "Return"): 1,
+            ("Assign", "syntax", "Name"): 1,
+            ("Assign", "syntax", "BinOp"): 1,
+            ("BinOp", "syntax", "Name"): 1,
+            ("BinOp", "syntax", "Add"): 1,
+            ("BinOp", "syntax", "Constant"): 1,
+            ("Return", "syntax", "Name"): 1,
+            # control flow
+            ("Assign", "flow", "Return"): 1,
+            # data dependence: x from the parameter to the assignment, y from it to the return
+            ("arg", "data", "Assign"): 1,
+            ("Assign", "data", "Return"): 1,
+        }
+    )
 
 
 def test_docstrings_and_comments_are_not_structure():
@@ -46,22 +56,40 @@ def test_docstrings_and_comments_are_not_structure():
 def test_loop_flow_and_data_edges():
     edges = graph_edges("def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n")
     flow = {e for e in edges if e[1] in ("flow", "branch", "loop")}
-    assert flow == {("Assign", "flow", "For"), ("For", "branch", "AugAssign"),
-                    ("AugAssign", "loop", "For"), ("For", "branch", "Return")}
+    assert flow == {
+        ("Assign", "flow", "For"),
+        ("For", "branch", "AugAssign"),
+        ("AugAssign", "loop", "For"),
+        ("For", "branch", "Return"),
+    }
     data = {e for e in edges if e[1] == "data"}
-    assert data == {("arg", "data", "For"), ("For", "data", "AugAssign"), ("Assign", "data", "AugAssign"),
-                    ("AugAssign", "data", "AugAssign"), ("Assign", "data", "Return"),
-                    ("AugAssign", "data", "Return")}
+    assert data == {
+        ("arg", "data", "For"),
+        ("For", "data", "AugAssign"),
+        ("Assign", "data", "AugAssign"),
+        ("AugAssign", "data", "AugAssign"),
+        ("Assign", "data", "Return"),
+        ("AugAssign", "data", "Return"),
+    }
 
 
 def test_token_bigrams_drop_docstrings_comments_keywords_and_context_names():
     # WITH_TEMP keeps ( ) : y = + 1 y   (def, return are keywords; f, x are in the context)
-    assert token_bigrams(WITH_TEMP, CONTEXT) == Counter({
-        ("(", ")"): 1, (")", ":"): 1, (":", "y"): 1, ("y", "="): 1, ("=", "+"): 1,
-        ("+", "1"): 1, ("1", "y"): 1})
+    assert token_bigrams(WITH_TEMP, CONTEXT) == Counter(
+        {
+            ("(", ")"): 1,
+            (")", ":"): 1,
+            (":", "y"): 1,
+            ("y", "="): 1,
+            ("=", "+"): 1,
+            ("+", "1"): 1,
+            ("1", "y"): 1,
+        }
+    )
     # DIRECT keeps ( ) : + 1
-    assert token_bigrams(DIRECT, CONTEXT) == Counter({("(", ")"): 1, (")", ":"): 1, (":", "+"): 1,
-                                                       ("+", "1"): 1})
+    assert token_bigrams(DIRECT, CONTEXT) == Counter(
+        {("(", ")"): 1, (")", ":"): 1, (":", "+"): 1, ("+", "1"): 1}
+    )
 
 
 def test_pair_similarity_computed_by_hand():
@@ -75,8 +103,10 @@ def test_pair_similarity_computed_by_hand():
 
 def test_abstraction_is_one_minus_the_mean_pair_similarity():
     third = "def f(x):\n    return sum([x, 1])\n"
-    pairs = [pair_similarity(a, b, CONTEXT) for a, b in
-             [(WITH_TEMP, DIRECT), (WITH_TEMP, third), (DIRECT, third)]]
+    pairs = [
+        pair_similarity(a, b, CONTEXT)
+        for a, b in [(WITH_TEMP, DIRECT), (WITH_TEMP, third), (DIRECT, third)]
+    ]
     measure = abstraction([WITH_TEMP, DIRECT, third], CONTEXT, "from 1 model x 3 samples")
     assert measure.value == pytest.approx(1 - sum(pairs) / 3)
     assert measure.how == "3 programs from 1 model x 3 samples, 3 pairs" and not measure.approximate

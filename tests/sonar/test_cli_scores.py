@@ -12,15 +12,23 @@ from llm_helpers import KEY_ENV, SECRET, arithmetic_responder, docfact_with_mode
 from scripted_server import ScriptedServer
 
 SUMS = [f"plus_{n}" for n in range(19)]  # 20 functions: tau below the odd one out
-SOURCE = "".join(f'''
+SOURCE = (
+    "".join(
+        f'''
 def {name}(a: int, b: int) -> int:
     """Return the sum of a and b."""
     return a + b
-''' for name in SUMS) + '''
+'''
+        for name in SUMS
+    )
+    + '''
 def larger(a: int, b: int) -> int:
     """Return the larger of a and b."""
     return min(a, b)
 '''
+)
+
+
 @pytest.fixture
 def server():
     with ScriptedServer(responder=arithmetic_responder) as scripted:
@@ -29,8 +37,9 @@ def server():
 
 def run(tmp_path, server, *flags):
     (tmp_path / "arith.py").write_text(SOURCE)
-    done = docfact_with_model(tmp_path, server, "check", str(tmp_path / "arith.py"),
-                              "--format", "json", *flags)
+    done = docfact_with_model(
+        tmp_path, server, "check", str(tmp_path / "arith.py"), "--format", "json", *flags
+    )
     return json.loads(done.stdout)
 
 
@@ -39,7 +48,10 @@ def test_sonar_and_ssc_scores_and_their_findings(tmp_path, server):
     scores = {s["symbol"]: s for s in report["scores"]}
     assert set(scores) == {f"arith.{name}" for name in [*SUMS, "larger"]}
     good, bad = scores["arith.plus_0"], scores["arith.larger"]
-    assert good["sonar"]["correctness"] == 1.0 and "FuncSim over" in good["sonar"]["how"]["correctness"]
+    assert (
+        good["sonar"]["correctness"] == 1.0
+        and "FuncSim over" in good["sonar"]["how"]["correctness"]
+    )
     assert bad["sonar"]["correctness"] < 0.5
     assert bad["sonar"]["counterexample"]["input"]
     for dimension in ("abstraction", "conciseness", "fluency"):
@@ -48,15 +60,21 @@ def test_sonar_and_ssc_scores_and_their_findings(tmp_path, server):
     assert bad["ssc"]["label"] == "low" and bad["ssc"]["value"] < good["ssc"]["value"]
     assert good["ssc"]["k"] == 8 and bad["ssc"]["value"] < good["ssc"]["threshold"] <= 1
     [df304] = [d for d in report["diagnostics"] if d["code"] == "DF304"]
-    assert df304["symbol"] == "arith.larger" and df304["sentence"] == "Return the larger of a and b."
+    assert (
+        df304["symbol"] == "arith.larger" and df304["sentence"] == "Return the larger of a and b."
+    )
     assert "for the input" in df304["message"]
 
 
 def test_flags_without_a_model_are_a_usage_error(tmp_path):
     (tmp_path / "arith.py").write_text(SOURCE)
-    done = subprocess.run([sys.executable, "-m", "docfact", "check", str(tmp_path), "--sonar"],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")})
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", str(tmp_path), "--sonar"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert done.returncode == 2
     assert "--sonar need a model" in done.stderr and "Traceback" not in done.stderr
 
@@ -69,10 +87,14 @@ def test_score_prints_one_functions_card(tmp_path, server):
     assert card.startswith("arith.larger  (") and "ReFEree SCORE" in card
     assert re.search(r"Correctness\s+[█░]{10}  0\.\d\d  FuncSim over \d+ cases", card)
     assert "where they disagree: for (" in card
-    assert "Model understandability: Low" in card and "calibrated over 20 functions of the project" in card
+    assert (
+        "Model understandability: Low" in card
+        and "calibrated over 20 functions of the project" in card
+    )
     assert "DF304" in card
-    as_json = docfact_with_model(tmp_path, server, "score", "--format", "json",
-                                 f"{tmp_path / 'arith.py'}::plus_3")
+    as_json = docfact_with_model(
+        tmp_path, server, "score", "--format", "json", f"{tmp_path / 'arith.py'}::plus_3"
+    )
     entry = json.loads(as_json.stdout)
     assert entry["symbol"] == "arith.plus_3" and entry["sonar"]["correctness"] == 1.0
     assert entry["ssc"]["label"] == "high" and entry["findings"] == []
@@ -88,8 +110,15 @@ def test_without_a_sandbox_nothing_runs_and_the_cli_says_what_to_install(tmp_pat
     bin_dir = tmp_path / "bin"  # PATH with a python but no bwrap
     bin_dir.mkdir()
     (bin_dir / "python3").symlink_to(sys.executable)
-    done = docfact_with_model(tmp_path, server, "score", "--format", "json",
-                              f"{tmp_path / 'arith.py'}::larger", PATH=str(bin_dir))
+    done = docfact_with_model(
+        tmp_path,
+        server,
+        "score",
+        "--format",
+        "json",
+        f"{tmp_path / 'arith.py'}::larger",
+        PATH=str(bin_dir),
+    )
     assert done.returncode == 0, done.stderr
     [warning] = [line for line in done.stderr.splitlines() if "no sandbox" in line]
     assert "install bubblewrap" in warning
@@ -102,15 +131,42 @@ def test_a_cached_score_loads_no_model(tmp_path, server):
     """Everything cached: neither litellm nor torch (the encoder, a causal LM) is imported,
     which is what keeps a cached `docfact score` within seconds."""
     (tmp_path / "arith.py").write_text(SOURCE)
-    env = {**os.environ, KEY_ENV: SECRET, "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-           "HF_HUB_OFFLINE": "1"}
-    score = ["-m", "docfact", "score", "--llm-model", "openai/test-model", "--llm-api-base",
-             server.base_url, "--llm-api-key-env", KEY_ENV, f"{tmp_path / 'arith.py'}::larger"]
-    first = subprocess.run([sys.executable, *score], capture_output=True, text=True, env=env, timeout=600)
+    env = {
+        **os.environ,
+        KEY_ENV: SECRET,
+        "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+        "HF_HUB_OFFLINE": "1",
+    }
+    score = [
+        "-m",
+        "docfact",
+        "score",
+        "--llm-model",
+        "openai/test-model",
+        "--llm-api-base",
+        server.base_url,
+        "--llm-api-key-env",
+        KEY_ENV,
+        f"{tmp_path / 'arith.py'}::larger",
+    ]
+    first = subprocess.run(
+        [sys.executable, *score], capture_output=True, text=True, env=env, timeout=600
+    )
     asked = len(server.requests)
-    again = subprocess.run([sys.executable, "-X", "importtime", *score], capture_output=True, text=True,
-                           env=env, timeout=600)
+    again = subprocess.run(
+        [sys.executable, "-X", "importtime", *score],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert first.returncode == again.returncode == 0 and again.stdout == first.stdout
     assert len(server.requests) == asked
-    imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if "import time:" in line}
-    assert "litellm" not in imported and "torch" not in imported and "docfact.sonar.prose_lm" in imported
+    imported = {
+        line.split("|")[-1].strip() for line in again.stderr.splitlines() if "import time:" in line
+    }
+    assert (
+        "litellm" not in imported
+        and "torch" not in imported
+        and "docfact.sonar.prose_lm" in imported
+    )

@@ -55,10 +55,13 @@ async def test_a_failed_compression_call_is_not_complete(server, client):
     assert not result.complete
 
 
-@pytest.mark.parametrize("answer, text", [
-    ('"""Add a and b."""', "Add a and b."),
-    ("```\nAdd a and b.\n```", "Add a and b."),
-    ("  Add a and b.\n", "Add a and b."),
-])
+@pytest.mark.parametrize(
+    "answer, text",
+    [
+        ('"""Add a and b."""', "Add a and b."),
+        ("```\nAdd a and b.\n```", "Add a and b."),
+        ("  Add a and b.\n", "Add a and b."),
+    ],
+)
 def test_compressions_lose_their_wrapping(answer, text):
     assert clean_compression(answer) == text

@@ -29,11 +29,22 @@ def tiny_gpt2(tmp_path_factory):
     vocab = {token: i for i, token in enumerate(["<|endoftext|>", "[UNK]", *WORDS])}
     tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
-    PreTrainedTokenizerFast(tokenizer_object=tokenizer, unk_token="[UNK]",
-                            bos_token="<|endoftext|>", eos_token="<|endoftext|>").save_pretrained(folder)
+    PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        unk_token="[UNK]",
+        bos_token="<|endoftext|>",
+        eos_token="<|endoftext|>",
+    ).save_pretrained(folder)
     torch.manual_seed(0)
-    config = GPT2Config(vocab_size=len(vocab), n_positions=1100, n_embd=16, n_layer=2, n_head=2,
-                        bos_token_id=0, eos_token_id=0)
+    config = GPT2Config(
+        vocab_size=len(vocab),
+        n_positions=1100,
+        n_embd=16,
+        n_layer=2,
+        n_head=2,
+        bos_token_id=0,
+        eos_token_id=0,
+    )
     GPT2LMHeadModel(config).eval().save_pretrained(folder)
     return folder
 
@@ -56,7 +67,9 @@ def test_normalisation_anchors():
     assert flu.normalised(500) == 0.0
     assert flu.normalised(math.sqrt(8 * 500)) == pytest.approx(0.5)
     assert flu.normalised(2) == 1.0 and flu.normalised(10_000) == 0.0  # clipped
-    assert flu.normalised(40) == pytest.approx((math.log(500) - math.log(40)) / (math.log(500) - math.log(8)))
+    assert flu.normalised(40) == pytest.approx(
+        (math.log(500) - math.log(40)) / (math.log(500) - math.log(8))
+    )
     assert flu.normalised(20, low=10, high=40) == pytest.approx(0.5)
     assert flu.normalised(math.inf) == 0.0 and flu.normalised(math.nan) == 0.0
 
@@ -88,17 +101,26 @@ def test_a_model_that_cannot_load_falls_back_to_ngrams(tmp_path):
 
 
 def test_ngram_default_prefers_fluent_english_to_word_salad():
-    fluent = [flu.fluency(s)[0] for s in (
-        "Return the number of items in the list.",
-        "Open the file and read its contents into a string.",
-        "Compute the sum of two numbers and return the result.")]
-    salad = [flu.fluency(s)[0] for s in (
-        "list the of items number return in the.",
-        "string file into its read contents and the open a.",
-        "banana seven purple quickly the of xyzzy")]
+    fluent = [
+        flu.fluency(s)[0]
+        for s in (
+            "Return the number of items in the list.",
+            "Open the file and read its contents into a string.",
+            "Compute the sum of two numbers and return the result.",
+        )
+    ]
+    salad = [
+        flu.fluency(s)[0]
+        for s in (
+            "list the of items number return in the.",
+            "string file into its read contents and the open a.",
+            "banana seven purple quickly the of xyzzy",
+        )
+    ]
     assert min(fluent) > max(salad)
     assert flu.fluency("Return the number of items in the list.")[1].startswith(
-        "Kneser-Ney trigram of docstring descriptions: SLOR")
+        "Kneser-Ney trigram of docstring descriptions: SLOR"
+    )
 
 
 def test_rare_words_are_not_bad_prose():
@@ -110,14 +132,34 @@ def test_rare_words_are_not_bad_prose():
 
 
 def test_only_the_description_is_scored():
-    docstring = ("Add stock to an item.\n\nThe ``amount`` may be 0.\n\n>>> restock(item, 3)\n"
-                 "Item(...)\n\nArgs:\n    item: The item.\n    amount: How many.\n")
+    docstring = (
+        "Add stock to an item.\n\nThe ``amount`` may be 0.\n\n>>> restock(item, 3)\n"
+        "Item(...)\n\nArgs:\n    item: The item.\n    amount: How many.\n"
+    )
     assert prose_lm.description(docstring) == "Add stock to an item.\n\nThe ``amount`` may be 0."
-    assert flu.fluency(docstring) == flu.fluency("Add stock to an item.\n\nThe ``amount`` may be 0.")
-    assert flu.fluency("Args:\n    x: The x.\n") == (None, "no description prose to score (only sections or code)")
-    assert prose_lm.description("Use it so::\n\n    run(x)\n\nThen stop.") == "Use it so:\n\nThen stop."
+    assert flu.fluency(docstring) == flu.fluency(
+        "Add stock to an item.\n\nThe ``amount`` may be 0."
+    )
+    assert flu.fluency("Args:\n    x: The x.\n") == (
+        None,
+        "no description prose to score (only sections or code)",
+    )
+    assert (
+        prose_lm.description("Use it so::\n\n    run(x)\n\nThen stop.")
+        == "Use it so:\n\nThen stop."
+    )
     assert prose_lm.tokens("Call `run` on my_list.items() 3 times, then getValue.") == [
-        "call", "<code>", "on", "<name>", "<num>", "times", ",", "then", "<name>", "."]
+        "call",
+        "<code>",
+        "on",
+        "<name>",
+        "<num>",
+        "times",
+        ",",
+        "then",
+        "<name>",
+        ".",
+    ]
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t ", None])
@@ -125,10 +167,17 @@ def test_empty_text_is_unmeasured(text):
     assert flu.fluency(text) == (None, "empty text" if text is not None else "no text")
 
 
-@pytest.mark.parametrize("text", [
-    "\ud800 lone surrogate", "☃ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🙂", "\u202eright to left\u202c", "nul\x00byte", "ŝàmé wörds",
-    "!!! ??? ...",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\ud800 lone surrogate",
+        "☃ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🙂",
+        "\u202eright to left\u202c",
+        "nul\x00byte",
+        "ŝàmé wörds",
+        "!!! ??? ...",
+    ],
+)
 def test_odd_unicode_gets_an_answer(text, tiny_gpt2):
     for model in (None, str(tiny_gpt2)):
         value, how = flu.fluency(text, model=model)
@@ -145,8 +194,11 @@ def test_huge_text_is_cut_and_quick(tiny_gpt2):
     assert time.monotonic() - began < 10
 
 
-PARAGRAPHS = [["return", "the", "number", "of", "items", "."], ["open", "the", "file", "for", "reading", "."],
-              ["the", "sum", "of", "the", "items", "."]] * 20
+PARAGRAPHS = [
+    ["return", "the", "number", "of", "items", "."],
+    ["open", "the", "file", "for", "reading", "."],
+    ["the", "sum", "of", "the", "items", "."],
+] * 20
 
 
 def test_a_stored_model_is_read_back_and_a_broken_one_refused(tmp_path, monkeypatch):

@@ -21,9 +21,11 @@ def run(original, *candidates, cases=CASES, **options):
 
 
 def test_floats_equal_within_relative_tolerance_one_in_a_billion():
-    result = run("def f(x: float):\n    return x * 3\n",
-                 "def f(x):\n    return x + x + x\n",  # rounding differences only
-                 "def f(x):\n    return x * 3 * (1 + 1e-6)\n")  # off by a millionth
+    result = run(
+        "def f(x: float):\n    return x * 3\n",
+        "def f(x):\n    return x + x + x\n",  # rounding differences only
+        "def f(x):\n    return x * 3 * (1 + 1e-6)\n",
+    )  # off by a millionth
     exact, off = result.results
     assert exact.value == 1.0 and exact.counted == result.cases > 0
     assert off.value < 1.0
@@ -31,16 +33,20 @@ def test_floats_equal_within_relative_tolerance_one_in_a_billion():
 
 
 def test_nan_equals_nan_and_infinities_are_exact():
-    result = run("def f(x: float):\n    return float('nan') if x > 0 else float('inf')\n",
-                 "import math\ndef f(x):\n    return math.nan if x > 0 else math.inf\n",
-                 "def f(x):\n    return float('nan') if x > 0 else 1e308\n")
+    result = run(
+        "def f(x: float):\n    return float('nan') if x > 0 else float('inf')\n",
+        "import math\ndef f(x):\n    return math.nan if x > 0 else math.inf\n",
+        "def f(x):\n    return float('nan') if x > 0 else 1e308\n",
+    )
     same, finite = result.results
     assert same.value == 1.0
     assert finite.value < 1.0
 
 
 def test_both_raise_is_a_match_whatever_the_exception():
-    result = run("def f(x: int):\n    raise ValueError(x)\n", "def f(x):\n    raise TypeError('no')\n")
+    result = run(
+        "def f(x: int):\n    raise ValueError(x)\n", "def f(x):\n    raise TypeError('no')\n"
+    )
     assert result.results[0].value == 1.0 and result.results[0].discarded == 0
 
 
@@ -49,13 +55,17 @@ def test_original_returns_candidate_raises_is_a_mismatch_with_a_counterexample()
     similarity = result.results[0]
     assert similarity.value == 0.0 and similarity.counted == result.cases
     example = similarity.counterexample
-    assert example.original.startswith("returned ") and example.candidate.startswith("raised KeyError")
+    assert example.original.startswith("returned ") and example.candidate.startswith(
+        "raised KeyError"
+    )
     assert example.input.startswith("(") and len(example.input) <= 200
 
 
 def test_original_raises_candidate_returns_is_discarded():
-    result = run("def f(x: int):\n    if x < 0:\n        raise ValueError(x)\n    return x\n",
-                 "def f(x):\n    return x\n")
+    result = run(
+        "def f(x: int):\n    if x < 0:\n        raise ValueError(x)\n    return x\n",
+        "def f(x):\n    return x\n",
+    )
     similarity = result.results[0]
     assert similarity.discarded > 0 and similarity.counted > 0
     assert similarity.value == 1.0  # the negative inputs do not count against it
@@ -75,22 +85,31 @@ def test_random_is_seeded_before_every_call():
 
 
 def test_in_place_functions_are_judged_by_their_arguments():
-    result = run("def f(xs: list[int]):\n    xs.append(1)\n",
-                 "def f(xs):\n    xs += [1]\n", "def f(xs):\n    xs.append(2)\n")
+    result = run(
+        "def f(xs: list[int]):\n    xs.append(1)\n",
+        "def f(xs):\n    xs += [1]\n",
+        "def f(xs):\n    xs.append(2)\n",
+    )
     assert [r.value for r in result.results] == [1.0, 0.0]
 
 
 def test_a_hanging_candidate_costs_little_and_loses_every_case():
-    result = run("def f(x: int):\n    return x\n", "def f(x):\n    while True:\n        pass\n",
-                 time_limit_s=4.0)
+    result = run(
+        "def f(x: int):\n    return x\n",
+        "def f(x):\n    while True:\n        pass\n",
+        time_limit_s=4.0,
+    )
     similarity = result.results[0]
     assert similarity.value == 0.0 and "ran out of time" in similarity.counterexample.candidate
     assert result.seconds < 10
 
 
 def test_a_candidate_that_cannot_load_is_not_tested():
-    result = run("def f(x: int):\n    return x\n", "import no_such_module_here\ndef f(x):\n    return x\n",
-                 "def f(x):\n    return x\n")
+    result = run(
+        "def f(x: int):\n    return x\n",
+        "import no_such_module_here\ndef f(x):\n    return x\n",
+        "def f(x):\n    return x\n",
+    )
     broken, fine = result.results
     assert broken.value is None and broken.counted == 0
     assert "could not be loaded: ModuleNotFoundError" in broken.problem
@@ -98,51 +117,75 @@ def test_a_candidate_that_cannot_load_is_not_tested():
 
 
 def test_what_a_call_prints_is_part_of_its_result():
-    result = run("def f(x: int):\n    print(x)\n", "def f(x):\n    print(x)\n", "def f(x):\n    print(x + 1)\n")
+    result = run(
+        "def f(x: int):\n    print(x)\n",
+        "def f(x):\n    print(x)\n",
+        "def f(x):\n    print(x + 1)\n",
+    )
     same, other = result.results
     assert same.value == 1.0 and other.value == 0.0
     assert "printed" in other.counterexample.candidate
 
 
 def test_an_original_that_answers_differently_each_time_is_not_counted():
-    original = "import itertools\nCOUNT = itertools.count()\ndef f(x: int):\n    return next(COUNT) + x\n"
+    original = (
+        "import itertools\nCOUNT = itertools.count()\ndef f(x: int):\n    return next(COUNT) + x\n"
+    )
     result = run(original, "def f(x):\n    return x\n")
     similarity = result.results[0]
     assert similarity.counted == 0 and similarity.discarded == result.cases
 
 
 def test_objects_without_their_own_equality_compare_by_attributes():
-    original = ("class Box:\n    def __init__(self, v):\n        self.v = v\n"
-                "def f(x: int):\n    return Box(x)\n")
-    result = run(original, "class Box:\n    def __init__(self, v):\n        self.v = v\n"
-                           "def f(x):\n    return Box(x)\n",
-                 "class Box:\n    def __init__(self, v):\n        self.v = v\n"
-                 "def f(x):\n    return Box(-x)\n")
+    original = (
+        "class Box:\n    def __init__(self, v):\n        self.v = v\n"
+        "def f(x: int):\n    return Box(x)\n"
+    )
+    result = run(
+        original,
+        "class Box:\n    def __init__(self, v):\n        self.v = v\n"
+        "def f(x):\n    return Box(x)\n",
+        "class Box:\n    def __init__(self, v):\n        self.v = v\n"
+        "def f(x):\n    return Box(-x)\n",
+    )
     same, other = result.results
     assert same.value == 1.0 and other.value < 0.1
 
 
 def test_a_refused_candidate_does_not_cost_the_others():
-    result = run("def f(s: str):\n    return s.upper()\n",
-                 "def f(s):\n    print(s)\n    return s.upper()\n",
-                 "def f(s):\n    open('/tmp/sonar-test-out', 'w').write(s)\n    return s.upper()\n")
+    result = run(
+        "def f(s: str):\n    return s.upper()\n",
+        "def f(s):\n    print(s)\n    return s.upper()\n",
+        "def f(s):\n    open('/tmp/sonar-test-out', 'w').write(s)\n    return s.upper()\n",
+    )
     printing, writing = result.results
     assert printing.value == 1.0
     assert writing.value is None and "refused" in writing.problem
 
 
 def test_an_original_that_cannot_load_is_an_error():
-    result = funcsim("import no_such_module_here\ndef f(x):\n    return x\n", ["def f(x):\n    return x\n"],
-                     "f", cases=5)
+    result = funcsim(
+        "import no_such_module_here\ndef f(x):\n    return x\n",
+        ["def f(x):\n    return x\n"],
+        "f",
+        cases=5,
+    )
     assert result.results == () and "could not be loaded" in result.error
 
 
 def test_usage_of_parameters_shapes_the_inputs():
-    specs = {p["name"]: p["spec"] for p in parameter_specs(function_node(
-        "def f(items, table, n, text, flag=False, *rest, key: 'str | None' = None):\n"
-        "    for k, v in table.items():\n        pass\n"
-        "    total = n * 2\n"
-        "    return items[0], text.lower(), len(items), key\n", "f"))}
+    specs = {
+        p["name"]: p["spec"]
+        for p in parameter_specs(
+            function_node(
+                "def f(items, table, n, text, flag=False, *rest, key: 'str | None' = None):\n"
+                "    for k, v in table.items():\n        pass\n"
+                "    total = n * 2\n"
+                "    return items[0], text.lower(), len(items), key\n",
+                "f",
+            )
+        )
+    }
     assert specs["table"] == {"t": "dict", "k": {"t": "str"}, "v": {"t": "int"}}
     assert specs["n"] == {"t": "number"}
     assert specs["text"] == {"t": "str"}
@@ -153,9 +196,13 @@ def test_usage_of_parameters_shapes_the_inputs():
 
 
 def test_annotations_win_over_usage():
-    specs = parameter_specs(function_node(
-        "def f(a: list[float], b: dict[str, int], c: tuple[int, str], d: set[list[int]]):\n"
-        "    return a + 1\n", "f"))
+    specs = parameter_specs(
+        function_node(
+            "def f(a: list[float], b: dict[str, int], c: tuple[int, str], d: set[list[int]]):\n"
+            "    return a + 1\n",
+            "f",
+        )
+    )
     assert [p["spec"] for p in specs] == [
         {"t": "list", "of": {"t": "float"}},
         {"t": "dict", "k": {"t": "str"}, "v": {"t": "int"}},
@@ -164,28 +211,34 @@ def test_annotations_win_over_usage():
     ]
 
 
-@pytest.mark.parametrize("source, reason", [
-    ("def f(x):\n    print(x)\n", "does I/O (print)"),
-    ("def f(p):\n    return open(p).read()\n", "does I/O (open)"),
-    ("import os\ndef f(p):\n    return os.listdir(p)\n", "uses os"),
-    ("import time\ndef f():\n    return time.time()\n", "uses time"),
-    ("def f(x):\n    global seen\n    seen = x\n", "global state (global seen)"),
-    ("def f(self, x):\n    return self.scale * x\n", "method (it needs self)"),
-    ("def f(x):\n    return helper(x) + LIMIT\n", "names of its module (LIMIT, helper)"),
-    ("async def f(x):\n    return x\n", "coroutine"),
-    ("def f(x):\n    return eval(x)\n", "dynamic code (eval)"),
-])
+@pytest.mark.parametrize(
+    "source, reason",
+    [
+        ("def f(x):\n    print(x)\n", "does I/O (print)"),
+        ("def f(p):\n    return open(p).read()\n", "does I/O (open)"),
+        ("import os\ndef f(p):\n    return os.listdir(p)\n", "uses os"),
+        ("import time\ndef f():\n    return time.time()\n", "uses time"),
+        ("def f(x):\n    global seen\n    seen = x\n", "global state (global seen)"),
+        ("def f(self, x):\n    return self.scale * x\n", "method (it needs self)"),
+        ("def f(x):\n    return helper(x) + LIMIT\n", "names of its module (LIMIT, helper)"),
+        ("async def f(x):\n    return x\n", "coroutine"),
+        ("def f(x):\n    return eval(x)\n", "dynamic code (eval)"),
+    ],
+)
 def test_functions_that_cannot_run_standalone(source, reason):
     assert reason in why_not_runnable(source, "f")
 
 
-@pytest.mark.parametrize("source", [
-    "import math\ndef f(x):\n    return math.sqrt(x)\n",
-    "import random\ndef f(xs):\n    return random.choice(xs)\n",
-    "def f(xs):\n    def key(v):\n        return -v\n    return sorted(xs, key=key)\n",
-    "def f(text):\n    try:\n        return int(text)\n"
-    "    except ValueError as error:\n        return str(error)\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import math\ndef f(x):\n    return math.sqrt(x)\n",
+        "import random\ndef f(xs):\n    return random.choice(xs)\n",
+        "def f(xs):\n    def key(v):\n        return -v\n    return sorted(xs, key=key)\n",
+        "def f(text):\n    try:\n        return int(text)\n"
+        "    except ValueError as error:\n        return str(error)\n",
+    ],
+)
 def test_pure_functions_run(source):
     assert why_not_runnable(source, "f") is None
 

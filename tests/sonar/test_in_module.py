@@ -59,7 +59,7 @@ class Shelf:
         self.skus.append(sku)
         return True
 '''
-TESTS = '''\
+TESTS = """\
 from shop.shelf import Shelf
 
 
@@ -67,12 +67,14 @@ def test_put():
     shelf = Shelf(capacity=1)
     assert shelf.put("tea")
     assert not shelf.put("coffee")
-'''
+"""
 
 
 @pytest.fixture(autouse=True)
 def quick_fluency(monkeypatch):
-    monkeypatch.setattr(fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency"))
+    monkeypatch.setattr(
+        fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency")
+    )
 
 
 @pytest.fixture
@@ -108,9 +110,15 @@ async def scores(project, client, writer, programs):
     analysis = analyze(SHELF, str(path), "shop.shelf", Settings())
     for docstring, program in programs.items():
         writer.programs[docstring] = [program]
-    items = [(analysis, r) for r in analysis.units if r.unit.qualname in ("find", "in_stock", "Shelf.put")]
+    items = [
+        (analysis, r)
+        for r in analysis.units
+        if r.unit.qualname in ("find", "in_stock", "Shelf.put")
+    ]
     settings = Settings(sonar=SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=40))
-    found = await score_units(items, settings, Cache(project.parent / "cache"), client, sonar=True, ssc=False)
+    found = await score_units(
+        items, settings, Cache(project.parent / "cache"), client, sonar=True, ssc=False
+    )
     return {r.unit.qualname: (found[r.symbol], r) for _, r in items}
 
 
@@ -132,17 +140,26 @@ def test_a_project_venv_is_its_interpreter(project):
 
 
 async def test_functions_using_their_module_run_there(project, client, writer):
-    found = await scores(project, client, writer, {
-        "Return True if an item with this SKU is in stock.":
-            ("def find(items, sku):\n"
-             "    return any(item.sku == sku and item.quantity for item in items)\n"),
-        "The items with this SKU that are in stock.": IN_STOCK,
-        "Put a SKU on the shelf unless it is full; say whether it fit.": PUT,
-    })
+    found = await scores(
+        project,
+        client,
+        writer,
+        {
+            "Return True if an item with this SKU is in stock.": (
+                "def find(items, sku):\n"
+                "    return any(item.sku == sku and item.quantity for item in items)\n"
+            ),
+            "The items with this SKU that are in stock.": IN_STOCK,
+            "Put a SKU on the shelf unless it is full; say whether it fit.": PUT,
+        },
+    )
     wrong, wrong_report = found["find"]
     assert not wrong.sonar.correctness.approximate
     assert wrong.sonar.correctness.value < 0.5
-    assert wrong.sonar.correctness.how.startswith("FuncSim over") and "in its module" in wrong.sonar.correctness.how
+    assert (
+        wrong.sonar.correctness.how.startswith("FuncSim over")
+        and "in its module" in wrong.sonar.correctness.how
+    )
     assert [f.code for f in score_findings(wrong_report, wrong)] == ["DF304"]
     faithful = found["in_stock"][0].sonar.correctness
     assert faithful.value == 1.0 and not faithful.approximate
@@ -150,12 +167,19 @@ async def test_functions_using_their_module_run_there(project, client, writer):
     assert method.value == 1.0 and "in its module" in method.how
 
 
-async def test_a_wrong_method_is_caught_on_instances_built_as_the_project_builds_them(project, client, writer):
-    found = await scores(project, client, writer, {
-        "Put a SKU on the shelf unless it is full; say whether it fit.":
-            ("def put(self, sku):\n"
-             "    self.skus.append(sku)\n    return True\n"),
-    })
+async def test_a_wrong_method_is_caught_on_instances_built_as_the_project_builds_them(
+    project, client, writer
+):
+    found = await scores(
+        project,
+        client,
+        writer,
+        {
+            "Put a SKU on the shelf unless it is full; say whether it fit.": (
+                "def put(self, sku):\n    self.skus.append(sku)\n    return True\n"
+            ),
+        },
+    )
     correctness = found["Shelf.put"][0].sonar.correctness
     assert correctness.value < 1.0 and not correctness.approximate
     assert found["Shelf.put"][0].sonar.counterexample.original == "returned False"

@@ -29,13 +29,17 @@ def count_words(text: str, *, top: int = 3) -> list[tuple[str, int]]:
 def test_context_is_the_signature_and_the_imports_the_function_uses():
     module = parse_module(MODULE)
     unit = next(u for u in module.units if u.name == "count_words")
-    source = MODULE[unit.span.start:unit.span.end]
+    source = MODULE[unit.span.start : unit.span.end]
     context = build_context(source, module.imports)
-    assert context == ("from collections import Counter as Tally\n"
-                       "import numpy as np\n"
-                       "def count_words(text: str, *, top: int = 3) -> list[tuple[str, int]]:")
+    assert context == (
+        "from collections import Counter as Tally\n"
+        "import numpy as np\n"
+        "def count_words(text: str, *, top: int = 3) -> list[tuple[str, int]]:"
+    )
     assert context_function(context) == "count_words"
-    assert context_imports(context) == "from collections import Counter as Tally\nimport numpy as np"
+    assert (
+        context_imports(context) == "from collections import Counter as Tally\nimport numpy as np"
+    )
 
 
 def test_the_signature_is_kept_as_written():
@@ -45,34 +49,43 @@ def test_the_signature_is_kept_as_written():
 
 
 def test_method_context_keeps_self_and_unparsable_source_gives_none():
-    assert build_context("    def area(self, scale=1):\n        return self.w * scale\n", []) == \
-        "def area(self, scale=1):"
+    assert (
+        build_context("    def area(self, scale=1):\n        return self.w * scale\n", [])
+        == "def area(self, scale=1):"
+    )
     assert build_context("def broken(:\n", []) is None
 
 
-@pytest.mark.parametrize("local, target, line", [
-    ("os", "os", "import os"),
-    ("np", "numpy", "import numpy as np"),
-    ("join", "os.path.join", "from os.path import join"),
-    ("Tally", "collections.Counter", "from collections import Counter as Tally"),
-    ("helper", ".sibling.helper", "from .sibling import helper"),
-    ("pkg", "..pkg", "from .. import pkg"),
-])
+@pytest.mark.parametrize(
+    "local, target, line",
+    [
+        ("os", "os", "import os"),
+        ("np", "numpy", "import numpy as np"),
+        ("join", "os.path.join", "from os.path import join"),
+        ("Tally", "collections.Counter", "from collections import Counter as Tally"),
+        ("helper", ".sibling.helper", "from .sibling import helper"),
+        ("pkg", "..pkg", "from .. import pkg"),
+    ],
+)
 def test_import_lines_rebuilt_from_module_imports(local, target, line):
     assert import_line(local, target) == line
 
 
 def test_extract_fenced_code_after_prose():
-    answer = ("Here you go:\n```python\nimport math\n\n"
-              "def area(r):\n    return math.pi * r * r\n```\nEnjoy.")
+    answer = (
+        "Here you go:\n```python\nimport math\n\n"
+        "def area(r):\n    return math.pi * r * r\n```\nEnjoy."
+    )
     found = extract(answer, "area")
     assert found.code == "import math\n\ndef area(r):\n    return math.pi * r * r\n"
     assert found.usable_code == found.code and not found.stub
 
 
 def test_extract_bare_code_with_trailing_prose_and_thinking():
-    answer = ("<think>def area(r): pass</think>Sure.\n"
-              "def area(r):\n    return 3 * r\nThis returns three r.")
+    answer = (
+        "<think>def area(r): pass</think>Sure.\n"
+        "def area(r):\n    return 3 * r\nThis returns three r."
+    )
     assert extract(answer, "area").code == "def area(r):\n    return 3 * r\n"
 
 
@@ -86,26 +99,34 @@ def test_extract_without_the_function_is_unusable():
     assert found.code is None and found.usable_code is None and "area" in found.problem
 
 
-@pytest.mark.parametrize("body, stub", [
-    ("pass", True),
-    ("...", True),
-    ('"""Only a docstring."""', True),
-    ("raise", True),
-    ("raise NotImplementedError('later')", True),
-    ("return", True),
-    ("return None", True),
-    ('"""Doc."""\n    pass', True),
-    ("return 0", False),
-    ("raise ValueError('bad')", False),
-    ("x = 1\n    pass", False),
-])
+@pytest.mark.parametrize(
+    "body, stub",
+    [
+        ("pass", True),
+        ("...", True),
+        ('"""Only a docstring."""', True),
+        ("raise", True),
+        ("raise NotImplementedError('later')", True),
+        ("return", True),
+        ("return None", True),
+        ('"""Doc."""\n    pass', True),
+        ("return 0", False),
+        ("raise ValueError('bad')", False),
+        ("x = 1\n    pass", False),
+    ],
+)
 def test_stub_bodies(body, stub):
     assert is_stub(function_node(f"def f(x):\n    {body}\n", "f")) is stub
 
 
 async def test_regenerate_asks_for_all_samples_in_one_call(server, writer, client):
-    writer.programs["Double it."] = ["def twice(x):\n    return 2 * x\n", "def twice(x):\n    pass\n"]
-    found = await regenerate("Double it.", "def twice(x: int) -> int:", client, n=3, temperature=0.8)
+    writer.programs["Double it."] = [
+        "def twice(x):\n    return 2 * x\n",
+        "def twice(x):\n    pass\n",
+    ]
+    found = await regenerate(
+        "Double it.", "def twice(x: int) -> int:", client, n=3, temperature=0.8
+    )
     assert found.calls == 1 and found.error is None and len(server.requests) == 1
     assert [g.stub for g in found.items] == [False, True, True]
     body = server.requests[0].body

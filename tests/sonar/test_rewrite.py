@@ -18,18 +18,24 @@ def clamp(value: int, low: int = 0, high: int = 10) -> int:
     return max(low, min(value, high))
 '''
 CONTEXT = "def clamp(value: int, low: int=0, high: int=10) -> int:"
-DETAILED = ("Return max(low, min(value, high)): the smaller of value and high, "
-            "then the larger of that and low.")
-SECTIONS = ("\n\nArgs:\n    value: the number to clamp.\n"
-            "    low: the lower bound.\n    high: the upper bound.")
+DETAILED = (
+    "Return max(low, min(value, high)): the smaller of value and high, "
+    "then the larger of that and low."
+)
+SECTIONS = (
+    "\n\nArgs:\n    value: the number to clamp.\n"
+    "    low: the lower bound.\n    high: the upper bound."
+)
 DOCSTRING = DETAILED + SECTIONS
 ABSTRACT = "Return value limited to the range low..high: low when below it, high when above it."
 LOSSY = "Return value, raised to low when it is below low."
 STEPWISE = "Compute min(value, high), then return max(low, that)."
 
 EXACT = "def clamp(value, low=0, high=10):\n    return max(low, min(value, high))\n"
-ALIKE = ("def clamp(value, low=0, high=10):\n"
-         "    return min(max(value, low), high) if low <= high else low\n")
+ALIKE = (
+    "def clamp(value, low=0, high=10):\n"
+    "    return min(max(value, low), high) if low <= high else low\n"
+)
 # Three different programs that all behave like clamp. The temperature-0 request and the
 # pool's share one sample counter, so the pool holds programs 0 and 1 or 1 and 2 beside
 # program 0: Abstraction 0.48 or 0.70, above the detailed docstring's 0.27 either way.
@@ -89,32 +95,38 @@ def cache(tmp_path):
 
 
 def rewrite_requests(server):
-    return [r for r in server.requests if r.body["messages"][0]["content"].startswith(REWRITE_SYSTEM)]
+    return [
+        r for r in server.requests if r.body["messages"][0]["content"].startswith(REWRITE_SYSTEM)
+    ]
 
 
 # --- description_end ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("docstring, description", [
-    (DOCSTRING, DETAILED),
-    ("Summary.\n\nMore prose.\n\nReturns:\n    y.", "Summary.\n\nMore prose."),
-    ("Summary.\n\nNotes:\n    a note.", "Summary."),
-    ("Summary.\n\n:param x: the x\n:returns: y", "Summary."),
-    ("Summary.\n\nParameters\n----------\nx : int\n    The x.", "Summary."),
-    ("Summary.\n\n>>> f(1)\n2", "Summary."),
-    ("Summary.\n\nExample::\n\n    f(1)", "Summary."),
-    ("Only prose.", "Only prose."),
-    ("Args:\n    x: X.", ""),
-])
+@pytest.mark.parametrize(
+    "docstring, description",
+    [
+        (DOCSTRING, DETAILED),
+        ("Summary.\n\nMore prose.\n\nReturns:\n    y.", "Summary.\n\nMore prose."),
+        ("Summary.\n\nNotes:\n    a note.", "Summary."),
+        ("Summary.\n\n:param x: the x\n:returns: y", "Summary."),
+        ("Summary.\n\nParameters\n----------\nx : int\n    The x.", "Summary."),
+        ("Summary.\n\n>>> f(1)\n2", "Summary."),
+        ("Summary.\n\nExample::\n\n    f(1)", "Summary."),
+        ("Only prose.", "Only prose."),
+        ("Args:\n    x: X.", ""),
+    ],
+)
 def test_a_rewrite_replaces_only_the_prose_before_the_first_section(docstring, description):
-    assert docstring[:description_end(docstring)] == description
+    assert docstring[: description_end(docstring)] == description
 
 
 # --- SONAR-guided rewrites --------------------------------------------------------------------
 
 
-async def test_only_a_rewrite_that_keeps_behaviour_and_is_more_abstract_is_offered(server, writer,
-                                                                                  client, cache):
+async def test_only_a_rewrite_that_keeps_behaviour_and_is_more_abstract_is_offered(
+    server, writer, client, cache
+):
     result = await abstract_rewrites(UNIT, "clamp", DOCSTRING, CONTEXT, client, SETTINGS, cache)
     assert result.error is None and not result.failed and result.tried == 3
     (rewrite,) = result.rewrites  # LOSSY behaves otherwise, STEPWISE is less abstract
@@ -125,8 +137,10 @@ async def test_only_a_rewrite_that_keeps_behaviour_and_is_more_abstract_is_offer
     before, after = rewrite.baseline_abstraction.value, rewrite.abstraction.value
     assert before == pytest.approx(0.274, abs=1e-3) and after > 0.47
     assert rewrite.correctness.how.startswith("FuncSim over 50 cases")
-    assert rewrite.title == (f"Describe more abstractly (SONAR Abstraction {before:.2f} → {after:.2f}, "
-                             "Correctness 1.00 → 1.00)")
+    assert rewrite.title == (
+        f"Describe more abstractly (SONAR Abstraction {before:.2f} → {after:.2f}, "
+        "Correctness 1.00 → 1.00)"
+    )
     # the baseline (2 calls), the candidates (1 call, n = 3), each candidate's pool (2 calls):
     # 1 + (k + 1) x (1 + generators)
     assert result.calls == len(server.requests) == 2 + 1 + 3 * 2
@@ -140,16 +154,25 @@ async def test_only_a_rewrite_that_keeps_behaviour_and_is_more_abstract_is_offer
 async def test_a_known_baseline_is_not_measured_again_and_decides(server, writer, client, cache):
     known = Measure(1.0, "FuncSim over 50 cases (given)")
     baseline = SonarResult(known, Measure(0.9, "given"), known, known)
-    result = await abstract_rewrites(UNIT, "clamp", DOCSTRING, CONTEXT, client, SETTINGS, cache,
-                                     baseline=baseline)
+    result = await abstract_rewrites(
+        UNIT, "clamp", DOCSTRING, CONTEXT, client, SETTINGS, cache, baseline=baseline
+    )
     assert result.rewrites == () and result.tried == 3 and result.error is None  # none beats 0.9
     assert result.calls == len(server.requests) == 1 + 3 * 2
-    assert "Correctness 1.00, Abstraction 0.90" in rewrite_requests(server)[0].body["messages"][-1]["content"]
+    assert (
+        "Correctness 1.00, Abstraction 0.90"
+        in rewrite_requests(server)[0].body["messages"][-1]["content"]
+    )
 
 
-async def test_answers_with_sections_of_their_own_or_unchanged_are_not_scored(server, writer, client,
-                                                                             cache):
-    writer.rewrites = [f'"""{ABSTRACT}\n\nArgs:\n    value: it."""', DETAILED, f"```\n{ABSTRACT}\n```"]
+async def test_answers_with_sections_of_their_own_or_unchanged_are_not_scored(
+    server, writer, client, cache
+):
+    writer.rewrites = [
+        f'"""{ABSTRACT}\n\nArgs:\n    value: it."""',
+        DETAILED,
+        f"```\n{ABSTRACT}\n```",
+    ]
     result = await abstract_rewrites(UNIT, "clamp", DOCSTRING, CONTEXT, client, SETTINGS, cache)
     assert result.tried == 1 and [r.description for r in result.rewrites] == [ABSTRACT]
     assert result.calls == len(server.requests) == 2 + 1 + 2
@@ -181,13 +204,16 @@ async def test_a_failed_candidate_call_is_not_cached(server, writer, client, cac
     known = Measure(1.0, "given")
     baseline = SonarResult(known, Measure(0.2, "given"), known, known)
     server.inject("500", "500")  # the rewrite request and its one retry
-    failed = await abstract_rewrites(UNIT, "clamp", DOCSTRING, CONTEXT, client, SETTINGS, cache,
-                                     baseline=baseline)
+    failed = await abstract_rewrites(
+        UNIT, "clamp", DOCSTRING, CONTEXT, client, SETTINGS, cache, baseline=baseline
+    )
     assert failed.failed and failed.rewrites == () and cached_rows(cache) == 0
 
 
 async def test_nothing_to_rewrite_without_a_description(server, writer, client, cache):
-    result = await abstract_rewrites(UNIT, "clamp", SECTIONS.strip(), CONTEXT, client, SETTINGS, cache)
+    result = await abstract_rewrites(
+        UNIT, "clamp", SECTIONS.strip(), CONTEXT, client, SETTINGS, cache
+    )
     assert result.rewrites == () and "no description" in result.error
     assert len(server.requests) == 0
 
@@ -216,13 +242,20 @@ def report():
 
 
 def judge_requests(server):
-    return [r for r in server.requests
-            if not r.body["messages"][0]["content"].startswith(SENTENCE_SYSTEM)]
+    return [
+        r
+        for r in server.requests
+        if not r.body["messages"][0]["content"].startswith(SENTENCE_SYSTEM)
+    ]
 
 
-async def test_a_correction_the_judge_accepts_is_offered_and_cached(server, writer, client, cache, report):
+async def test_a_correction_the_judge_accepts_is_offered_and_cached(
+    server, writer, client, cache, report
+):
     writer.correction = '"It returns the settings read from the file as a dict."'
-    found = await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache)
+    found = await sentence_rewrite(
+        report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache
+    )
     assert found == "It returns the settings read from the file as a dict."
     assert len(server.requests) == 2  # the correction, then one batched judgement
     prompt = server.requests[0].body["messages"][-1]["content"]
@@ -231,18 +264,25 @@ async def test_a_correction_the_judge_accepts_is_offered_and_cached(server, writ
     shown = judged.body["messages"][-1]["content"]
     assert "[S2] It returns the settings read from the file as a dict." in shown
     assert "[S1] Read the settings file at path." in shown and "WRONGFUNC" not in shown
-    again = await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache)
+    again = await sentence_rewrite(
+        report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache
+    )
     assert again == found and len(server.requests) == 2
 
 
-async def test_a_correction_the_judge_still_flags_is_not_offered(server, writer, client, cache, report):
+async def test_a_correction_the_judge_still_flags_is_not_offered(
+    server, writer, client, cache, report
+):
     writer.correction = "It returns the WRONGFUNC settings, parsed into a dict."
-    found = await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache)
+    found = await sentence_rewrite(
+        report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache
+    )
     assert found is None and len(server.requests) == 2
 
 
-async def test_the_paper_protocol_asks_four_questions_about_the_one_sentence(server, writer, client,
-                                                                            cache, report):
+async def test_the_paper_protocol_asks_four_questions_about_the_one_sentence(
+    server, writer, client, cache, report
+):
     writer.correction = "It returns the settings read from the file as a dict."
     paper = replace(client.settings, protocol="paper")
     found = await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, paper, cache)
@@ -252,24 +292,39 @@ async def test_the_paper_protocol_asks_four_questions_about_the_one_sentence(ser
     assert {r.body["messages"][-1]["content"] for r in judged} == {found}
 
 
-async def test_unusable_corrections_and_failures_offer_nothing_and_cache_nothing(server, writer, client,
-                                                                                cache, report):
+async def test_unusable_corrections_and_failures_offer_nothing_and_cache_nothing(
+    server, writer, client, cache, report
+):
     for answer in ("", FLAGGED, "It returns a dict. It reads the file."):
         writer.correction = answer
-        assert await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, client.settings,
-                                      cache) is None
+        assert (
+            await sentence_rewrite(
+                report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache
+            )
+            is None
+        )
     assert len(server.requests) == 3  # the rewrite calls only: nothing worth judging
     writer.correction = "It returns the settings read from the file as a dict."
     server.inject("500", always=True)
-    assert await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache) is None
+    assert (
+        await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache)
+        is None
+    )
     assert cached_rows(cache) == 0
-    assert await sentence_rewrite(report, SOURCE, (), "Not in the docstring.", REASON, client,
-                                  client.settings, cache) is None
+    assert (
+        await sentence_rewrite(
+            report, SOURCE, (), "Not in the docstring.", REASON, client, client.settings, cache
+        )
+        is None
+    )
 
 
-async def test_a_judgement_without_verdicts_offers_nothing_and_caches_nothing(server, writer, client,
-                                                                                cache, report):
+async def test_a_judgement_without_verdicts_offers_nothing_and_caches_nothing(
+    server, writer, client, cache, report
+):
     writer.correction = "It returns the settings read from the file as a dict."
     writer.judge_answer = "I cannot judge that."
-    found = await sentence_rewrite(report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache)
+    found = await sentence_rewrite(
+        report, SOURCE, (), FLAGGED, REASON, client, client.settings, cache
+    )
     assert found is None and len(server.requests) == 2 and cached_rows(cache) == 0

@@ -29,9 +29,9 @@ from docfact.sonar import sandbox
 ATTACKS = sorted((Path(__file__).parent / "attacks").glob("*.py"))
 # Every test that runs code needs the jail; CI installs it, so there a missing jail fails.
 needs_jail = pytest.mark.skipif(
-    bool(sandbox.unavailable()) and not os.environ.get("CI"), reason="no working bubblewrap here")
-CORPUS_LIMITS = sandbox.Limits(cpu_s=2, wall_s=4, memory_bytes=512 << 20,
-                               output_bytes=64 << 10)
+    bool(sandbox.unavailable()) and not os.environ.get("CI"), reason="no working bubblewrap here"
+)
+CORPUS_LIMITS = sandbox.Limits(cpu_s=2, wall_s=4, memory_bytes=512 << 20, output_bytes=64 << 10)
 SSH_SECRET = "SSH-SECRET-5f1c2e"
 ENV_SECRET = "ENV-SECRET-9a7b3d"
 
@@ -49,15 +49,25 @@ class World:
     signals: list = field(default_factory=list)
 
     def context(self) -> str:
-        return json.dumps({
-            "outside": str(self.outside), "canary": str(self.canary),
-            "unlisted": str(self.unlisted), "ssh_key": str(self.root / "home/.ssh/id_rsa"),
-            "port": self.listener.getsockname()[1], "test_pid": os.getpid()})
+        return json.dumps(
+            {
+                "outside": str(self.outside),
+                "canary": str(self.canary),
+                "unlisted": str(self.unlisted),
+                "ssh_key": str(self.root / "home/.ssh/id_rsa"),
+                "port": self.listener.getsockname()[1],
+                "test_pid": os.getpid(),
+            }
+        )
 
     def snapshot(self) -> tuple:
         info = self.canary.stat()
-        return (sorted(os.listdir(self.outside)), self.canary.read_text(),
-                stat.S_IMODE(info.st_mode), info.st_mtime_ns)
+        return (
+            sorted(os.listdir(self.outside)),
+            self.canary.read_text(),
+            stat.S_IMODE(info.st_mode),
+            info.st_mtime_ns,
+        )
 
     def assert_untouched(self, before: tuple, outcome: sandbox.Outcome) -> None:
         assert self.snapshot() == before
@@ -77,8 +87,10 @@ def _survivors(marker: str, patience_s: float = 2.0) -> list[int]:
         found = []
         for entry in os.scandir("/proc"):
             try:
-                if entry.name.isdigit() and marker.encode() in Path(
-                        entry.path, "cmdline").read_bytes():
+                if (
+                    entry.name.isdigit()
+                    and marker.encode() in Path(entry.path, "cmdline").read_bytes()
+                ):
                     found.append(int(entry.name))
             except OSError:
                 continue
@@ -124,15 +136,21 @@ def _expected(program: Path) -> str:
 def test_corpus_is_big_enough():
     assert len(ATTACKS) >= 20
     assert {_expected(p) for p in ATTACKS} == {
-        "ok", "blocked", "timeout", "out_of_memory", "crashed"}
+        "ok",
+        "blocked",
+        "timeout",
+        "out_of_memory",
+        "crashed",
+    }
 
 
 @needs_jail
 @pytest.mark.parametrize("attack", ATTACKS, ids=lambda path: path.stem)
 def test_attack_has_no_effect_outside(attack, world):
     before = world.snapshot()
-    outcome = sandbox.run_python(attack.read_text(), world.context(), limits=CORPUS_LIMITS,
-                                 read_paths=(str(world.outside),))
+    outcome = sandbox.run_python(
+        attack.read_text(), world.context(), limits=CORPUS_LIMITS, read_paths=(str(world.outside),)
+    )
     assert outcome.state == _expected(attack), outcome
     assert len(outcome.stdout.encode()) <= CORPUS_LIMITS.output_bytes
     world.assert_untouched(before, outcome)
@@ -165,7 +183,8 @@ def test_hypothesis_runs_inside(world):
         "def sorted_twice(xs):\n"
         "    assert sorted(sorted(xs)) == sorted(xs)\n"
         "sorted_twice()\n"
-        "print('passed')\n")
+        "print('passed')\n"
+    )
     outcome = sandbox.run_python(program)
     assert (outcome.state, outcome.stdout) == ("ok", "passed\n"), outcome
 
@@ -206,7 +225,8 @@ def test_writing_inside_is_allowed(world):
         "import sqlite3\n"
         "sqlite3.connect('db.sqlite').execute('create table t(x)')\n"
         "print(open('a/g.txt').read())\n"
-        "os.chmod('a', 0o000)\n")  # the clean-up must cope with this too
+        "os.chmod('a', 0o000)\n"
+    )  # the clean-up must cope with this too
     outcome = sandbox.run_python(program)
     assert (outcome.state, outcome.stdout) == ("ok", "x\n"), outcome
     assert os.listdir(world.temp) == []
@@ -217,7 +237,13 @@ def test_the_environment_is_rebuilt_from_nothing(world):
     outcome = sandbox.run_python("import os, json\nprint(json.dumps(dict(os.environ)))")
     environment = json.loads(outcome.stdout)
     assert set(environment) - {"PWD"} == {
-        "PATH", "LANG", "HOME", "TMPDIR", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE"}
+        "PATH",
+        "LANG",
+        "HOME",
+        "TMPDIR",
+        "PYTHONHASHSEED",
+        "PYTHONDONTWRITEBYTECODE",
+    }
     assert environment["HOME"] == environment["TMPDIR"]
     assert environment["HOME"].startswith(str(world.temp))
 
@@ -259,10 +285,24 @@ def test_with_ci_set_a_missing_jail_fails_the_tests_instead_of_skipping_them(tmp
 
     def summary(**extra: str) -> str:
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", __file__, "-k", needing_the_jail,
-             "-p", "no:cacheprovider", "-o", "addopts="],
-            env=environment | extra, capture_output=True, text=True, timeout=300,
-            cwd=Path(__file__).parents[2])
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                __file__,
+                "-k",
+                needing_the_jail,
+                "-p",
+                "no:cacheprovider",
+                "-o",
+                "addopts=",
+            ],
+            env=environment | extra,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=Path(__file__).parents[2],
+        )
         return done.stdout.strip().splitlines()[-1]
 
     assert "2 skipped" in summary()
@@ -295,8 +335,7 @@ fresh.mkfifo(outside + "/fifo")  # this copy of posix was never neutralised
 @needs_jail
 def test_the_walls_hold_where_the_hook_is_blind(world):
     before = world.snapshot()
-    outcome = sandbox.run_python(FRESH_POSIX, world.context(),
-                                 read_paths=(str(world.outside),))
+    outcome = sandbox.run_python(FRESH_POSIX, world.context(), read_paths=(str(world.outside),))
     assert outcome.state == "crashed"  # a read-only folder: the FIFO cannot be made
     world.assert_untouched(before, outcome)
 
@@ -305,8 +344,13 @@ def test_the_walls_hold_where_the_hook_is_blind(world):
 def test_stop_all_ends_every_run_and_removes_its_folder():
     """What a process about to exit calls, so no sandboxed program outlives it."""
     outcomes = []
-    runner = threading.Thread(target=lambda: outcomes.append(sandbox.run_python(
-        "import time\ntime.sleep(60)", limits=sandbox.Limits(wall_s=60, cpu_s=60))))
+    runner = threading.Thread(
+        target=lambda: outcomes.append(
+            sandbox.run_python(
+                "import time\ntime.sleep(60)", limits=sandbox.Limits(wall_s=60, cpu_s=60)
+            )
+        )
+    )
     runner.start()
     deadline = time.monotonic() + 20
     while not sandbox._RUNNING and time.monotonic() < deadline:

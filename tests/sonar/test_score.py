@@ -26,14 +26,21 @@ IMPLEMENTATIONS = [
     "```python\ndef clamp(value, low=0, high=10):\n    result = value\n    if result > high:\n"
     "        result = high\n    if result < low:\n        result = low\n    return result\n```",
 ]
-PAPER = SonarSettings(enabled=True, generators=("openai/test-model", "openai/second", "openai/third"),
-                      samples=9, compressions=3, fuzz_cases=100)
+PAPER = SonarSettings(
+    enabled=True,
+    generators=("openai/test-model", "openai/second", "openai/third"),
+    samples=9,
+    compressions=3,
+    fuzz_cases=100,
+)
 
 
 @pytest.fixture(autouse=True)
 def quick_fluency(monkeypatch):
     """The fluency model is another module's business (and slow to train): a stand-in."""
-    monkeypatch.setattr(fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency"))
+    monkeypatch.setattr(
+        fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency")
+    )
 
 
 @pytest.fixture
@@ -74,8 +81,12 @@ async def test_results_are_cached_and_a_hit_makes_no_call(server, writer, client
     asked = len(server.requests)
     again = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, PAPER, cache)
     assert again.cache_hit and len(server.requests) == asked and again.calls == 0
-    assert (again.correctness, again.abstraction, again.conciseness, again.compression) == \
-        (first.correctness, first.abstraction, first.conciseness, first.compression)
+    assert (again.correctness, again.abstraction, again.conciseness, again.compression) == (
+        first.correctness,
+        first.abstraction,
+        first.conciseness,
+        first.compression,
+    )
     # anything the result depends on changes the key
     other = await sonar_scores(UNIT, "clamp", DOCSTRING + " ", CONTEXT, client, PAPER, cache)
     assert not other.cache_hit
@@ -94,22 +105,37 @@ async def test_a_failed_model_call_is_never_cached(server, writer, client, cache
 
 
 async def test_a_stub_regeneration_is_not_measurable(server, writer, client, cache):
-    writer.programs[DOCSTRING] = ["def clamp(value, low=0, high=10):\n    raise NotImplementedError\n"]
+    writer.programs[DOCSTRING] = [
+        "def clamp(value, low=0, high=10):\n    raise NotImplementedError\n"
+    ]
     settings = SonarSettings(enabled=True, samples=3, compressions=1, fuzz_cases=20)
     result = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, settings, cache)
     assert result.correctness.value is None
-    assert result.correctness.how == ("not measurable: the code regenerated from the docstring is "
-                                      "a stub (raise NotImplementedError)")
+    assert result.correctness.how == (
+        "not measurable: the code regenerated from the docstring is "
+        "a stub (raise NotImplementedError)"
+    )
     assert result.abstraction.value is None  # stubs are not implementations
     assert result.conciseness.value is None
 
 
-async def test_a_function_that_prints_gets_an_approximate_correctness(server, writer, client, cache):
+async def test_a_function_that_prints_gets_an_approximate_correctness(
+    server, writer, client, cache
+):
     unit = 'def shout(text: str) -> None:\n    """Print it loud."""\n    print(text.upper())\n'
-    writer.programs["Print text in capitals."] = ["def shout(text):\n    print(text.upper() + '!')\n"]
+    writer.programs["Print text in capitals."] = [
+        "def shout(text):\n    print(text.upper() + '!')\n"
+    ]
     settings = SonarSettings(enabled=True, samples=2, compressions=1, fuzz_cases=20)
-    result = await sonar_scores(unit, "shout", "Print text in capitals.", "def shout(text: str) -> None:",
-                                client, settings, cache)
+    result = await sonar_scores(
+        unit,
+        "shout",
+        "Print text in capitals.",
+        "def shout(text: str) -> None:",
+        client,
+        settings,
+        cache,
+    )
     assert result.correctness.approximate and 0.0 < result.correctness.value < 1.0
     assert "not executed (the function does I/O (print))" in result.correctness.how
 
@@ -134,8 +160,9 @@ async def test_one_generator_pool_and_off_switch(server, writer, client, cache):
     assert off.correctness.value is None and "turned off" in off.correctness.how
 
 
-async def test_without_the_fluency_module_fluency_is_not_measured(server, writer, client, cache,
-                                                                  monkeypatch):
+async def test_without_the_fluency_module_fluency_is_not_measured(
+    server, writer, client, cache, monkeypatch
+):
     script(writer)
     monkeypatch.setitem(sys.modules, "docfact.sonar.fluency", None)  # import raises ImportError
     settings = SonarSettings(enabled=True, samples=2, compressions=1, fuzz_cases=20)

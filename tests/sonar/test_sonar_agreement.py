@@ -29,33 +29,52 @@ def _load_bench():
 
 sa = _load_bench()
 
-SCALE = ("def scale(values: list[int], factor: int) -> list[int]:\n"
-         "    return [v * factor for v in values]\n")
+SCALE = (
+    "def scale(values: list[int], factor: int) -> list[int]:\n"
+    "    return [v * factor for v in values]\n"
+)
 SCALE_WRONG = "def scale(values, factor):\n    return [v + factor for v in values]\n"
 # a helper and an import beside the function the summaries are about
-NORM = ("import math\n\n\ndef _square(x: float) -> float:\n    return x * x\n\n\n"
-        "def norm(xs: list[float]) -> float:\n    return math.sqrt(sum(_square(x) for x in xs))\n")
+NORM = (
+    "import math\n\n\ndef _square(x: float) -> float:\n    return x * x\n\n\n"
+    "def norm(xs: list[float]) -> float:\n    return math.sqrt(sum(_square(x) for x in xs))\n"
+)
 NORM_WRONG = "def norm(xs):\n    return sum(xs)\n"
-VOWELS = ("def count_vowels(text: str) -> int:\n"
-          '    return sum(1 for ch in text.lower() if ch in "aeiou")\n')
+VOWELS = (
+    "def count_vowels(text: str) -> int:\n"
+    '    return sum(1 for ch in text.lower() if ch in "aeiou")\n'
+)
 VOWELS_OTHERS = [  # the same behaviour written differently: a diverse pool
     "def count_vowels(text):\n    n = 0\n    for c in text:\n        if c.lower() in 'aeiou':\n"
     "            n += 1\n    return n\n",
     "import re\n\ndef count_vowels(text):\n"
     "    return len(re.findall('[aeiou]', text, flags=re.I))\n",
 ]
-CLAMP = ("def clamp(value: int, low: int = 0, high: int = 10) -> int:\n"
-         "    return max(low, min(value, high))\n")
+CLAMP = (
+    "def clamp(value: int, low: int = 0, high: int = 10) -> int:\n"
+    "    return max(low, min(value, high))\n"
+)
 
 # (dimension, code, summary A, summary B, human preference)
 ROWS = [
     ("correctness", SCALE, "Multiply each value by factor.", "Add factor to each value.", "A"),
-    ("correctness", NORM, "Return the Euclidean norm of `norm`'s xs.", "Return the sum of xs.", "B"),
+    (
+        "correctness",
+        NORM,
+        "Return the Euclidean norm of `norm`'s xs.",
+        "Return the sum of xs.",
+        "B",
+    ),
     ("correctness", SCALE, "Skipped by --limit 2.", "Also skipped.", "A"),
     ("abstraction", VOWELS, "Count the vowels in text.", "Loop over text, add 1 per vowel.", "A"),
     ("abstraction", CLAMP, "Clamp value into [low, high].", "Something unreadable.", "B"),
-    ("conciseness", SCALE, "Scale values by factor.",
-     "This function takes a list of values and multiplies every value by the factor.", "A"),
+    (
+        "conciseness",
+        SCALE,
+        "Scale values by factor.",
+        "This function takes a list of values and multiplies every value by the factor.",
+        "A",
+    ),
     ("conciseness", VOWELS, "Count vowels, any case.", "Number of vowels in text.", "B"),
 ]
 # What the scripted model writes from each summary
@@ -74,14 +93,19 @@ PROGRAMS = {
     "Count vowels, any case.": [VOWELS],
     "Number of vowels in text.": [VOWELS],
 }
-COMPRESSIONS = {"This function takes a list of values and multiplies every value by the factor.":
-                ["Scale values."]}
+COMPRESSIONS = {
+    "This function takes a list of values and multiplies every value by the factor.": [
+        "Scale values."
+    ]
+}
 
 
 @pytest.fixture(autouse=True)
 def quick_fluency(monkeypatch):
     """Fluency is not part of the agreement, and its model is slow to build: a stand-in."""
-    monkeypatch.setattr(fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency"))
+    monkeypatch.setattr(
+        fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency")
+    )
 
 
 @pytest.fixture
@@ -89,17 +113,41 @@ def data(tmp_path):
     path = tmp_path / "groundtruth.csv"
     with open(path, "w", newline="", encoding="utf-8") as handle:
         out = csv.writer(handle)
-        out.writerow(["id_a", "id_b", "dimension", "code", "summary_a", "summary_b", "ground_truth"])
+        out.writerow(
+            ["id_a", "id_b", "dimension", "code", "summary_a", "summary_b", "ground_truth"]
+        )
         for i, (dimension, code, a, b, truth) in enumerate(ROWS):
             out.writerow([f"row{i}_a", f"row{i}_b", dimension, code, a, b, truth])
     return path
 
 
 def _argv(server, data, tmp_path, *more):
-    return ["--model", "openai/test-model", "--api-base", server.base_url, "--api-key-env", KEY_ENV,
-            "--data", str(data), "--limit", "2", "--samples", "3", "--compressions", "1",
-            "--fuzz-cases", "30", "--time-limit", "5", "--cache-dir", str(tmp_path / "cache"),
-            "--output", str(tmp_path / "results" / "sonar_agreement.txt"), "--quiet", *more]
+    return [
+        "--model",
+        "openai/test-model",
+        "--api-base",
+        server.base_url,
+        "--api-key-env",
+        KEY_ENV,
+        "--data",
+        str(data),
+        "--limit",
+        "2",
+        "--samples",
+        "3",
+        "--compressions",
+        "1",
+        "--fuzz-cases",
+        "30",
+        "--time-limit",
+        "5",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--output",
+        str(tmp_path / "results" / "sonar_agreement.txt"),
+        "--quiet",
+        *more,
+    ]
 
 
 def _line(report: str, name: str) -> list[str]:
@@ -134,12 +182,42 @@ def test_agreement_on_scripted_rows(server, writer, data, tmp_path, monkeypatch,
     assert by_id["row6_a"].score_a == by_id["row6_a"].score_b == 1.0
 
     # dimension rows measured agree agreement of-all ties not-meas approx SONAR LLM-only
-    assert _line(report, "correctness")[:10] == ["correctness", "2", "2", "1", "50.0", "%", "50.0", "%",
-                                                  "0", "0"]
-    assert _line(report, "abstraction")[:10] == ["abstraction", "2", "1", "1", "100.0", "%", "50.0", "%",
-                                                  "0", "1"]
-    assert _line(report, "conciseness")[:10] == ["conciseness", "2", "2", "1", "50.0", "%", "50.0", "%",
-                                                  "1", "0"]
+    assert _line(report, "correctness")[:10] == [
+        "correctness",
+        "2",
+        "2",
+        "1",
+        "50.0",
+        "%",
+        "50.0",
+        "%",
+        "0",
+        "0",
+    ]
+    assert _line(report, "abstraction")[:10] == [
+        "abstraction",
+        "2",
+        "1",
+        "1",
+        "100.0",
+        "%",
+        "50.0",
+        "%",
+        "0",
+        "1",
+    ]
+    assert _line(report, "conciseness")[:10] == [
+        "conciseness",
+        "2",
+        "2",
+        "1",
+        "50.0",
+        "%",
+        "50.0",
+        "%",
+        "1",
+        "0",
+    ]
     assert _line(report, "overall")[:4] == ["overall", "6", "5", "3"]
     assert "96 %" in " ".join(_line(report, "correctness")) and "51-60 %" in report
     first_calls = int(re.search(r"(\d+) model calls", report)[1])
@@ -153,7 +231,9 @@ def test_agreement_on_scripted_rows(server, writer, data, tmp_path, monkeypatch,
     assert 0 < again <= 3 < first_calls
     assert _line(printed, "overall")[:4] == ["overall", "6", "5", "3"]
     written = (tmp_path / "results" / "sonar_agreement.txt").read_text()
-    assert "rows:" in written and "unmeasurable" in written and _line(written, "conciseness")[9] == "0"
+    assert (
+        "rows:" in written and "unmeasurable" in written and _line(written, "conciseness")[9] == "0"
+    )
 
 
 def test_subject_finds_the_function_its_helpers_and_imports():
@@ -162,7 +242,11 @@ def test_subject_finds_the_function_its_helpers_and_imports():
     assert subject.context == "import math\ndef norm(xs: list[float]) -> float:"
     assert subject.unit_source == NORM  # the helper must come along to run
     alone = sa.subject_of("import os\n\n" + SCALE, ["Scales."])
-    assert alone.function == "scale" and alone.unit_source == SCALE and alone.context.startswith("def ")
+    assert (
+        alone.function == "scale"
+        and alone.unit_source == SCALE
+        and alone.context.startswith("def ")
+    )
     # no summary names it: the function nothing else calls
     assert sa.subject_of(NORM, ["Some summary."]).function == "norm"
     assert sa.subject_of("x = 1\n", ["?"]) == "the code has no top-level function"
@@ -178,8 +262,14 @@ def test_verdicts():
 
 def test_without_a_model_it_says_how_to_run_and_exits_2(tmp_path):
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    done = subprocess.run([sys.executable, str(BENCH), "--output", str(tmp_path / "out.txt")],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--output", str(tmp_path / "out.txt")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=env,
+    )
     assert done.returncode == 2
     assert "no model configured" in done.stderr and "--model" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""

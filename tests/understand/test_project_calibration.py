@@ -10,14 +10,25 @@ import pytest
 from llm_helpers import docfact_with_model
 from scripted_server import ScriptedServer
 
-TOPICS = ["Parse a configuration file into sections.", "Send reminders to overdue customers.",
-          "Draw a histogram of the monthly sales.", "Translate the greeting into French.",
-          "Compress the log files of last week.", "Validate the shipping address of an order.",
-          "Render the invoice as a PDF document.", "Retry the failed payment after a delay.",
-          "Sort the students by their final grade.", "Count the words of every chapter.",
-          "Resize the uploaded image to a thumbnail.", "Merge the two sorted lists of ids."]
-AGREEING = ["Add two numbers and return their sum.", "Return the sum of the two numbers.",
-            "Add a and b and return the result."]
+TOPICS = [
+    "Parse a configuration file into sections.",
+    "Send reminders to overdue customers.",
+    "Draw a histogram of the monthly sales.",
+    "Translate the greeting into French.",
+    "Compress the log files of last week.",
+    "Validate the shipping address of an order.",
+    "Render the invoice as a PDF document.",
+    "Retry the failed payment after a delay.",
+    "Sort the students by their final grade.",
+    "Count the words of every chapter.",
+    "Resize the uploaded image to a thumbnail.",
+    "Merge the two sorted lists of ids.",
+]
+AGREEING = [
+    "Add two numbers and return their sum.",
+    "Return the sum of the two numbers.",
+    "Add a and b and return the result.",
+]
 
 
 def summarise(body, sample):
@@ -34,16 +45,21 @@ def summarise(body, sample):
 
 
 def source(count: int) -> str:
-    return "".join(f'''
+    return "".join(
+        f'''
 def {kind}_{n:02}(a: int, b: int) -> int:
     """Return the sum of a and b."""
     return a + b
-''' for n in range(count) for kind in ("scattered", "agreeing"))
+'''
+        for n in range(count)
+        for kind in ("scattered", "agreeing")
+    )
 
 
 def run(tmp_path, server, *arguments):
-    done = docfact_with_model(tmp_path, server, arguments[0], "--format", "json", *arguments[1:],
-                              timeout=900)
+    done = docfact_with_model(
+        tmp_path, server, arguments[0], "--format", "json", *arguments[1:], timeout=900
+    )
     return json.loads(done.stdout), done.stderr
 
 
@@ -66,8 +82,11 @@ def test_the_low_ones_are_the_scattered_ones_and_score_reuses_the_calibration(tm
     name = low[0]
     entry, _ = run(tmp_path, server, "score", f"{tmp_path / 'arith.py'}::{name}")
     assert entry["ssc"]["label"] == "low" and entry["ssc"]["calibrated_over"] == 30
-    summaries = [r for r in server.requests[asked:]
-                 if r.body["messages"][-1]["content"].startswith("Summarise the intent")]
+    summaries = [
+        r
+        for r in server.requests[asked:]
+        if r.body["messages"][-1]["content"].startswith("Summarise the intent")
+    ]
     assert summaries == []  # its summaries are cached
 
 

@@ -3,24 +3,38 @@ import pytest
 from docfact.understand import prompting
 
 
-@pytest.mark.parametrize("answer, verdict", [
-    ("Correct", True), ("correct.", True), ("**Correct**", True), ("Answer: Correct", True),
-    ("Incorrect", False), ("INCORRECT.", False), ("The summary is not correct.", False),
-    ("It isn't correct", False),
-    ("", None), ("I cannot tell.", None), ("Correct or Incorrect", None), (None, None),
-])
+@pytest.mark.parametrize(
+    "answer, verdict",
+    [
+        ("Correct", True),
+        ("correct.", True),
+        ("**Correct**", True),
+        ("Answer: Correct", True),
+        ("Incorrect", False),
+        ("INCORRECT.", False),
+        ("The summary is not correct.", False),
+        ("It isn't correct", False),
+        ("", None),
+        ("I cannot tell.", None),
+        ("Correct or Incorrect", None),
+        (None, None),
+    ],
+)
 def test_parse_judgement(answer, verdict):
     assert prompting.parse_judgement(answer) is verdict
 
 
-@pytest.mark.parametrize("raw, clean", [
-    ("  Returns the sum\n of two numbers. ", "Returns the sum of two numbers."),
-    ("Summary: Adds numbers.", "Adds numbers."),
-    ("**Intent:** Adds numbers.", "Adds numbers."),
-    ('"Adds numbers."', "Adds numbers."),
-    ("```\nAdds numbers.\n```", "Adds numbers."),
-    ("   ", ""),
-])
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("  Returns the sum\n of two numbers. ", "Returns the sum of two numbers."),
+        ("Summary: Adds numbers.", "Adds numbers."),
+        ("**Intent:** Adds numbers.", "Adds numbers."),
+        ('"Adds numbers."', "Adds numbers."),
+        ("```\nAdds numbers.\n```", "Adds numbers."),
+        ("   ", ""),
+    ],
+)
 def test_clean_summary(raw, clean):
     assert prompting.clean_summary(raw) == clean
 

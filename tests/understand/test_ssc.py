@@ -19,10 +19,14 @@ CONSISTENT = [  # every consistent function gets these: identical alphas, so tie
     "Returns the total of the two numbers a and b.",
 ]
 CHAOTIC = [
-    "Open a network socket to the mail server.", "Parse the configuration file into a dictionary.",
-    "Render the user avatar as a PNG image.", "Sort the list of employees by salary.",
-    "Delete stale records from the database.", "Compute the checksum of a downloaded archive.",
-    "Schedule a background job to send reminders.", "Translate the greeting into French.",
+    "Open a network socket to the mail server.",
+    "Parse the configuration file into a dictionary.",
+    "Render the user avatar as a PNG image.",
+    "Sort the list of employees by salary.",
+    "Delete stale records from the database.",
+    "Compute the checksum of a downloaded archive.",
+    "Schedule a background job to send reminders.",
+    "Translate the greeting into French.",
 ]
 GOOD_DOC = "Return the sum of a and b."
 BAD_DOC = "Open a network socket to the mail server."
@@ -50,18 +54,31 @@ def server():
 @pytest.fixture
 def client(server, monkeypatch):
     monkeypatch.setenv(KEY_ENV, "sk-test")
-    return LlmClient(LlmSettings(model="openai/test-model", api_base=server.base_url,
-                                 api_key_env=KEY_ENV, timeout_s=5.0, max_retries=0))
+    return LlmClient(
+        LlmSettings(
+            model="openai/test-model",
+            api_base=server.base_url,
+            api_key_env=KEY_ENV,
+            timeout_s=5.0,
+            max_retries=0,
+        )
+    )
 
 
 def functions(names, docs=None):
     docs = docs or {}
-    return [ssc.FunctionInput(name, f"def {name}(a, b):\n    return a + b", docs.get(name, GOOD_DOC))
-            for name in names]
+    return [
+        ssc.FunctionInput(name, f"def {name}(a, b):\n    return a + b", docs.get(name, GOOD_DOC))
+        for name in names
+    ]
 
 
 def summary_requests(server):
-    return [r for r in server.requests if "Correct or Incorrect" not in r.body["messages"][-1]["content"]]
+    return [
+        r
+        for r in server.requests
+        if "Correct or Incorrect" not in r.body["messages"][-1]["content"]
+    ]
 
 
 def test_function_input_cuts_the_docstring_out():
@@ -83,8 +100,13 @@ async def test_sample_summaries_one_call_for_k(server, client):
 
 async def test_sample_summaries_from_a_server_that_ignores_n(client):
     with ScriptedServer(responder=responder, honour_n=False) as lone:
-        client.settings = LlmSettings(model="openai/test-model", api_base=lone.base_url,
-                                      api_key_env=KEY_ENV, timeout_s=5.0, max_retries=0)
+        client.settings = LlmSettings(
+            model="openai/test-model",
+            api_base=lone.base_url,
+            api_key_env=KEY_ENV,
+            timeout_s=5.0,
+            max_retries=0,
+        )
         summaries = await ssc.sample_summaries("def chaos(a, b): pass", client, 4, 0.8)
         assert sorted(summaries) == sorted(CHAOTIC[:4])
         assert len(lone.requests) == 4
@@ -97,8 +119,9 @@ async def test_sample_summaries_failure_raises(server, client):
 
 
 async def test_judge_majority_and_share(server, client):
-    share = await ssc.judge_summaries("def f(a, b):\n    return a + b",
-                                      [CONSISTENT[0], CHAOTIC[0], CHAOTIC[1]], client, 3, 0.8)
+    share = await ssc.judge_summaries(
+        "def f(a, b):\n    return a + b", [CONSISTENT[0], CHAOTIC[0], CHAOTIC[1]], client, 3, 0.8
+    )
     assert share.verdicts == [True, False, False]
     assert share.share == pytest.approx(1 / 3) and share.label == "low"
     assert share.complete and all(len(v) == 3 for v in share.votes)
@@ -111,7 +134,9 @@ def test_majority_ties_are_no_verdict():
 
 
 def test_self_consistency_orders_consistent_above_chaotic(minilm):
-    assert ssc.self_consistency(CONSISTENT, minilm) > ssc.self_consistency(CHAOTIC[:4], minilm) + 0.2
+    assert (
+        ssc.self_consistency(CONSISTENT, minilm) > ssc.self_consistency(CHAOTIC[:4], minilm) + 0.2
+    )
     with pytest.raises(ValueError):
         ssc.self_consistency(["one"], minilm)
 
@@ -134,7 +159,9 @@ async def test_understand_project_end_to_end_and_cached(server, client, minilm, 
     project = functions(names, {"ok3": BAD_DOC})
     settings = SscSettings(enabled=True, k=8, epsilon=0.35, judge_votes=3)
     cache = Cache(tmp_path)
-    first = await ssc.understand_project(project, client, settings, cache, minilm, judge_client=client)
+    first = await ssc.understand_project(
+        project, client, settings, cache, minilm, judge_client=client
+    )
     assert first.errors == {}
     p1, p2 = first.p1, first.p2
     # 12 calibration alphas, rank ceil(13 * 0.65) = 9: tau is the consistent functions' alpha.
@@ -147,7 +174,9 @@ async def test_understand_project_end_to_end_and_cached(server, client, minilm, 
     requests = len(server.requests)
     assert len(summary_requests(server)) == 12  # one request of n=8 per function
 
-    again = await ssc.understand_project(project, client, settings, cache, minilm, judge_client=client)
+    again = await ssc.understand_project(
+        project, client, settings, cache, minilm, judge_client=client
+    )
     assert len(server.requests) == requests  # summaries, similarities and verdicts all cached
     assert again.calls_saved == 12
     assert again.p1 == p1 and again.p2 == p2

@@ -48,8 +48,22 @@ def label(item):
 
 
 def docfact(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "docfact", "check", *map(str, args), "--no-cache",
-                           "--format", "json"], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "docfact",
+            "check",
+            *map(str, args),
+            "--no-cache",
+            "--format",
+            "json",
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def findings(done) -> list[tuple[str, str]]:
@@ -58,8 +72,13 @@ def findings(done) -> list[tuple[str, str]]:
 
 
 def git(*args, cwd):
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-                   cwd=cwd, check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -85,16 +104,23 @@ def test_baseline_is_written_then_only_new_findings_are_reported(repo):
     assert (entry["symbol"], entry["code"], entry["text"]) == ("shop.restock", "DF101", "ammount")
 
     # Move restock below the other functions and edit lines around it: still known.
-    (repo / "shop.py").write_text('"""A shop, moved around."""\nimport os\n' + HELPER + PARSER
-                                  + "\n\n" + STALE_NAME)
+    (repo / "shop.py").write_text(
+        '"""A shop, moved around."""\nimport os\n' + HELPER + PARSER + "\n\n" + STALE_NAME
+    )
     moved = docfact(".", "--baseline", baseline.name, cwd=repo)
     assert moved.returncode == 0, moved.stdout + moved.stderr
     assert findings(moved) == []
     assert "1 findings of the baseline" in moved.stderr
 
     # A new stale name elsewhere is reported, alone.
-    (repo / "shop.py").write_text((repo / "shop.py").read_text().replace(
-        "item: The item.\n    \"\"\"\n    return str(item)", "itme: The item.\n    \"\"\"\n    return str(item)"))
+    (repo / "shop.py").write_text(
+        (repo / "shop.py")
+        .read_text()
+        .replace(
+            'item: The item.\n    """\n    return str(item)',
+            'itme: The item.\n    """\n    return str(item)',
+        )
+    )
     new = docfact(".", "--baseline", baseline.name, cwd=repo)
     assert new.returncode == 1
     assert findings(new) == [("DF101", "shop.label")]
@@ -104,8 +130,13 @@ def test_baseline_counts_each_occurrence(repo):
     baseline = repo / "baseline.json"
     docfact(".", "--baseline", baseline, cwd=repo)
     # The same wrong name twice in restock: one is known, the second is new.
-    (repo / "shop.py").write_text((repo / "shop.py").read_text().replace(
-        "        ammount: How many.\n", "        ammount: How many.\n        ammount: Again.\n"))
+    (repo / "shop.py").write_text(
+        (repo / "shop.py")
+        .read_text()
+        .replace(
+            "        ammount: How many.\n", "        ammount: How many.\n        ammount: Again.\n"
+        )
+    )
     done = docfact(".", "--baseline", baseline, cwd=repo)
     assert findings(done) == [("DF101", "shop.restock")]
 
@@ -124,9 +155,14 @@ def test_a_file_that_is_not_a_baseline_is_an_error(repo):
 def test_editing_a_body_flags_its_now_stale_docstring_only(repo):
     assert findings(docfact(".", "--diff", "HEAD", cwd=repo)) == []
     # parse_count no longer raises CountError; its docstring did not change.
-    source = (repo / "shop.py").read_text().replace(
-        "    if not text.isdigit():\n        raise CountError(text)\n    return int(text)",
-        "    return sum(1 for c in text if c.isdigit())")
+    source = (
+        (repo / "shop.py")
+        .read_text()
+        .replace(
+            "    if not text.isdigit():\n        raise CountError(text)\n    return int(text)",
+            "    return sum(1 for c in text if c.isdigit())",
+        )
+    )
     (repo / "shop.py").write_text(source)
     everything = docfact(".", cwd=repo)
     assert findings(everything) == [("DF101", "shop.restock"), ("DF302", "shop.parse_count")]
@@ -139,8 +175,10 @@ def test_an_edited_docstring_is_reported_and_a_moved_function_is_not(repo):
     git("checkout", "-q", "-b", "feature", cwd=repo)
     source = (repo / "shop.py").read_text().replace(STALE_NAME, "")
     # restock moved to the end, unchanged; label's docstring edited to name a wrong parameter.
-    source = source.replace("        item: The item.\n    \"\"\"\n    return str(item)",
-                            "        thing: The item.\n    \"\"\"\n    return str(item)")
+    source = source.replace(
+        '        item: The item.\n    """\n    return str(item)',
+        '        thing: The item.\n    """\n    return str(item)',
+    )
     (repo / "shop.py").write_text(source + "\n" + STALE_NAME)
     git("commit", "-q", "-am", "edit", cwd=repo)
     done = docfact(".", "--diff", "main", cwd=repo)
@@ -156,7 +194,8 @@ def test_new_and_renamed_files(repo):
 
 def test_diff_with_a_java_file(repo):
     java = repo / "Cart.java"
-    java.write_text(textwrap.dedent("""\
+    java.write_text(
+        textwrap.dedent("""\
         class Cart {
             /**
              * Adds an item.
@@ -164,7 +203,8 @@ def test_diff_with_a_java_file(repo):
              */
             void add(String item) { }
         }
-    """))
+    """)
+    )
     git("add", "-A", cwd=repo)
     git("commit", "-q", "-m", "java", cwd=repo)
     java.write_text(java.read_text().replace("void add(String item)", "void add(String thing)"))
@@ -187,7 +227,9 @@ def test_outside_a_repository_or_with_an_unknown_revision(repo, tmp_path_factory
 def test_diff_and_baseline_together(repo):
     docfact(".", "--baseline", "b.json", cwd=repo)
     # restock's docstring edited: --diff keeps it, the baseline still knows it.
-    (repo / "shop.py").write_text((repo / "shop.py").read_text().replace("Add stock.", "Add more stock."))
+    (repo / "shop.py").write_text(
+        (repo / "shop.py").read_text().replace("Add stock.", "Add more stock.")
+    )
     assert findings(docfact(".", "--diff", "HEAD", cwd=repo)) == [("DF101", "shop.restock")]
     assert findings(docfact(".", "--diff", "HEAD", "--baseline", "b.json", cwd=repo)) == []
 

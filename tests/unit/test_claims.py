@@ -10,7 +10,7 @@ from docfact.engine import analyze
 def codes(source, select=()):
     source = textwrap.dedent(source)
     analysis = analyze(source, "sample.py", "sample", Settings(select=select))
-    return [(f.code, source[f.span.start:f.span.end].split("\n")[0]) for f in analysis.findings]
+    return [(f.code, source[f.span.start : f.span.end].split("\n")[0]) for f in analysis.findings]
 
 
 def test_df306_return_and_yield_claims_on_functions_that_have_no_such_result():
@@ -34,7 +34,8 @@ def test_df306_return_and_yield_claims_on_functions_that_have_no_such_result():
 
 
 def test_df306_not_when_the_code_may_return_or_documents_other_code():
-    assert codes('''
+    assert (
+        codes('''
         import abc
 
 
@@ -94,7 +95,9 @@ def test_df306_not_when_the_code_may_return_or_documents_other_code():
             def __init__(self):
                 """Return a new cart."""
                 self.items = []
-    ''') == []
+    ''')
+        == []
+    )
 
 
 def test_df503_numpydoc_yields_convention_is_opt_in_and_leaves_df204_its_cases():
@@ -121,7 +124,10 @@ def test_df503_numpydoc_yields_convention_is_opt_in_and_leaves_df204_its_cases()
             yield from items
     '''
     assert codes(source) == [("DF204", "list of str")]
-    assert codes(source, select=("DF503",)) == [("DF503", "Iterator[str]"), ("DF204", "list of str")]
+    assert codes(source, select=("DF503",)) == [
+        ("DF503", "Iterator[str]"),
+        ("DF204", "list of str"),
+    ]
 
 
 def test_df302_builtin_exceptions_are_judged_only_where_nothing_could_raise_them():
@@ -164,5 +170,7 @@ def test_df302_builtin_exceptions_are_judged_only_where_nothing_could_raise_them
     analysis = analyze(source, "sample.py", "sample", Settings())
     project = ProjectGraph()
     project.set_file(facts_of(analysis))
-    found = [(f.symbol, source[f.span.start:f.span.end]) for f in resolve(analysis.findings, project)]
+    found = [
+        (f.symbol, source[f.span.start : f.span.end]) for f in resolve(analysis.findings, project)
+    ]
     assert found == [("sample.identity", "ValueError")]

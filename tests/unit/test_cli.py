@@ -34,8 +34,14 @@ def restock(item, amount):
 
 def run(*args, cwd=None, env=None):
     environment = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "docfact", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, env=environment, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "docfact", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
 
 
 @pytest.fixture
@@ -89,7 +95,10 @@ def test_sarif_format(project):
     assert result["ruleId"] == "DF101" and result["level"] == "warning"
     region = result["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"]) == (6, 9)
-    assert result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"] == "amount"
+    assert (
+        result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"]
+        == "amount"
+    )
     assert result["fixes"][0]["properties"] == {"safety": "safe"}
     assert sarif["runs"][0]["tool"]["driver"]["rules"][0]["id"] == "DF101"
 
@@ -101,12 +110,15 @@ def test_exit_codes(project):
     assert run("check", project / "pkg" / "bad.py", "--ignore", "DF101").returncode == 0
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["check"], "the following arguments are required"),
-    (["check", "x.py", "--format", "xml"], "invalid choice"),
-    (["check", "x.py", "--select", "E501"], "not a docfact rule code"),
-    (["frobnicate"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["check"], "the following arguments are required"),
+        (["check", "x.py", "--format", "xml"], "invalid choice"),
+        (["check", "x.py", "--select", "E501"], "not a docfact rule code"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
 def test_usage_errors_are_one_line_and_exit_2(args, expected):
     done = run(*args)
     assert done.returncode == 2
@@ -121,11 +133,14 @@ def test_missing_path_exits_2(tmp_path):
     assert "no such file or directory" in done.stderr
 
 
-@pytest.mark.parametrize("table, message", [
-    ("[tool.docfact]\nselct = ['DF5']\n", "unknown setting(s): selct"),
-    ("[tool.docfact]\nfail-on = 'sometimes'\n", "'sometimes' is not one of"),
-    ("[tool.docfact\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ("[tool.docfact]\nselct = ['DF5']\n", "unknown setting(s): selct"),
+        ("[tool.docfact]\nfail-on = 'sometimes'\n", "'sometimes' is not one of"),
+        ("[tool.docfact\n", "not valid TOML"),
+    ],
+)
 def test_bad_configuration_exits_2(project, table, message):
     (project / "pyproject.toml").write_text(table)
     done = run("check", project / "pkg")
@@ -134,14 +149,18 @@ def test_bad_configuration_exits_2(project, table, message):
 
 
 def test_pyproject_settings_and_per_file_ignores(project):
-    (project / "pyproject.toml").write_text(textwrap.dedent("""
+    (project / "pyproject.toml").write_text(
+        textwrap.dedent("""
         [tool.docfact]
         select = ["DF5"]
         per-file-ignores = {"pkg/bad.py" = ["DF101"]}
-    """))
+    """)
+    )
     report = json.loads(run("check", project / "pkg", "--format", "json").stdout)
     # DF101 is ignored in bad.py; DF501 (selected) reports its undocumented `amount`.
-    assert [(Path(d["path"]).name, d["code"]) for d in report["diagnostics"]] == [("bad.py", "DF501")]
+    assert [(Path(d["path"]).name, d["code"]) for d in report["diagnostics"]] == [
+        ("bad.py", "DF501")
+    ]
 
 
 def test_gitignore_and_exclude_are_respected(project):
@@ -156,7 +175,8 @@ def test_bad_files_are_skipped_with_a_reason(project):
     (project / "pkg" / "binary.py").write_bytes(b"\x00\x01\x02def f(): pass")
     (project / "pkg" / "latin.py").write_bytes(b"def f():\n    '''Caf\xe9.'''\n")
     (project / "pkg" / "declared.py").write_bytes(
-        b"# -*- coding: latin-1 -*-\ndef f(x):\n    '''Caf\xe9 `y`.'''\n")
+        b"# -*- coding: latin-1 -*-\ndef f(x):\n    '''Caf\xe9 `y`.'''\n"
+    )
     (project / "pkg" / "huge.py").write_text("x = 1\n" * 400_000)
     (project / "pkg" / "broken.py").write_text("def f(:\n    '''Broken.'''\n\n" + BAD)
     done = run("check", project / "pkg", "--format", "json")
@@ -217,8 +237,19 @@ def test_cached_values_of_another_shape_are_misses(project, tmp_path):
 def test_examples_have_a_mistake_of_each_kind():
     report = json.loads(run("check", EXAMPLES, "--format", "json", "--no-cache").stdout)
     found = {d["code"] for d in report["diagnostics"]}
-    assert {"DF101", "DF102", "DF103", "DF201", "DF202", "DF203", "DF204", "DF205", "DF302",
-            "DF207", "DF303"} <= found  # the last two from the Java file
+    assert {
+        "DF101",
+        "DF102",
+        "DF103",
+        "DF201",
+        "DF202",
+        "DF203",
+        "DF204",
+        "DF205",
+        "DF302",
+        "DF207",
+        "DF303",
+    } <= found  # the last two from the Java file
 
 
 def test_many_files_use_worker_processes(tmp_path):
@@ -247,7 +278,8 @@ def test_pathological_but_valid_files(tmp_path):
     (tmp_path / "empty.py").write_text("")
     (tmp_path / "bom.py").write_bytes(b'\xef\xbb\xbf"""Doc."""\n')
     (tmp_path / "deep.py").write_text(
-        'def f(x):\n    """Doc of `x`."""\n    return ' + "(" * 3000 + "x" + ")" * 3000 + "\n")
+        'def f(x):\n    """Doc of `x`."""\n    return ' + "(" * 3000 + "x" + ")" * 3000 + "\n"
+    )
     (tmp_path / "long.py").write_text('def f(x):\n    """' + "word " * 100_000 + '"""\n')
     (tmp_path / "half.py").write_text('def f(x):\n    """Args:\n\tx (int\n    :param\n    ```\n')
     done = run("check", tmp_path, "--format", "json", "--no-cache")
@@ -258,4 +290,6 @@ def test_pathological_but_valid_files(tmp_path):
 def test_serve_with_a_log_file_that_cannot_be_written(tmp_path):
     done = run("serve", "--log-file", tmp_path / "no-such-folder" / "docfact.log")
     assert done.returncode == 2
-    assert "docfact: error: --log-file" in done.stderr and "No such file or directory" in done.stderr
+    assert (
+        "docfact: error: --log-file" in done.stderr and "No such file or directory" in done.stderr
+    )

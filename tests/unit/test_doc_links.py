@@ -26,8 +26,10 @@ def anchors(page: Path) -> set[str]:
 
 
 def test_anchors_are_made_as_github_makes_them():
-    assert anchor("Scores: SONAR and model understandability") == \
-        "scores-sonar-and-model-understandability"
+    assert (
+        anchor("Scores: SONAR and model understandability")
+        == "scores-sonar-and-model-understandability"
+    )
     assert anchor(" DF101 unknown-parameter") == "df101-unknown-parameter"
     assert anchor("Why is this bad?") == "why-is-this-bad"
 

@@ -15,12 +15,19 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def check(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "docfact", "check", ".", "--no-cache", *args],
-                          cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "docfact", "check", ".", "--no-cache", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def fixes_by_safety(folder: Path) -> dict[str, list[dict]]:
@@ -46,11 +53,15 @@ def test_round_trip_on_the_examples(examples):
     done = check("--fix", "--format", "json", cwd=examples)
     assert f"docfact: applied {len(before['safe'])} fixes to" in done.stderr, done.stderr
     for d in before["safe"]:
-        assert f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: {d['code']}" in done.stderr
+        assert (
+            f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: {d['code']}"
+            in done.stderr
+        )
     # The report is of what remains, where it now is: the findings without a safe fix.
     remaining = json.loads(done.stdout)["diagnostics"]
     assert sorted(d["code"] for d in remaining) == sorted(
-        d["code"] for safety, found in before.items() if safety != "safe" for d in found)
+        d["code"] for safety, found in before.items() if safety != "safe" for d in found
+    )
     assert remaining == json.loads(check("--format", "json", cwd=examples).stdout)["diagnostics"]
 
     after = fixes_by_safety(examples)
@@ -82,12 +93,16 @@ def test_unsafe_fixes_only_when_asked(tmp_path):
     assert [d["code"] for d in before["safe"]] == ["DF101"]
     assert [d["code"] for d in before["unsafe"]] == ["DF102"]
     done = check("--fix", cwd=tmp_path)
-    assert "applied 1 fixes to 1 files; 1 unsafe fixes not applied (--unsafe-fixes applies them)" in done.stderr
+    assert (
+        "applied 1 fixes to 1 files; 1 unsafe fixes not applied (--unsafe-fixes applies them)"
+        in done.stderr
+    )
     assert "`count_unit`" in (tmp_path / "shop.py").read_text()
     done = check("--fix", "--unsafe-fixes", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "shop.py").read_text() == NEAR_NAME.replace("itms", "items").replace(
-        "`count_unit`", "`count_units`")
+        "`count_unit`", "`count_units`"
+    )
 
 
 def test_unsafe_fixes_need_fix(examples):

@@ -30,8 +30,12 @@ def parser_crash(levels: int = 511) -> str:
 
 
 def run_check(folder: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "docfact", "check", str(folder), "--no-cache"],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "docfact", "check", str(folder), "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_a_text_that_crashes_the_parser_is_skipped_with_a_reason(tmp_path):
@@ -84,8 +88,12 @@ def abort_on_doomed(job: FileJob, settings: Settings) -> dict:
 
 
 def test_a_worker_that_dies_costs_only_its_file():
-    jobs = [FileJob(name, name, name[:-3], BAD.encode())
-            for name in [f"a{i}.py" for i in range(12)] + ["doomed.py"] + [f"b{i}.py" for i in range(12)]]
+    jobs = [
+        FileJob(name, name, name[:-3], BAD.encode())
+        for name in [f"a{i}.py" for i in range(12)]
+        + ["doomed.py"]
+        + [f"b{i}.py" for i in range(12)]
+    ]
     outcomes = in_workers(abort_on_doomed, jobs, Settings(), workers=2)
     assert len(outcomes) == len(jobs)
     for job, outcome in zip(jobs, outcomes):

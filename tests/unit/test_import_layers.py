@@ -12,18 +12,36 @@ ARCHITECTURE = PACKAGE.parents[1] / "docs" / "architecture.md"
 # its own rank or lower.
 RANKS = {
     # source and model: what everything reads
-    "docfact": 0, "docfact.model": 0, "docfact.analysis": 0, "docfact.config": 0,
-    "docfact.cache": 0, "docfact.prompt_files": 0, "docfact.finding_json": 0,
+    "docfact": 0,
+    "docfact.model": 0,
+    "docfact.analysis": 0,
+    "docfact.config": 0,
+    "docfact.cache": 0,
+    "docfact.prompt_files": 0,
+    "docfact.finding_json": 0,
     "docfact.source": 0,
     # layers: the rules, the project graph, the model layers and their faces
-    "docfact.checks": 1, "docfact.graph": 1, "docfact.llm": 1, "docfact.sonar": 1,
-    "docfact.understand": 1, "docfact.sonar_ssc": 1, "docfact.rule_settings": 1,
+    "docfact.checks": 1,
+    "docfact.graph": 1,
+    "docfact.llm": 1,
+    "docfact.sonar": 1,
+    "docfact.understand": 1,
+    "docfact.sonar_ssc": 1,
+    "docfact.rule_settings": 1,
     "docfact.model_layers": 1,
     # passes: one file, many files, the model passes of `check`
-    "docfact.engine": 2, "docfact.runner": 2, "docfact.model_passes": 2,
+    "docfact.engine": 2,
+    "docfact.runner": 2,
+    "docfact.model_passes": 2,
     # faces: the command line and its outputs, the editor
-    "docfact.cli": 3, "docfact.__main__": 3, "docfact.output": 3, "docfact.report": 3,
-    "docfact.baseline": 3, "docfact.gitdiff": 3, "docfact.fixes": 3, "docfact.lsp": 3,
+    "docfact.cli": 3,
+    "docfact.__main__": 3,
+    "docfact.output": 3,
+    "docfact.report": 3,
+    "docfact.baseline": 3,
+    "docfact.gitdiff": 3,
+    "docfact.fixes": 3,
+    "docfact.lsp": 3,
 }
 
 
@@ -47,8 +65,9 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
-            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
-                       for a in node.names]
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
         else:
             continue
         found.update(t for t in targets if t in known and t != name)
@@ -62,8 +81,12 @@ def rank(name: str) -> int:
 
 def test_no_module_imports_one_above_it():
     known = modules()
-    upward = sorted(f"{name} -> {target}" for name, path in known.items()
-                    for target in imports(name, path, known) if rank(target) > rank(name))
+    upward = sorted(
+        f"{name} -> {target}"
+        for name, path in known.items()
+        for target in imports(name, path, known)
+        if rank(target) > rank(name)
+    )
     assert upward == []
 
 

@@ -44,11 +44,36 @@ if True:
         yield 1
 '''
 
-EDITS = st.lists(st.tuples(st.integers(0, len(SAMPLE)), st.integers(0, 6),
-                           st.sampled_from(["", "x", "\n", "    ", '"""', "def f(a):\n    ", "é", "🎉", ")",
-                                            "(", "\\", "'''", "\n        ", "@dec\n    ", "  # c", "\t",
-                                            "\n    def g(self):\n        ", "return 1"])),
-                 min_size=1, max_size=6)
+EDITS = st.lists(
+    st.tuples(
+        st.integers(0, len(SAMPLE)),
+        st.integers(0, 6),
+        st.sampled_from(
+            [
+                "",
+                "x",
+                "\n",
+                "    ",
+                '"""',
+                "def f(a):\n    ",
+                "é",
+                "🎉",
+                ")",
+                "(",
+                "\\",
+                "'''",
+                "\n        ",
+                "@dec\n    ",
+                "  # c",
+                "\t",
+                "\n    def g(self):\n        ",
+                "return 1",
+            ]
+        ),
+    ),
+    min_size=1,
+    max_size=6,
+)
 
 
 @given(EDITS)
@@ -61,7 +86,7 @@ def test_every_version_equals_a_fresh_parse(edits):
     assert parser.parse(text) == parse_module(text)
     for at, removed, inserted in edits:
         at = min(at, len(text))
-        text = text[:at] + inserted + text[at + removed:]
+        text = text[:at] + inserted + text[at + removed :]
         assert parser.parse(text) == parse_module(text)
 
 
@@ -97,19 +122,29 @@ def test_typing_in_a_function_parses_that_function_alone(monkeypatch):
     assert len(whole_file_parses) == 5
 
 
-@pytest.mark.parametrize("before, after", [
-    # The next code line, after a comment, joins the function once its body is indented
-    # like that line (the scanner gives a comment the indentation of the code after it).
-    ("def f(): pass\n# c\n    y = 2\n", "def f():\n    pass\n# c\n    y = 2\n"),
-    ("def f():\n        x = 1\n# comment\n    y = 2\n", "def f():\n    x = 1\n# comment\n    y = 2\n"),
-    # A form feed sets the scanner's column back to 0; a tab counts 8 columns.
-    ("def f():\n        x = 1\n\f    y = 2\n", "def f():\n    x = 1\n\f    y = 2\n"),
-    ("class C:\n    def f(self):\n            x = 1\n \ty = 2\n",
-     "class C:\n    def f(self):\n        x = 1\n \ty = 2\n"),
-    # A comment at the margin between a decorator and its def.
-    ("class B:\n    @property\n    def p(self):\n        return 1\n",
-     "class B:\n    @p\n# c\n    def p(self):\n        return 1\n"),
-])
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        # The next code line, after a comment, joins the function once its body is indented
+        # like that line (the scanner gives a comment the indentation of the code after it).
+        ("def f(): pass\n# c\n    y = 2\n", "def f():\n    pass\n# c\n    y = 2\n"),
+        (
+            "def f():\n        x = 1\n# comment\n    y = 2\n",
+            "def f():\n    x = 1\n# comment\n    y = 2\n",
+        ),
+        # A form feed sets the scanner's column back to 0; a tab counts 8 columns.
+        ("def f():\n        x = 1\n\f    y = 2\n", "def f():\n    x = 1\n\f    y = 2\n"),
+        (
+            "class C:\n    def f(self):\n            x = 1\n \ty = 2\n",
+            "class C:\n    def f(self):\n        x = 1\n \ty = 2\n",
+        ),
+        # A comment at the margin between a decorator and its def.
+        (
+            "class B:\n    @property\n    def p(self):\n        return 1\n",
+            "class B:\n    @p\n# c\n    def p(self):\n        return 1\n",
+        ),
+    ],
+)
 def test_edits_that_change_what_follows_a_function_reparse_the_file(before, after):
     parser = ModuleParser()
     parser.parse(before)

@@ -23,8 +23,12 @@ EXPECTED = [
 
 
 def test_fixture_project_findings():
-    done = subprocess.run([sys.executable, "-m", "docfact", "check", str(PROJECT), "--format", "json",
-                           "--no-cache"], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", str(PROJECT), "--format", "json", "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     assert report["files_checked"] == 6
@@ -34,7 +38,7 @@ def test_fixture_project_findings():
         relative = path.relative_to(PROJECT / "src" / "com" / "example").as_posix()
         line = path.read_text().splitlines()[item["start"]["line"] - 1]
         end = item["end"]["column"] if item["end"]["line"] == item["start"]["line"] else None
-        text = line[item["start"]["column"] - 1:end - 1 if end else None]
+        text = line[item["start"]["column"] - 1 : end - 1 if end else None]
         found.append((relative, item["start"]["line"], item["start"]["column"], item["code"], text))
     assert sorted(found) == sorted(EXPECTED)
     by_code = {item["code"]: item for item in report["diagnostics"]}

@@ -13,13 +13,19 @@ def check(source, *others, select=()):
     settings = Settings(select=select)
     project = ProjectGraph()
     for index, other in enumerate(others):
-        project.set_file(facts_of(analyze(textwrap.dedent(other), f"Other{index}.java", "", settings)))
+        project.set_file(
+            facts_of(analyze(textwrap.dedent(other), f"Other{index}.java", "", settings))
+        )
     source = textwrap.dedent(source)
     analysis = analyze(source, "Shop.java", "", settings)
-    shown = FileRules.of(settings, "Shop.java", suppressions(analysis.module.units, analysis.module_name))
+    shown = FileRules.of(
+        settings, "Shop.java", suppressions(analysis.module.units, analysis.module_name)
+    )
     project.set_file(facts_of(analysis))
-    return [(f.code, source[f.span.start:f.span.end], f)
-            for f in shown.apply(resolve(analysis.findings, project))]
+    return [
+        (f.code, source[f.span.start : f.span.end], f)
+        for f in shown.apply(resolve(analysis.findings, project))
+    ]
 
 
 def codes(source, *others, **kwargs):
@@ -27,6 +33,7 @@ def codes(source, *others, **kwargs):
 
 
 # --- DF101 unknown-parameter -------------------------------------------------------------
+
 
 def test_df101_param_with_near_miss_fix():
     found = check("""
@@ -46,7 +53,8 @@ def test_df101_param_with_near_miss_fix():
 
 
 def test_df101_type_parameters_and_record_components():
-    assert codes("""
+    assert (
+        codes("""
         /**
          * A pair.
          *
@@ -62,7 +70,9 @@ def test_df101_type_parameters_and_record_components():
              */
             <C> Pair<B, A> swap() { return new Pair<>(second, first); }
         }
-    """) == []
+    """)
+        == []
+    )
     assert codes("""
         /**
          * A box.
@@ -88,7 +98,8 @@ def test_df101_fix_inside_angle_brackets():
 
 
 def test_df101_and_df501_self_and_cls_are_ordinary_java_names():
-    assert codes("""
+    assert codes(
+        """
         class Shop {
             /**
              * Annotates.
@@ -105,11 +116,13 @@ def test_df101_and_df501_self_and_cls_are_ordinary_java_names():
              */
             void load(String name, Class<?> cls) {}
         }
-    """, select=("DF5",)) == [("DF101", "cls"), ("DF101", "self"), ("DF501", "Annotates."),
-                              ("DF501", "Loads.")]
+    """,
+        select=("DF5",),
+    ) == [("DF101", "cls"), ("DF101", "self"), ("DF501", "Annotates."), ("DF501", "Loads.")]
 
 
 # --- DF102 unresolved-name ({@code}) ---------------------------------------------------
+
 
 def test_df102_code_name_that_is_nowhere():
     assert codes("""
@@ -135,7 +148,9 @@ def test_df102_in_prose_only_near_misses_of_parameters():
 
 
 def test_df102_not_for_parameters_fields_java_names_or_other_files():
-    assert codes("""
+    assert (
+        codes(
+            """
         package shop;
         class Shop {
             private int stock;
@@ -146,13 +161,18 @@ def test_df102_not_for_parameters_fields_java_names_or_other_files():
              */
             void sell(int quantity) {}
         }
-    """, """
+    """,
+            """
         package shop;
         class Helper {}
-    """) == []
+    """,
+        )
+        == []
+    )
 
 
 # --- DF105 unresolved-link ---------------------------------------------------------------
+
 
 def test_df105_member_and_type_with_near_miss():
     found = codes("""
@@ -168,7 +188,9 @@ def test_df105_member_and_type_with_near_miss():
 
 
 def test_df105_resolved_or_unknowable_targets():
-    assert codes("""
+    assert (
+        codes(
+            """
         package shop;
         import java.util.List;
         class Shop {
@@ -182,17 +204,24 @@ def test_df105_resolved_or_unknowable_targets():
             int stock;
             static class Inner { void deep() {} }
         }
-    """, """
+    """,
+            """
         package shop;
         class Basket {}
-    """) == []
+    """,
+        )
+        == []
+    )
     # A class with supertypes may inherit the member from outside the project.
-    assert codes("""
+    assert (
+        codes("""
         class Shop extends java.util.AbstractList<String> {
             /** Unlike {@link #modCount}. */
             void f() {}
         }
-    """) == []
+    """)
+        == []
+    )
 
 
 def test_df105_see_value_and_linkplain_targets():
@@ -215,13 +244,19 @@ def test_df105_see_value_and_linkplain_targets():
         }
     """)
     assert [(c, t) for c, t, _ in found] == [
-        ("DF105", "LIMT"), ("DF105", "sel"), ("DF105", "restok"), ("DF105", "Basket")]
+        ("DF105", "LIMT"),
+        ("DF105", "sel"),
+        ("DF105", "restok"),
+        ("DF105", "Basket"),
+    ]
     see = found[2][2]
     assert see.fix.replacement == "restock" and see.sentence == "Shop#restok"
 
 
 def test_df105_see_titles_links_and_external_types_are_silent():
-    assert codes("""
+    assert (
+        codes(
+            """
         package shop;
         import org.acme.Ledger;
         class Shop {
@@ -236,10 +271,14 @@ def test_df105_see_titles_links_and_external_types_are_silent():
              */
             void sell() {}
         }
-    """, """
+    """,
+            """
         package shop;
         class Basket {}
-    """) == []
+    """,
+        )
+        == []
+    )
 
 
 def test_field_comments_are_checked_for_names_and_links():
@@ -258,12 +297,16 @@ def test_field_comments_are_checked_for_names_and_links():
         }
     """)
     assert [(c, t) for c, t, _ in found] == [
-        ("DF102", "stok"), ("DF105", "restok"), ("DF105", "MEDUM")]
+        ("DF102", "stok"),
+        ("DF105", "restok"),
+        ("DF105", "MEDUM"),
+    ]
     assert found[0][2].symbol == "shop.Shop.LIMIT" and found[0][2].fix.replacement == "stock"
 
 
 def test_method_rules_never_fire_on_fields():
-    assert codes("""
+    assert codes(
+        """
         class Shop {
             /**
              * Returns a list of the counts, {@code true} when open, unlike {@link #nothing}.
@@ -275,11 +318,14 @@ def test_method_rules_never_fire_on_fields():
              */
             int counts = 0;
         }
-    """, select=("ALL",)) == [("DF105", "nothing")]  # the comment is checked, as a field's
+    """,
+        select=("ALL",),
+    ) == [("DF105", "nothing")]  # the comment is checked, as a field's
 
 
 def test_wildcard_imports_of_jdk_and_project_packages_resolve():
-    found = codes("""
+    found = codes(
+        """
         package com.acme.shop;
         import java.util.*;
         import java.util.concurrent.*;
@@ -293,15 +339,18 @@ def test_wildcard_imports_of_jdk_and_project_packages_resolve():
              */
             void sell(int seen) {}
         }
-    """, """
+    """,
+        """
         package com.acme.model;
         public class Order {}
-    """)
+    """,
+    )
     assert found == [("DF102", "Ordr"), ("DF105", "Lst"), ("DF105", "Ordr")]
 
 
 def test_wildcard_imports_from_outside_the_project_and_jdk_leave_names_unknown():
-    assert codes("""
+    assert (
+        codes("""
         package com.acme.shop;
         import org.acme.ledger.*;
         import static org.acme.Money.*;
@@ -313,7 +362,9 @@ def test_wildcard_imports_from_outside_the_project_and_jdk_leave_names_unknown()
              */
             void sell(int amount) {}
         }
-    """) == []
+    """)
+        == []
+    )
 
 
 def test_package_documentation_in_package_info():
@@ -334,24 +385,35 @@ def test_package_documentation_in_package_info():
     found = check(package_info, cart)
     assert [(c, t) for c, t, _ in found] == [("DF105", "Itm"), ("DF105", "Crt")]
     assert found[0][2].symbol == "shop"
-    assert codes(package_info.replace("package shop;", "package shop;  // docfact: ignore"), cart) == []
+    assert (
+        codes(package_info.replace("package shop;", "package shop;  // docfact: ignore"), cart)
+        == []
+    )
     # Its wildcard imports count, whichever file of the package the graph read last.
     settings = Settings()
-    info = analyze(textwrap.dedent("""
+    info = analyze(
+        textwrap.dedent("""
         /** The shop's {@link Ledger}. */
         package shop;
         import org.acme.*;
-    """), "package-info.java", "", settings)
+    """),
+        "package-info.java",
+        "",
+        settings,
+    )
     project = ProjectGraph()
     project.set_file(facts_of(info))
     project.set_file(facts_of(analyze(textwrap.dedent(cart), "Cart.java", "", settings)))
     assert [f.code for f in info.findings] == ["DF105"] and resolve(info.findings, project) == []
     # Elsewhere a comment before the package declaration is the file's header.
-    assert codes("""
+    assert (
+        codes("""
         /** Copyright {@link Nobody}. */
         package shop;
         class Cart {}
-    """) == []
+    """)
+        == []
+    )
 
 
 def test_markdown_comments_are_checked():
@@ -367,12 +429,19 @@ def test_markdown_comments_are_checked():
             /// @return nothing
             void sell(int quantity) {}
         }
-    """) == [("DF102", "quantiti"), ("DF102", "limit"), ("DF105", "Lst"), ("DF105", "Crt"),
-             ("DF105", "sel"), ("DF207", "@return nothing")]
+    """) == [
+        ("DF102", "quantiti"),
+        ("DF102", "limit"),
+        ("DF105", "Lst"),
+        ("DF105", "Crt"),
+        ("DF105", "sel"),
+        ("DF207", "@return nothing"),
+    ]
 
 
 def test_markdown_code_keeps_tags_as_text_and_labels_ignore_case():
-    assert codes("""
+    assert (
+        codes("""
         package shop;
         class Shop {
             /// Writes links as `{@link Nope}`, and [the guide][Guide.md].
@@ -384,10 +453,13 @@ def test_markdown_code_keeps_tags_as_text_and_labels_ignore_case():
             /// [guide.md]: https://example.com/guide
             void sell(int quantity) {}
         }
-    """) == []
+    """)
+        == []
+    )
 
 
 # --- DF207 returns-documented-for-void ---------------------------------------------------
+
 
 def test_df207_void_method_and_constructor():
     found = check("""
@@ -408,22 +480,28 @@ def test_df207_void_method_and_constructor():
         }
     """)
     assert [(c, t) for c, t, _ in found] == [
-        ("DF207", "@return the shop"), ("DF207", "@return whether it was open")]
+        ("DF207", "@return the shop"),
+        ("DF207", "@return whether it was open"),
+    ]
     assert "constructor" in found[0][2].message
 
 
 def test_df207_not_for_values():
-    assert codes("""
+    assert (
+        codes("""
         class Shop {
             /** {@return whether it is open} */
             boolean isOpen() { return true; }
             /** Nothing. */
             void close() {}
         }
-    """) == []
+    """)
+        == []
+    )
 
 
 # --- DF303 exception-never-thrown -------------------------------------------------------
+
 
 def test_df303_checked_exception_not_declared():
     found = check("""
@@ -558,7 +636,8 @@ def test_df303_project_exception_through_callee_in_another_file():
 
 
 def test_python_rules_stay_python():
-    assert codes("""
+    assert (
+        codes("""
         class Shop {
             /**
              * The names; raises nothing.
@@ -568,10 +647,13 @@ def test_python_rules_stay_python():
             @Deprecated
             java.util.Map<String, Integer> names() { return other(); }
         }
-    """) == []
+    """)
+        == []
+    )
 
 
 # --- DF205 return-claim-mismatch ----------------------------------------------------------
+
 
 def test_df205_claims_against_declared_java_types():
     found = check("""
@@ -594,7 +676,8 @@ def test_df205_claims_against_declared_java_types():
 
 
 def test_df205_not_for_fitting_or_unknown_types():
-    assert codes("""
+    assert (
+        codes("""
         class Shop {
             /** @return {@code true} if there are any */
             boolean any() { return true; }
@@ -609,4 +692,6 @@ def test_df205_not_for_fitting_or_unknown_types():
             /** Returns whether it is open. */
             <T> T whatever() { return null; }
         }
-    """) == []
+    """)
+        == []
+    )

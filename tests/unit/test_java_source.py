@@ -67,9 +67,16 @@ def test_kinds_qualified_names_and_package():
     module = parse_module(SHOP)
     found = {u.qualname: u.kind for u in module.units}
     assert found == {
-        "": "module", "Box": "class", "Box.Box": "method", "Box.map": "method",
-        "Box.run": "method", "Box.Color": "class", "Box.Color.warmer": "method",
-        "Box.Point": "class", "Box.Point.Point": "method", "Box.Sized": "class",
+        "": "module",
+        "Box": "class",
+        "Box.Box": "method",
+        "Box.map": "method",
+        "Box.run": "method",
+        "Box.Color": "class",
+        "Box.Color.warmer": "method",
+        "Box.Point": "class",
+        "Box.Point.Point": "method",
+        "Box.Sized": "class",
         "Box.Sized.size": "method",
     }
     assert module.package == "com.example.shop"
@@ -84,11 +91,12 @@ def test_signatures_generics_varargs_throws_and_constructors():
     found = units(SHOP)
     mapped = found["Box.map"].signature
     assert [(p.name, p.kind, p.annotation) for p in mapped.parameters] == [
-        ("U", "type_parameter", None), ("times", "regular", "int"),
+        ("U", "type_parameter", None),
+        ("times", "regular", "int"),
         ("names", "var_positional", "String..."),
     ]
     assert mapped.returns == "List<U>"
-    assert SHOP[mapped.returns_span.start:mapped.returns_span.end] == "List<U>"
+    assert SHOP[mapped.returns_span.start : mapped.returns_span.end] == "List<U>"
     assert mapped.throws == ("IOException", "BoxException")
     constructor = found["Box.Box"].signature
     assert constructor.returns == "void" and constructor.throws == ("java.io.IOException",)
@@ -119,11 +127,14 @@ def test_documented_fields_and_enum_constants_are_units():
     module = parse_module(source)
     fields = {u.qualname: u for u in module.units if u.kind == "field"}
     assert {q: u.docstring.value for q, u in fields.items()} == {
-        "Shop.LIMIT": "The most, as {@code MAX}.", "Shop.Color.RED": "Red.",
-        "Shop.Color.BLUE": "Blue.", "Shop.Sized.NONE": "None."}
+        "Shop.LIMIT": "The most, as {@code MAX}.",
+        "Shop.Color.RED": "Red.",
+        "Shop.Color.BLUE": "Blue.",
+        "Shop.Sized.NONE": "None.",
+    }
     limit = fields["Shop.LIMIT"]
     assert limit.signature is None and limit.decorators == ("Deprecated",)
-    assert source[limit.name_span.start:limit.name_span.end] == "LIMIT"
+    assert source[limit.name_span.start : limit.name_span.end] == "LIMIT"
     assert "MAX" in limit.local_names and "plain" in limit.attributes
     assert {"Shop.OTHER", "Shop.plain", "Shop.Color.GREEN"} <= {n for n, _ in module.variables}
     assert "most" not in module.defined_names  # the comment is not code
@@ -134,21 +145,25 @@ def test_package_info_documents_the_module():
     module = parse_module(source)
     [unit] = module.units
     assert unit.kind == "module" and unit.docstring.value == "The shop."
-    assert source[unit.name_span.start:unit.name_span.end] == "com.example.shop"
+    assert source[unit.name_span.start : unit.name_span.end] == "com.example.shop"
     assert "shop" not in parse_module("/** The shop. */\npackage a;\n").defined_names
     assert parse_module("/** Header. */\npackage a;\nclass A {}\n").units[0].docstring is None
 
 
 def test_markdown_comments_are_runs_of_triple_slash_lines():
-    source = ("class A {\r\n    /// Old.\r\n\r\n"
-              "    /// Sums `a`.\r\n    ///\r\n    ///   @param a the first\r\n"
-              "    // a note\r\n    @Override\r\n    int f(int a) { return a; }\r\n"
-              "    ////////////\r\n    void g() {}\r\n}\r\n")
+    source = (
+        "class A {\r\n    /// Old.\r\n\r\n"
+        "    /// Sums `a`.\r\n    ///\r\n    ///   @param a the first\r\n"
+        "    // a note\r\n    @Override\r\n    int f(int a) { return a; }\r\n"
+        "    ////////////\r\n    void g() {}\r\n}\r\n"
+    )
     found = units(source)
     docstring = found["A.f"].docstring
     assert docstring.markdown and docstring.value == "Sums `a`.\n\n@param a the first"
     assert_offsets_exact(source, docstring)
-    assert source[found["A.f"].span.start:].startswith("/// Sums")  # the comment before the blank line is not it
+    assert source[found["A.f"].span.start :].startswith(
+        "/// Sums"
+    )  # the comment before the blank line is not it
     assert found["A.g"].docstring is None  # a line of slashes is no comment
     assert not units("class A { /** Doc. */ void f() {} }")["A.f"].docstring.markdown
 
@@ -158,8 +173,14 @@ def test_body_facts():
     mapped = found["Box.map"]
     assert mapped.raises == ("IllegalArgumentException",)  # not the lambda's
     assert not mapped.reraises
-    assert mapped.calls == ("helper", "this.check", "Util.log", "ArrayList.ArrayList", "?.hashCode",
-                            "names.clone")
+    assert mapped.calls == (
+        "helper",
+        "this.check",
+        "Util.log",
+        "ArrayList.ArrayList",
+        "?.hashCode",
+        "names.clone",
+    )
     assert mapped.return_values == ("null",)
     assert mapped.suppressed == frozenset({"DF101"})
     assert found["Box.run"].reraises  # no body: implementations decide
@@ -174,33 +195,38 @@ def test_javadoc_found_before_annotations_and_between_other_comments():
     assert found["Box"].docstring.value == "A box. @param <T> what it holds"
     assert found["Box.map"].docstring.value == "Maps the box."
     assert found["Box.Color.warmer"].docstring.value == "Warmer."
-    assert units("class A {\n/** Doc. */\n// note\n/* more */\nvoid f() {}\n}")["A.f"].docstring.value == "Doc."
+    assert (
+        units("class A {\n/** Doc. */\n// note\n/* more */\nvoid f() {}\n}")["A.f"].docstring.value
+        == "Doc."
+    )
     assert units("class A {\n/* not javadoc */\nvoid f() {}\n}")["A.f"].docstring is None
     assert units("class A { /** For x. */ int x; void f() {} }")["A.f"].docstring is None
     # The unit's span covers its comment, so editing the comment re-checks the unit.
     unit = found["Box.map"]
-    assert SHOP[unit.span.start:].startswith("/**")
+    assert SHOP[unit.span.start :].startswith("/**")
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_javadoc_value_offsets_through_stars_and_line_breaks(newline):
-    source = newline.join([
-        "class A {",
-        "    /**",
-        "     * Summary line.",
-        "     *",
-        "     *   indented {@code x}",
-        "     ** two stars",
-        "     */",
-        "    void f() {}",
-        "}",
-    ])
+    source = newline.join(
+        [
+            "class A {",
+            "    /**",
+            "     * Summary line.",
+            "     *",
+            "     *   indented {@code x}",
+            "     ** two stars",
+            "     */",
+            "    void f() {}",
+            "}",
+        ]
+    )
     doc = units(source)["A.f"].docstring
     assert doc.value == "Summary line.\n\n  indented {@code x}\ntwo stars"
     assert_offsets_exact(source, doc)
     start = doc.value.index("indented")
     span = doc.span_of(start, start + len("indented"))
-    assert source[span.start:span.end] == "indented"
+    assert source[span.start : span.end] == "indented"
 
 
 def test_javadoc_offsets_with_tabs_and_unicode():
@@ -210,7 +236,7 @@ def test_javadoc_offsets_with_tabs_and_unicode():
     assert_offsets_exact(source, doc)
     start = doc.value.index("𝔘nicode")
     span = doc.span_of(start, start + len("𝔘nicode"))
-    assert source[span.start:span.end] == "𝔘nicode"
+    assert source[span.start : span.end] == "𝔘nicode"
     assert units(source)["A.f"].name_span.start == source.index("f()")
 
 
@@ -253,9 +279,16 @@ def test_nested_and_anonymous_classes():
 
 @settings(max_examples=200, deadline=None)
 @given(
-    lines=st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/"),
-                           max_size=20), max_size=6),
-    margins=st.lists(st.sampled_from(["", " ", "\t", "   * ", " ** ", "*"]), min_size=6, max_size=6),
+    lines=st.lists(
+        st.text(
+            alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/"),
+            max_size=20,
+        ),
+        max_size=6,
+    ),
+    margins=st.lists(
+        st.sampled_from(["", " ", "\t", "   * ", " ** ", "*"]), min_size=6, max_size=6
+    ),
     newline=st.sampled_from(["\n", "\r\n", "\r"]),
 )
 def test_javadoc_offsets_property(lines, margins, newline):

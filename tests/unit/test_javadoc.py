@@ -6,8 +6,9 @@ from docfact.source.segment import segments
 
 
 def parse(value, markdown=False):
-    return parse_javadoc(DocstringText(value, tuple(range(len(value))), Span(0, len(value)),
-                                       markdown=markdown))
+    return parse_javadoc(
+        DocstringText(value, tuple(range(len(value))), Span(0, len(value)), markdown=markdown)
+    )
 
 
 def exact(doc):
@@ -18,7 +19,7 @@ def exact(doc):
     fields += [f for t in doc.inline for f in (t.whole, t.body)]
     for field in fields:
         if field is not None:
-            assert value[field.start:field.end] == field.text
+            assert value[field.start : field.end] == field.text
     return True
 
 
@@ -60,8 +61,15 @@ def test_summary_prose_and_code():
 
 def test_entries():
     doc = parse(DOC)
-    shown = [(e.kind, e.name.text if e.name else None,
-              e.description.text if e.description else None, e.section) for e in doc.entries]
+    shown = [
+        (
+            e.kind,
+            e.name.text if e.name else None,
+            e.description.text if e.description else None,
+            e.section,
+        )
+        for e in doc.entries
+    ]
     assert shown == [
         ("param", "index", "the position, {@code 0} first", "@param"),
         ("param", "T", "the element type", "@param"),
@@ -72,12 +80,14 @@ def test_entries():
         ("other", "1.2", None, "@since"),
     ]
     type_parameter = doc.entries[1].name
-    assert DOC[type_parameter.start - 1:type_parameter.end + 1] == "<T>"
+    assert DOC[type_parameter.start - 1 : type_parameter.end + 1] == "<T>"
 
 
 def test_see_targets_but_not_titles_or_html_links():
-    doc = parse('Text.\n\n@see Cart#add(Item, int) adding one\n@see "The Java Language Specification"\n'
-                '@see <a href="https://example.com">a page</a>\n@see')
+    doc = parse(
+        'Text.\n\n@see Cart#add(Item, int) adding one\n@see "The Java Language Specification"\n'
+        '@see <a href="https://example.com">a page</a>\n@see'
+    )
     assert exact(doc)
     shown = [(e.kind, e.name.text if e.name else None, e.description) for e in doc.entries]
     assert shown == [
@@ -92,8 +102,12 @@ def test_inline_tags():
     doc = parse(DOC)
     shown = [(t.tag, t.body.text if t.body else None) for t in doc.inline]
     assert shown == [
-        ("code", "get(-1)"), ("link", "java.util.List#get(int)"), ("code", "size()"),
-        ("code", "0"), ("code", "index"), ("link", "#at(int)"),
+        ("code", "get(-1)"),
+        ("link", "java.util.List#get(int)"),
+        ("code", "size()"),
+        ("code", "0"),
+        ("code", "index"),
+        ("link", "#at(int)"),
     ]
     assert doc.inline[1].whole.text == "{@link java.util.List#get(int) get}"
 
@@ -110,7 +124,9 @@ def test_nested_braces_and_opening_return():
 
 
 def test_tags_only_at_line_start_and_not_in_pre_or_code():
-    doc = parse("Mentions @param inline.\n{@code\n@param notATag}\n<pre>\n@return no\n</pre>\n@return yes")
+    doc = parse(
+        "Mentions @param inline.\n{@code\n@param notATag}\n<pre>\n@return no\n</pre>\n@return yes"
+    )
     assert [(e.kind, e.description.text) for e in doc.entries] == [("returns", "yes")]
     doc = parse("@return only a tag")
     assert doc.summary is None and doc.prose == ()
@@ -148,10 +164,18 @@ def test_markdown_code_and_references():
     doc = parse(MARKDOWN, markdown=True)
     assert exact(doc)
     shown = [(t.tag, t.body.text) for t in doc.inline]
-    assert shown == [("link", "List#get(int)"), ("code", "index"), ("link", "Cart#add"),
-                     ("link", "Map.Entry"), ("code", "indx")]
+    assert shown == [
+        ("link", "List#get(int)"),
+        ("code", "index"),
+        ("link", "Cart#add"),
+        ("link", "Map.Entry"),
+        ("code", "indx"),
+    ]
     assert [c.text.split("\n")[0] for c in doc.code_blocks] == ["```java"]
-    assert [(e.kind, e.name.text) for e in doc.entries] == [("param", "index"), ("see", "Cart#remove")]
+    assert [(e.kind, e.name.text) for e in doc.entries] == [
+        ("param", "index"),
+        ("see", "Cart#remove"),
+    ]
     lone = parse("A lone ` here.\n\nThen `code` and [Cart#add].", markdown=True)
     assert [(t.tag, t.body.text) for t in lone.inline] == [("code", "code"), ("link", "Cart#add")]
     # The same text as a /** */ comment: backquotes and brackets are plain characters.

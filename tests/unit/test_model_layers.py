@@ -22,7 +22,11 @@ def test_nothing_runs_without_a_model(trigger):
 def test_the_judge_runs_on_check_when_asked_and_when_llm_run_says():
     on_save = settings(**MODEL)
     assert [judge_runs(on_save, t) for t in ("check", "onSave", "onType", "manual")] == [
-        True, True, False, True]
+        True,
+        True,
+        False,
+        True,
+    ]
     on_type = settings(llm={"model": "openai/m", "run": "onType"})
     assert [judge_runs(on_type, t) for t in ("onSave", "onType")] == [False, True]
 

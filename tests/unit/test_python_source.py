@@ -31,8 +31,14 @@ def test_kinds_and_qualified_names():
         "    def conditional(): '''C.'''\n"
     )
     assert {q: u.kind for q, u in found.items()} == {
-        "": "module", "A": "class", "A.m": "method", "A.p": "method", "A.Inner": "class",
-        "A.Inner.deep": "method", "f": "function", "f.nested": "function",
+        "": "module",
+        "A": "class",
+        "A.m": "method",
+        "A.p": "method",
+        "A.Inner": "class",
+        "A.Inner.deep": "method",
+        "f": "function",
+        "f.nested": "function",
         "conditional": "function",
     }
     assert found["A.p"].decorators == ("property",)
@@ -41,7 +47,9 @@ def test_kinds_and_qualified_names():
 
 
 def test_signature_kinds_annotations_and_defaults():
-    unit = units("def f(a, /, b: int = 1, *args: str, c, d: 'str' = 'x', **kw) -> list[int]: pass")["f"]
+    unit = units("def f(a, /, b: int = 1, *args: str, c, d: 'str' = 'x', **kw) -> list[int]: pass")[
+        "f"
+    ]
     params = [(p.name, p.kind, p.annotation, p.default) for p in unit.signature.parameters]
     assert params == [
         ("a", "positional_only", None, None),
@@ -74,17 +82,20 @@ def test_body_facts():
     assert units("def g():\n    yield 1\n")["g"].is_generator
 
 
-@pytest.mark.parametrize("literal", [
-    '"""Plain."""',
-    "'''Single quotes.'''",
-    'r"""Raw \\n stays."""',
-    'u"""Unicode prefix."""',
-    '"""Escapes: \\t tab, \\x41, \\u00e9, \\N{BULLET}, \\\\ backslash."""',
-    '"""Line \\\n    continuation."""',
-    '"""\n    Indented\n\n        more\n    back\n    """',
-    '"Single line."',
-    '"""Émoji 😀 and CJK 漢字."""',
-])
+@pytest.mark.parametrize(
+    "literal",
+    [
+        '"""Plain."""',
+        "'''Single quotes.'''",
+        'r"""Raw \\n stays."""',
+        'u"""Unicode prefix."""',
+        '"""Escapes: \\t tab, \\x41, \\u00e9, \\N{BULLET}, \\\\ backslash."""',
+        '"""Line \\\n    continuation."""',
+        '"""\n    Indented\n\n        more\n    back\n    """',
+        '"Single line."',
+        '"""Émoji 😀 and CJK 漢字."""',
+    ],
+)
 def test_docstring_value_and_offsets_match_python(literal):
     source = f"def f():\n    {literal}\n"
     docstring = units(source)["f"].docstring
@@ -105,13 +116,13 @@ def test_crlf_source_offsets():
     docstring = units(source)["f"].docstring
     assert docstring.value == "First.\n\nSecond line."
     start = docstring.value.index("Second")
-    assert source[docstring.file_offset(start):docstring.file_offset(start) + 6] == "Second"
+    assert source[docstring.file_offset(start) : docstring.file_offset(start) + 6] == "Second"
 
 
 def test_non_ascii_before_definition_keeps_string_offsets():
     source = '# é 😀 漢字\ndef f(x):\n    """Uses `x`."""\n'
     unit = units(source)["f"]
-    assert source[unit.name_span.start:unit.name_span.end] == "f"
+    assert source[unit.name_span.start : unit.name_span.end] == "f"
     start = unit.docstring.value.index("x")
     assert source[unit.docstring.file_offset(start)] == "x"
 
@@ -137,7 +148,9 @@ def test_suppression_comment_on_def_line():
 
 
 def test_names_used_by_a_unit_exclude_its_docstring():
-    unit = units("class C:\n    def m(self):\n        '''Mentions `ghost`.'''\n        return self.real\n")["C.m"]
+    unit = units(
+        "class C:\n    def m(self):\n        '''Mentions `ghost`.'''\n        return self.real\n"
+    )["C.m"]
     assert "real" in unit.local_names and "real" in unit.attributes
     assert "ghost" not in unit.local_names
 
@@ -149,4 +162,7 @@ def test_any_text_parses_without_exceptions(text):
     for unit in module.units:
         if unit.docstring:
             assert len(unit.docstring.offsets) == len(unit.docstring.value)
-            assert all(0 <= unit.docstring.file_offset(i) < len(text) for i in range(len(unit.docstring.value)))
+            assert all(
+                0 <= unit.docstring.file_offset(i) < len(text)
+                for i in range(len(unit.docstring.value))
+            )

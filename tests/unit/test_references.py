@@ -41,16 +41,28 @@ def findings(tmp_path, files, select=("DF1",)):
     found = []
     for d in report.diagnostics:
         line = (tmp_path / d["path"]).read_text().splitlines()[d["start"]["line"] - 1]
-        covered = line[d["start"]["column"] - 1:d["end"]["column"] - 1]
-        found.append((d["code"], d["start"]["line"], covered, d["message"],
-                      d["fix"]["replacement"] if d["fix"] else None))
+        covered = line[d["start"]["column"] - 1 : d["end"]["column"] - 1]
+        found.append(
+            (
+                d["code"],
+                d["start"]["line"],
+                covered,
+                d["message"],
+                d["fix"]["replacement"] if d["fix"] else None,
+            )
+        )
     return sorted(found)
 
 
 # --- DF107 unresolved-reference --------------------------------------------------------------
 
+
 def test_roles_resolve_in_the_class_the_module_the_project_and_the_libraries(tmp_path):
-    assert findings(tmp_path, {"shop/client.py": '''
+    assert (
+        findings(
+            tmp_path,
+            {
+                "shop/client.py": '''
         from .util import Parser
 
 
@@ -63,11 +75,18 @@ def test_roles_resolve_in_the_class_the_module_the_project_and_the_libraries(tmp
 
             def get(self):
                 """Get."""
-    '''}) == []
+    '''
+            },
+        )
+        == []
+    )
 
 
 def test_a_member_renamed_is_reported_with_the_real_name_as_fix(tmp_path):
-    found = findings(tmp_path, {"shop/client.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/client.py": '''
         from .util import Parser
 
 
@@ -75,7 +94,9 @@ def test_a_member_renamed_is_reported_with_the_real_name_as_fix(tmp_path):
             """Waits up to :attr:`Parser.MAX_BACKOFF`; see :meth:`Parser.fed`,
             :func:`~shop.util.prase_url` and :mod:`mimetimes`.
             """
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF107", "Parser.MAX_BACKOFF", "Parser.BACKOFF_MAX"),
         ("DF107", "Parser.fed", "Parser.feed"),
@@ -86,7 +107,10 @@ def test_a_member_renamed_is_reported_with_the_real_name_as_fix(tmp_path):
 
 
 def test_epytext_links_and_see_also_entries(tmp_path):
-    found = findings(tmp_path, {"shop/client.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/client.py": '''
         from .util import Parser, parse_url
 
 
@@ -110,7 +134,9 @@ def test_epytext_links_and_see_also_entries(tmp_path):
             parse_url : parses.
             Parser.feed, prase_url
             """
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF107", "Parser.fedd", "Parser.feed"),
         ("DF107", "prase_url", "parse_url"),
@@ -118,7 +144,10 @@ def test_epytext_links_and_see_also_entries(tmp_path):
 
 
 def test_a_word_of_a_comment_or_a_string_is_no_target(tmp_path):
-    found = findings(tmp_path, {"shop/client.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/client.py": '''
         from .util import Parser
 
 
@@ -128,16 +157,20 @@ def test_a_word_of_a_comment_or_a_string_is_no_target(tmp_path):
             """
             # parse_urls is what the old version called it; so was prase_url
             return "NoneType"
-    ''', "shop/other.py": '''
+    ''',
+            "shop/other.py": """
         LABEL = "prase_url"
-    ''', "shop/old.py": '''
+    """,
+            "shop/old.py": '''
         def __getattr__(name):
             return {"parse_uri": len}[name]
 
 
         def f():
             """Deprecated names a module's ``__getattr__`` makes resolve: L{parse_uri}."""
-    '''})
+    ''',
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF107", "parse_urls", "parse_url"),
         ("DF107", "shop.util.prase_url", "shop.util.parse_url"),
@@ -147,7 +180,10 @@ def test_a_word_of_a_comment_or_a_string_is_no_target(tmp_path):
 
 def test_a_target_with_a_character_no_name_has(tmp_path):
     # twisted: "Supported formats include L{FingerprintFormats.MD5-HEX}".
-    found = findings(tmp_path, {"shop/keys.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/keys.py": '''
         class Formats:
             MD5_HEX = "md5-hex"
 
@@ -156,7 +192,9 @@ def test_a_target_with_a_character_no_name_has(tmp_path):
             """Formats include L{Formats.MD5-HEX}, :data:`Formats.SHA-256` and
             L{Formats.MD5_HEX}; see U{the RFC<https://example.org/rfc-4716>}.
             """
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF107", "Formats.MD5-HEX", "Formats.MD5_HEX"),
         ("DF107", "Formats.SHA-256", None),
@@ -167,7 +205,10 @@ def test_members_of_bases_outside_the_project_are_read_from_their_source(tmp_pat
     # twisted: L{RunnerOptions.pidFilePath} of a class built on constantly's Names (not
     # installed) that has ``pidFile``: a base that cannot be read may have any member,
     # but not a near miss of the class's own.
-    found = findings(tmp_path, {"shop/client.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/client.py": '''
         import json
 
         from notinstalled import Names
@@ -188,7 +229,9 @@ def test_members_of_bases_outside_the_project_are_read_from_their_source(tmp_pat
             """See L{Options.lookupByName}, L{Options.pidFilePath}."""
 
             pidFile = 1
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF107", "Decoder.anything", None),
         ("DF107", "Table.itemz", "Table.items"),
@@ -198,8 +241,12 @@ def test_members_of_bases_outside_the_project_are_read_from_their_source(tmp_pat
 
 # --- DF108 doctest-unresolved-name -----------------------------------------------------------
 
+
 def test_doctests_names_attributes_imports_and_keywords(tmp_path):
-    found = findings(tmp_path, {"shop/client.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/client.py": '''
         from .util import parse_url
 
 
@@ -219,7 +266,9 @@ def test_doctests_names_attributes_imports_and_keywords(tmp_path):
             >>> result.anything
             """
             return parse_url(url)
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF108", "Parsr", "Parser"),
         ("DF108", "prase_url", "parse_url"),
@@ -233,8 +282,12 @@ def test_doctests_names_attributes_imports_and_keywords(tmp_path):
 
 # --- DF101 with **kwargs ---------------------------------------------------------------------
 
+
 def test_keywords_read_or_passed_on_are_parameters_near_misses_are_not(tmp_path):
-    found = findings(tmp_path, {"shop/pool.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/pool.py": '''
         from .util import Parser, parse_url
 
 
@@ -290,7 +343,9 @@ def test_keywords_read_or_passed_on_are_parameters_near_misses_are_not(tmp_path)
                 kwds: the drawing keywords.
             """
             return dict(kwds)
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF101", "poxy_url", "proxy_url"),
         ("DF101", "block", None),
@@ -303,7 +358,10 @@ def test_an_entry_beside_one_for_the_whole_kwargs_names_an_undocumented_paramete
     # documents ":param context:"; marshmallow: ":param serde_type:" beside ":param
     # kwargs:" of a field whose constructor takes serialization_type. A keyword documented
     # beside its **kwargs, every named parameter documented too, is one of its keys.
-    found = findings(tmp_path, {"shop/render.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/render.py": '''
         from .util import Parser
 
 
@@ -347,13 +405,21 @@ def test_an_entry_beside_one_for_the_whole_kwargs_names_an_undocumented_paramete
             :param kwds: the drawing keywords.
             """
             return dict(kwds)
-    '''}, select=("DF101",))
+    '''
+        },
+        select=("DF101",),
+    )
     assert [(code, text) for code, _, text, _, _ in found] == [
-        ("DF101", "template_name"), ("DF101", "serde_type")]
+        ("DF101", "template_name"),
+        ("DF101", "serde_type"),
+    ]
 
 
 def test_a_class_documents_the_constructor_it_inherits(tmp_path):
-    found = findings(tmp_path, {"shop/pools.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/pools.py": '''
         import json
         from dataclasses import dataclass
 
@@ -393,13 +459,21 @@ def test_a_class_documents_the_constructor_it_inherits(tmp_path):
 
             :param x: abscissa.
             """
-    '''}, select=("DF101",))
-    assert [(code, text, fix) for code, _, text, _, fix in found] == [("DF101", "poxy_url", "proxy_url")]
+    '''
+        },
+        select=("DF101",),
+    )
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF101", "poxy_url", "proxy_url")
+    ]
     assert "constructor `Pool` inherits" in found[0][3]
 
 
 def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):
-    found = findings(tmp_path, {"shop/client.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/client.py": '''
         from typing import Optional
 
         from .util import Parser
@@ -417,14 +491,20 @@ def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):
             Returns:
                 Parser: the parser.
             """
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [("DF107", "Parsr", "Parser")]
 
 
 # --- DF109 unknown-attribute ---------------------------------------------------------------
 
+
 def test_documented_attributes_the_class_and_its_project_bases_do_not_have(tmp_path):
-    found = findings(tmp_path, {"shop/shapes.py": '''
+    found = findings(
+        tmp_path,
+        {
+            "shop/shapes.py": '''
         from collections import namedtuple
 
         from .util import Parser
@@ -472,7 +552,9 @@ def test_documented_attributes_the_class_and_its_project_bases_do_not_have(tmp_p
 
             def __getattr__(self, name):
                 return None
-    '''})
+    '''
+        },
+    )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
         ("DF109", "presentAttribues", "presentAttributes"),
         ("DF109", "nowhere", None),
@@ -481,7 +563,11 @@ def test_documented_attributes_the_class_and_its_project_bases_do_not_have(tmp_p
 
 
 def test_doctests_skipped_examples_attributes_they_set_and_module_dunders(tmp_path):
-    assert findings(tmp_path, {"shop/client.py": '''
+    assert (
+        findings(
+            tmp_path,
+            {
+                "shop/client.py": '''
         def connect():
             """Connect.
 
@@ -495,4 +581,8 @@ def test_doctests_skipped_examples_attributes_they_set_and_module_dunders(tmp_pa
             >>> util = object()
             >>> util.anything
             """
-    '''}) == []
+    '''
+            },
+        )
+        == []
+    )

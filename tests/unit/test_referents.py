@@ -188,7 +188,9 @@ def test_names_the_docstring_binds_itself():
 def test_suggestions_are_names_of_the_right_kind():
     # werkzeug: "did you mean `_urlencode`" for a removed public `url_encode`; fire:
     # "did you mean `arg_name`" (another function's local) in the module docstring.
-    found = {text: finding for _, text, finding in check('''
+    found = {
+        text: finding
+        for _, text, finding in check('''
         """Docstrings: `argname` is a style.
 
         See `makes_rows`.
@@ -204,7 +206,8 @@ def test_suggestions_are_names_of_the_right_kind():
         def encode(rows):
             arg_name = _urlencode(rows)
             return arg_name
-    ''')}
+    ''')
+    }
     assert "did you mean" not in found["url_encode"].message
     assert "did you mean" not in found["argname"].message
     assert found["cuont"].fix.replacement == "count"
@@ -317,8 +320,13 @@ def test_history_is_told_by_the_sentence_around_the_name_not_by_its_words_of_pur
             :param repr_ns: a name for a more meaningful ``repr_list`` output.
                 It is therefore deprecated.
             """
-    ''') == [("DF102", "function_list"), ("DF102", "as_view_list"), ("DF102", "discarded_list"),
-             ("DF102", "removed_list"), ("DF102", "repr_list")]
+    ''') == [
+        ("DF102", "function_list"),
+        ("DF102", "as_view_list"),
+        ("DF102", "discarded_list"),
+        ("DF102", "removed_list"),
+        ("DF102", "repr_list"),
+    ]
 
 
 def test_a_list_with_code_made_of_parameters_is_about_the_code():
@@ -362,7 +370,8 @@ def test_a_type_field_of_a_class_that_types_nothing():
             level = 0
     ''')
     assert [(code, text, f.fix.replacement if f.fix else None) for code, text, f in found] == [
-        ("DF101", "whenRunningArguments", "_whenRunningArguments")]
+        ("DF101", "whenRunningArguments", "_whenRunningArguments")
+    ]
 
 
 def test_an_example_call_may_call_the_standard_library():

@@ -15,29 +15,64 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 WHEN = datetime(2026, 1, 2, 3, 4, tzinfo=timezone.utc)
 
 
-def diagnostic(symbol, path="pkg/mod.py", line=5, code="DF101", criterion="name",
-               message="`x` is not a parameter", sentence="x: The thing."):
-    return {"path": path, "symbol": symbol, "code": code, "criterion": criterion,
-            "severity": "warning", "message": message,
-            "start": {"line": line, "column": 9}, "end": {"line": line, "column": 10},
-            "sentence": sentence, "evidence": [], "fix": None}
+def diagnostic(
+    symbol,
+    path="pkg/mod.py",
+    line=5,
+    code="DF101",
+    criterion="name",
+    message="`x` is not a parameter",
+    sentence="x: The thing.",
+):
+    return {
+        "path": path,
+        "symbol": symbol,
+        "code": code,
+        "criterion": criterion,
+        "severity": "warning",
+        "message": message,
+        "start": {"line": line, "column": 9},
+        "end": {"line": line, "column": 10},
+        "sentence": sentence,
+        "evidence": [],
+        "fix": None,
+    }
 
 
 def score(symbol, path="pkg/mod.py", line=3, referee=0.8, ssc=0.7, tau=0.5, sonar=0.6):
-    return {"symbol": symbol, "path": path, "line": line, "referee": referee,
-            "sonar": {d: sonar for d in data.SONAR_DIMENSIONS},
-            "ssc": None if ssc is None else {"value": ssc, "label": "high" if ssc >= tau else "low",
-                                             "tau": 1 - tau, "threshold": tau, "k": 5}}
+    return {
+        "symbol": symbol,
+        "path": path,
+        "line": line,
+        "referee": referee,
+        "sonar": {d: sonar for d in data.SONAR_DIMENSIONS},
+        "ssc": None
+        if ssc is None
+        else {
+            "value": ssc,
+            "label": "high" if ssc >= tau else "low",
+            "tau": 1 - tau,
+            "threshold": tau,
+            "k": 5,
+        },
+    }
 
 
 def report(diagnostics=(), scores=()):
-    return {"tool": "docfact", "version": "9.9.9", "files_checked": 2, "units_checked": 7,
-            "diagnostics": list(diagnostics), "scores": list(scores)}
+    return {
+        "tool": "docfact",
+        "version": "9.9.9",
+        "files_checked": 2,
+        "units_checked": 7,
+        "diagnostics": list(diagnostics),
+        "scores": list(scores),
+    }
 
 
 def page(rep, tmp_path=Path("/project/out"), **kwargs):
-    return render(rep, project="pkg", output_dir=tmp_path, cwd=Path("/project"),
-                  generated=WHEN, **kwargs)
+    return render(
+        rep, project="pkg", output_dir=tmp_path, cwd=Path("/project"), generated=WHEN, **kwargs
+    )
 
 
 def test_functions_merge_scores_and_findings_line_from_first_finding():
@@ -45,7 +80,8 @@ def test_functions_merge_scores_and_findings_line_from_first_finding():
     del unplaced["line"]
     rep = report(
         [diagnostic("pkg.mod.f", line=9), diagnostic("pkg.mod.f", line=7), diagnostic("pkg.mod.g")],
-        [unplaced, score("pkg.mod.h", line=20)])
+        [unplaced, score("pkg.mod.h", line=20)],
+    )
     items = {f.symbol: f for f in data.functions(rep)}
     assert items["pkg.mod.f"].line == 7 and len(items["pkg.mod.f"].findings) == 2
     assert items["pkg.mod.f"].referee == 0.8
@@ -54,8 +90,14 @@ def test_functions_merge_scores_and_findings_line_from_first_finding():
 
 
 def test_header_counts_version_time_and_scores_computed():
-    rep = report([diagnostic("a.f"), diagnostic("a.g", code="DF201", criterion="type"),
-                  diagnostic("a.h", code="DF201", criterion="type")], [score("a.f")])
+    rep = report(
+        [
+            diagnostic("a.f"),
+            diagnostic("a.g", code="DF201", criterion="type"),
+            diagnostic("a.h", code="DF201", criterion="type"),
+        ],
+        [score("a.f")],
+    )
     html = page(rep)
     assert "docfact report: pkg" in html and "9.9.9" in html and "2026-01-02 03:04 UTC" in html
     criteria = dict(re.findall(r"<td>(C\d \w+)</td><td class=\"num\">(\d+)</td>", html))
@@ -65,8 +107,12 @@ def test_header_counts_version_time_and_scores_computed():
 
 
 def test_absent_scores_say_not_computed_and_how():
-    html = page(report([diagnostic("a.f")], [{"symbol": "a.f", "path": "pkg/mod.py",
-                                               "referee": None, "sonar": None, "ssc": None}]))
+    html = page(
+        report(
+            [diagnostic("a.f")],
+            [{"symbol": "a.f", "path": "pkg/mod.py", "referee": None, "sonar": None, "ssc": None}],
+        )
+    )
     assert "SSC not computed: run with --ssc and a configured model" in html
     assert "SONAR not computed: run with --sonar and a configured model" in html
     assert "ReFEree not computed: run with --llm-model MODEL" in html
@@ -92,8 +138,10 @@ def test_plots_histograms_tau_and_lowest_ssc():
 
 
 def test_table_row_links_and_sort_data(tmp_path):
-    rep = report([diagnostic("pkg.mod.f", path="src/pkg/mod.py", line=12)],
-                 [score("pkg.mod.f", path="src/pkg/mod.py", line=10, ssc=0.25)])
+    rep = report(
+        [diagnostic("pkg.mod.f", path="src/pkg/mod.py", line=12)],
+        [score("pkg.mod.f", path="src/pkg/mod.py", line=10, ssc=0.25)],
+    )
     html = page(rep, tmp_path=Path("/project/build"))
     assert 'href="../src/pkg/mod.py#L10"' in html
     assert 'href="vscode://file/project/src/pkg/mod.py:10"' in html
@@ -105,9 +153,17 @@ def test_table_row_links_and_sort_data(tmp_path):
 
 def test_every_string_from_the_code_is_escaped():
     evil = "<script>alert(1)</script>"
-    rep = report([diagnostic(f"pkg.{evil}", path=f"pkg/{evil}.py", message=f"bad {evil}",
-                             sentence=f"Returns {evil} & more\"'")],
-                 [score(f"pkg.{evil}", path=f"pkg/{evil}.py")])
+    rep = report(
+        [
+            diagnostic(
+                f"pkg.{evil}",
+                path=f"pkg/{evil}.py",
+                message=f"bad {evil}",
+                sentence=f"Returns {evil} & more\"'",
+            )
+        ],
+        [score(f"pkg.{evil}", path=f"pkg/{evil}.py")],
+    )
     html = render(rep, project=evil, output_dir=Path("/out"), cwd=Path("/"), generated=WHEN)
     assert "alert(1)</script>" not in html
     assert html.count("<script>") == 1  # the page's own table script
@@ -115,10 +171,14 @@ def test_every_string_from_the_code_is_escaped():
 
 
 def test_thousands_of_functions_are_capped_and_fast():
-    diagnostics = [diagnostic(f"pkg.m{i // 100}.f{i}", path=f"pkg/m{i // 100}.py", line=i)
-                   for i in range(0, 6000, 3)]
-    scores = [score(f"pkg.m{i // 100}.f{i}", path=f"pkg/m{i // 100}.py", line=i, ssc=(i % 97) / 97)
-              for i in range(6000)]
+    diagnostics = [
+        diagnostic(f"pkg.m{i // 100}.f{i}", path=f"pkg/m{i // 100}.py", line=i)
+        for i in range(0, 6000, 3)
+    ]
+    scores = [
+        score(f"pkg.m{i // 100}.f{i}", path=f"pkg/m{i // 100}.py", line=i, ssc=(i % 97) / 97)
+        for i in range(6000)
+    ]
     started = time.perf_counter()
     html = page(report(diagnostics, scores))
     assert time.perf_counter() - started < 5
@@ -138,15 +198,19 @@ def test_histogram_counts_and_widens_its_range():
 
 
 def test_hbars_truncate_long_labels_keep_full_text_in_tooltip():
-    svg = hbars([("a" * 300, 2, "full " + "a" * 300), ("b", 1, "<b>")], title="t",
-                label_width=100)
+    svg = hbars([("a" * 300, 2, "full " + "a" * 300), ("b", 1, "<b>")], title="t", label_width=100)
     assert "…" in svg and "full " + "a" * 300 in svg and "&lt;b&gt;" in svg
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "docfact", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    return subprocess.run(
+        [sys.executable, "-m", "docfact", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
 
 
 def test_cli_writes_the_page_and_exits_0_despite_findings(tmp_path):
@@ -158,7 +222,8 @@ def test_cli_writes_the_page_and_exits_0_despite_findings(tmp_path):
     assert "DF302" not in html  # --ignore is honoured, as in check
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "https://" not in html.replace(
-        "https://github.com/docfact/docfact/blob/main/docs/rules.md", "")
+        "https://github.com/docfact/docfact/blob/main/docs/rules.md", ""
+    )
 
 
 def test_cli_usage_errors_exit_2(tmp_path):
@@ -172,8 +237,14 @@ def test_cli_usage_errors_exit_2(tmp_path):
 
 def test_report_and_check_share_their_options():
     text = run("report", "--help").stdout
-    for option in ("--select", "--ignore", "--config", "--docstring-style", "--llm-model",
-                   "--output"):
+    for option in (
+        "--select",
+        "--ignore",
+        "--config",
+        "--docstring-style",
+        "--llm-model",
+        "--output",
+    ):
         assert option in text
     assert "--format" not in text and "--fail-on" not in text
 

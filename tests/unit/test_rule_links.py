@@ -41,8 +41,9 @@ def test_every_rule_has_its_section_with_every_heading():
         assert list(sections[title]) == RULE_HEADINGS, title
         empty = [heading for heading, body in sections[title].items() if not body.strip()]
         assert not empty, f"{title}: nothing under {empty}"
-    assert set(sections) == {f"{code} {rule.name}" for code, rule in RULES.items()}, \
+    assert set(sections) == {f"{code} {rule.name}" for code, rule in RULES.items()}, (
         "a section of docs/rules.md names no rule"
+    )
 
 
 def test_the_rules_include_those_of_the_model_and_the_scores():
@@ -51,10 +52,13 @@ def test_the_rules_include_those_of_the_model_and_the_scores():
 
 
 def test_the_section_reader_sees_a_missing_or_empty_heading():
-    text = ("## DF999 made-up\n### What it does\nSomething.\n### Example\n\n"
-            "## Choosing rules\n### What it does\nNot a rule.\n")
-    assert rule_sections(text) == {"DF999 made-up": {"What it does": "Something.\n",
-                                                     "Example": "\n"}}
+    text = (
+        "## DF999 made-up\n### What it does\nSomething.\n### Example\n\n"
+        "## Choosing rules\n### What it does\nNot a rule.\n"
+    )
+    assert rule_sections(text) == {
+        "DF999 made-up": {"What it does": "Something.\n", "Example": "\n"}
+    }
 
 
 def test_every_rule_links_to_the_line_of_its_heading():

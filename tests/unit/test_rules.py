@@ -18,10 +18,20 @@ def check(source, select=(), ignore=(), project_names=frozenset()):
     project = ProjectGraph()
     project.set_file(facts_of(analysis))
     if project_names:  # what other files of the project define
-        project.set_file({"module": "elsewhere", "path": "elsewhere.py", "package": False,
-                          "imports": [], "names": " ".join(project_names), "units": []})
-    return [(f.code, source[f.span.start:f.span.end], f)
-            for f in shown.apply(resolve(analysis.findings, project))]
+        project.set_file(
+            {
+                "module": "elsewhere",
+                "path": "elsewhere.py",
+                "package": False,
+                "imports": [],
+                "names": " ".join(project_names),
+                "units": [],
+            }
+        )
+    return [
+        (f.code, source[f.span.start : f.span.end], f)
+        for f in shown.apply(resolve(analysis.findings, project))
+    ]
 
 
 def codes(source, **kwargs):
@@ -29,6 +39,7 @@ def codes(source, **kwargs):
 
 
 # --- DF101 unknown-parameter -------------------------------------------------------------
+
 
 def test_df101_google_entry_with_fix():
     found = check('''
@@ -48,11 +59,14 @@ def test_df101_google_entry_with_fix():
     assert finding.sentence.startswith("ammount")
 
 
-@pytest.mark.parametrize("docstring", [
-    ":param int widht: Width.",
-    "@param widht: Width.",
-    "Parameters\n----------\nwidht : int\n    Width.",
-])
+@pytest.mark.parametrize(
+    "docstring",
+    [
+        ":param int widht: Width.",
+        "@param widht: Width.",
+        "Parameters\n----------\nwidht : int\n    Width.",
+    ],
+)
 def test_df101_other_styles(docstring):
     body = textwrap.indent(docstring, "    ")
     source = f'def f(width):\n    """Do it.\n\n{body}\n    """\n'
@@ -60,7 +74,8 @@ def test_df101_other_styles(docstring):
 
 
 def test_df101_not_for_kwargs_self_stars_or_class_fields():
-    assert codes('''
+    assert (
+        codes('''
         def f(*args, **kwargs):
             """Pass through.
 
@@ -68,8 +83,11 @@ def test_df101_not_for_kwargs_self_stars_or_class_fields():
                 *args: Positional.
                 timeout: Passed on through kwargs.
             """
-    ''') == []
-    assert codes('''
+    ''')
+        == []
+    )
+    assert (
+        codes('''
         class Point:
             """A point.
 
@@ -79,7 +97,9 @@ def test_df101_not_for_kwargs_self_stars_or_class_fields():
             """
             x: int
             y: int
-    ''') == []
+    ''')
+        == []
+    )
     assert codes('''
         class Widget:
             """A widget.
@@ -107,7 +127,8 @@ def test_df101_not_for_an_underline_less_heading_or_the_type_of_an_ivar():
             .. [1] A paper.
             """
     ''') == [("DF101", "sed")]
-    assert codes('''
+    assert codes(
+        '''
         class Parser:
             """Parse.
 
@@ -117,9 +138,13 @@ def test_df101_not_for_an_underline_less_heading_or_the_type_of_an_ivar():
             """
             def __init__(self, grammar):
                 self.grammar = grammar
-    ''', ignore=("DF109",)) == [("DF101", "_stages")]  # the class has no _start: DF109's
+    ''',
+        ignore=("DF109",),
+    ) == [("DF101", "_stages")]  # the class has no _start: DF109's
+
 
 # --- DF102 / DF103 names in prose --------------------------------------------------------
+
 
 def test_df102_unresolved_code_name():
     assert codes('''
@@ -179,14 +204,18 @@ def test_df103_called_name_that_exists_nowhere():
 
 def test_df103_plain_text_calls_to_unknown_names_are_left_alone():
     # No near miss: most likely a C function, an example or another library.
-    assert codes('''
+    assert (
+        codes('''
         def f(items):
             """Like frobnicate() in C, and `zc.buildout`; see typeobject.c: `mro_internal()`."""
             return items
-    ''') == []
+    ''')
+        == []
+    )
 
 
 # False positives found on real projects; each test also keeps a true finding of the same shape.
+
 
 def test_names_in_a_sentence_about_c_are_c_names_even_with_a_near_miss():
     assert codes('''
@@ -268,8 +297,13 @@ def test_tsdoc_link_labels_json_literals_and_the_same_words_in_another_case():
             ``TextedIt``.
             """
             return get_all(item)
-    ''') == [("DF102", "textEdt"), ("DF102", "detail"), ("DF102", "backend_interfaze"),
-             ("DF102", "TextedIt"), ("DF103", "getall")]
+    ''') == [
+        ("DF102", "textEdt"),
+        ("DF102", "detail"),
+        ("DF102", "backend_interfaze"),
+        ("DF102", "TextedIt"),
+        ("DF103", "getall"),
+    ]
 
 
 def test_illustrations_and_enumerations_name_instances_not_code():
@@ -311,7 +345,9 @@ def test_names_in_a_rest_line_block_are_bound():
             return features
     ''') == [("DF102", "feat_value")]
 
+
 # --- DF201 parameter-type-mismatch -------------------------------------------------------
+
 
 def test_df201_annotation_and_default():
     found = check('''
@@ -331,22 +367,28 @@ def test_df201_annotation_and_default():
     assert "default value `0.5` is a float" in found[1][2].message
 
 
-@pytest.mark.parametrize("documented, annotation", [
-    ("int, optional", "Optional[int]"),
-    ("int or None", "int | None"),
-    ("list of str", "list[str]"),
-    ("Sequence", "list"),
-    ("float", "int"),
-    ("str", "Path"),
-    ("array-like", "np.ndarray"),
-    ("int", "Optional[int]"),
-])
+@pytest.mark.parametrize(
+    "documented, annotation",
+    [
+        ("int, optional", "Optional[int]"),
+        ("int or None", "int | None"),
+        ("list of str", "list[str]"),
+        ("Sequence", "list"),
+        ("float", "int"),
+        ("str", "Path"),
+        ("array-like", "np.ndarray"),
+        ("int", "Optional[int]"),
+    ],
+)
 def test_df201_types_compared_by_meaning(documented, annotation):
-    source = f'def f(x: {annotation}):\n    """Do.\n\n    Args:\n        x ({documented}): X.\n    """\n'
+    source = (
+        f'def f(x: {annotation}):\n    """Do.\n\n    Args:\n        x ({documented}): X.\n    """\n'
+    )
     assert codes(source) == []
 
 
 # --- DF202..DF205 returns ----------------------------------------------------------------
+
 
 def test_df202_return_annotation_and_values():
     assert codes('''
@@ -367,7 +409,8 @@ def test_df202_return_annotation_and_values():
             return "\\n".join(rows)
     ''') == [("DF202", "int")]
     # One value of unknown type is enough to say nothing.
-    assert codes('''
+    assert (
+        codes('''
         def h(rows):
             """Join.
 
@@ -377,7 +420,9 @@ def test_df202_return_annotation_and_values():
             if rows:
                 return rows[0]
             return "none"
-    ''') == []
+    ''')
+        == []
+    )
 
 
 def test_df203_yields_on_a_function_that_returns_a_list():
@@ -390,7 +435,8 @@ def test_df203_yields_on_a_function_that_returns_a_list():
             """
             return sorted(prices)
     ''') == [("DF203", "list: a batch.")]
-    assert codes('''
+    assert (
+        codes('''
         def lazy(prices) -> Iterator[int]:
             """Split.
 
@@ -398,11 +444,15 @@ def test_df203_yields_on_a_function_that_returns_a_list():
                 int: a price.
             """
             return iter(prices)
-    ''') == []
+    ''')
+        == []
+    )
 
 
 def test_df204_returns_in_a_generator():
-    assert [c for c, _ in codes('''
+    assert [
+        c
+        for c, _ in codes('''
         def low(items):
             """Low items.
 
@@ -411,8 +461,10 @@ def test_df204_returns_in_a_generator():
             """
             for item in items:
                 yield item
-    ''')] == ["DF204"]
-    assert codes('''
+    ''')
+    ] == ["DF204"]
+    assert (
+        codes('''
         def low(items):
             """Low items.
 
@@ -420,7 +472,9 @@ def test_df204_returns_in_a_generator():
                 Iterator[int]: the items.
             """
             yield 1
-    ''') == []
+    ''')
+        == []
+    )
 
 
 def test_df205_prose_return_claims():
@@ -433,10 +487,13 @@ def test_df205_prose_return_claims():
             """Returns a list of names."""
             return tuple(items)
     ''') == [("DF205", "list")]
-    assert codes('''
+    assert (
+        codes('''
         def ok(items) -> bool:
             """Return True if the item is there."""
-    ''') == []
+    ''')
+        == []
+    )
     assert codes('''
         def whether(items) -> str:
             """Return whether it is there."""
@@ -477,13 +534,25 @@ def test_ignore_setting_and_def_line_comment():
 
 
 def test_half_typed_docstrings_never_crash():
-    for docstring in ["Args:", "Args:\n    x", ":param:", ":param x", "Returns:\n", "Parameters\n---",
-                      "`unclosed", "``", ":func:`", "Return", "Returns a"]:
+    for docstring in [
+        "Args:",
+        "Args:\n    x",
+        ":param:",
+        ":param x",
+        "Returns:\n",
+        "Parameters\n---",
+        "`unclosed",
+        "``",
+        ":func:`",
+        "Return",
+        "Returns a",
+    ]:
         body = textwrap.indent(docstring, "    ")
         codes(f'def f(x) -> int:\n    """{body}\n    """\n')
 
 
 # --- DF302 exception-never-raised ---------------------------------------------------------
+
 
 def test_df302_not_when_it_returns_an_object_that_raises_later():
     source = '''

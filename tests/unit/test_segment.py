@@ -188,9 +188,7 @@ def test_segments_skip_blank_descriptions_and_code_blocks():
     prose = Field(value, 0, len(value))  # a careless parser left the doctest in
     code = _field(value, ">>> f(1). 2\n1")
     blank = DocEntry("raises", Field("ValueError", 0, 10), None, Field("  ", 5, 7))
-    doc = _docstring(
-        value, summary=None, prose=(prose,), entries=(blank,), code_blocks=(code,)
-    )
+    doc = _docstring(value, summary=None, prose=(prose,), entries=(blank,), code_blocks=(code,))
     result = segments(doc)
     assert [s.text for s in result] == ["Intro.", "Example:", "After code.", "End."]
     for segment in result:
@@ -201,8 +199,7 @@ def test_segments_skip_blank_descriptions_and_code_blocks():
 @settings(max_examples=300, deadline=None)
 @given(
     st.text(
-        alphabet=st.sampled_from(list("aZ .?!,;:`()[]\"'-*#1\n\t\u3002é🎉_/"))
-        | st.characters(),
+        alphabet=st.sampled_from(list("aZ .?!,;:`()[]\"'-*#1\n\t\u3002é🎉_/")) | st.characters(),
         max_size=120,
     )
 )

@@ -4,10 +4,10 @@ import math
 
 from docfact.config import Settings
 from docfact.engine import analyze
-from docfact.sonar_ssc import FunctionScores, score_findings, sonar_json, ssc_json
 from docfact.sonar.funcsim import Counterexample
 from docfact.sonar.measure import Measure, not_measured
 from docfact.sonar.score import SonarResult
+from docfact.sonar_ssc import FunctionScores, score_findings, sonar_json, ssc_json
 from docfact.understand.calibrate import Labelled
 
 TEXT = '''def larger(a: int, b: int) -> int:
@@ -31,17 +31,22 @@ def sonar(correctness: Measure, example=None) -> SonarResult:
 
 def test_low_correctness_is_a_warning_on_the_summary_with_where_they_disagree():
     example = Counterexample("(0, 1)", "returned 0", "returned 1")
-    scores = FunctionScores("m.larger", sonar=sonar(Measure(0.1, "FuncSim over 200 cases"), example))
+    scores = FunctionScores(
+        "m.larger", sonar=sonar(Measure(0.1, "FuncSim over 200 cases"), example)
+    )
     [finding] = score_findings(report(), scores)
     assert (finding.code, finding.criterion, finding.severity) == ("DF304", "function", "warning")
     assert finding.sentence == "Return the larger of a and b."
-    assert TEXT[finding.span.start:finding.span.end] == "Return the larger of a and b."
+    assert TEXT[finding.span.start : finding.span.end] == "Return the larger of a and b."
     assert "for the input (0, 1) the function returned 0" in finding.message
 
 
 def test_approximate_or_unmeasured_or_high_correctness_says_nothing():
-    for measure in (Measure(0.1, "structural similarity", approximate=True), not_measured("I/O"),
-                    Measure(0.9, "FuncSim over 200 cases")):
+    for measure in (
+        Measure(0.1, "structural similarity", approximate=True),
+        not_measured("I/O"),
+        Measure(0.9, "FuncSim over 200 cases"),
+    ):
         assert score_findings(report(), FunctionScores("m.larger", sonar=sonar(measure))) == []
 
 
@@ -59,13 +64,27 @@ def test_json_shapes():
     example = Counterexample("(0, 1)", "returned 0", "returned 1")
     shaped = sonar_json(sonar(Measure(0.1, "FuncSim over 200 cases"), example))
     assert shaped["correctness"] == 0.1 and shaped["how"]["abstraction"] == "measured"
-    assert shaped["counterexample"] == {"input": "(0, 1)", "original": "returned 0", "candidate": "returned 1"}
+    assert shaped["counterexample"] == {
+        "input": "(0, 1)",
+        "original": "returned 0",
+        "candidate": "returned 1",
+    }
     assert sonar_json(None) is None
     p1 = Labelled(0.81, 0.2, 0.19, "high", 0.26, 8, 12)
     shaped = ssc_json(FunctionScores("m.f", ssc=p1))
-    assert shaped == {"value": 0.81, "label": "high", "k": 8, "tau": 0.26, "threshold": 0.74,
-                      "calibrated_over": 12}
-    uncalibrated = ssc_json(FunctionScores("m.f", ssc=Labelled(0.81, 0.2, 0.19, "high", math.inf, 8)))
+    assert shaped == {
+        "value": 0.81,
+        "label": "high",
+        "k": 8,
+        "tau": 0.26,
+        "threshold": 0.74,
+        "calibrated_over": 12,
+    }
+    uncalibrated = ssc_json(
+        FunctionScores("m.f", ssc=Labelled(0.81, 0.2, 0.19, "high", math.inf, 8))
+    )
     assert uncalibrated["tau"] is None and uncalibrated["threshold"] is None
     assert ssc_json(FunctionScores("m.f", ssc_error="the model failed")) == {
-        "value": None, "error": "the model failed"}
+        "value": None,
+        "error": "the model failed",
+    }

@@ -494,14 +494,17 @@ def _subscript(children):
     return st.builds(
         lambda base, args: f"{base}[{', '.join(args)}]",
         _NAMES,
-        st.lists(children | st.sampled_from(["...", "[int, str]", "'a'", "1"]), min_size=1, max_size=3),
+        st.lists(
+            children | st.sampled_from(["...", "[int, str]", "'a'", "1"]), min_size=1, max_size=3
+        ),
     )
 
 
 _ANNOTATIONS = st.recursive(
     _NAMES,
-    lambda children: _subscript(children)
-    | st.builds(lambda a, b: f"{a} | {b}", children, children),
+    lambda children: (
+        _subscript(children) | st.builds(lambda a, b: f"{a} | {b}", children, children)
+    ),
     max_leaves=8,
 )
 _PROSE = st.lists(

@@ -12,8 +12,13 @@ EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "inventory" / "sto
 
 
 def findings(analysis):
-    return sorted(((f.code, f.span, f.sentence_span, f.message, f.fix,
-                    tuple(e.line for e in f.evidence)) for f in analysis.findings), key=repr)
+    return sorted(
+        (
+            (f.code, f.span, f.sentence_span, f.message, f.fix, tuple(e.line for e in f.evidence))
+            for f in analysis.findings
+        ),
+        key=repr,
+    )
 
 
 def test_edits_above_and_inside_units_give_the_results_of_a_fresh_analysis():
@@ -65,8 +70,11 @@ def checked_units(monkeypatch) -> list[str]:
     import docfact.engine as engine
 
     checked, parse = [], engine.parse_docstring
-    monkeypatch.setattr(engine, "parse_docstring",
-                        lambda text, style: checked.append(text.value.split(" ")[0]) or parse(text, style))
+    monkeypatch.setattr(
+        engine,
+        "parse_docstring",
+        lambda text, style: checked.append(text.value.split(" ")[0]) or parse(text, style),
+    )
     return checked
 
 
@@ -97,20 +105,37 @@ def test_a_new_name_rechecks_only_the_units_that_asked_about_it(monkeypatch):
     assert "The" in checked
 
 
-EDIT_TEXTS = ["", "x", "\n", "    ", "margin", "helper = 1\n", "units", "def spacing(a):\n    ",
-              "import helper\n", '"""', "qtty", ")"]
+EDIT_TEXTS = [
+    "",
+    "x",
+    "\n",
+    "    ",
+    "margin",
+    "helper = 1\n",
+    "units",
+    "def spacing(a):\n    ",
+    "import helper\n",
+    '"""',
+    "qtty",
+    ")",
+]
 
 
-@given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 8), st.sampled_from(EDIT_TEXTS)),
-                min_size=1, max_size=6),
-       st.sampled_from([EXAMPLE, CLASS_FILE]))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10_000), st.integers(0, 8), st.sampled_from(EDIT_TEXTS)),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from([EXAMPLE, CLASS_FILE]),
+)
 @settings(max_examples=120)
 def test_every_version_gets_the_findings_of_a_fresh_analysis(edits, text):
     memo = UnitMemo()
     analyze(text, "f.py", "f", Settings(), memo=memo)
     for at, removed, inserted in edits:
         at = min(at, len(text))
-        text = text[:at] + inserted + text[at + removed:]
+        text = text[:at] + inserted + text[at + removed :]
         reused = analyze(text, "f.py", "f", Settings(), memo=memo)
         assert findings(reused) == findings(analyze(text, "f.py", "f", Settings()))
 
@@ -161,20 +186,36 @@ def test_a_name_defined_twice_lends_nothing_to_its_twin():
     # The first `load` raises nothing whatever the second nests; the first `C` has no
     # constructor whatever the second's takes. Editing the twin must not leave stale
     # findings on the documented one.
-    fresh_and_reused([TWICE, TWICE.replace("        def inner():\n            raise Err()\n        return inner()\n",
-                                           "        return x\n")])
+    fresh_and_reused(
+        [
+            TWICE,
+            TWICE.replace(
+                "        def inner():\n            raise Err()\n        return inner()\n",
+                "        return x\n",
+            ),
+        ]
+    )
     fresh_and_reused([TWICE, TWICE.replace("self, b", "self, a")])
 
 
 def test_an_edit_in_one_java_method_rechecks_that_method(monkeypatch):
     import docfact.engine as engine
 
-    source = ("package p;\nclass A {\n    /** Adds {@code x}.\n     * @param x the x */\n"
-              "    void add(int x) {}\n    /** Removes one. */\n    void remove() {}\n}\n")
+    source = (
+        "package p;\nclass A {\n    /** Adds {@code x}.\n     * @param x the x */\n"
+        "    void add(int x) {}\n    /** Removes one. */\n    void remove() {}\n}\n"
+    )
     memo = UnitMemo()
     analyze(source, "A.java", "p", Settings(), memo=memo)
     checked, parse = [], engine.parse_javadoc
-    monkeypatch.setattr(engine, "parse_javadoc", lambda text: checked.append(text.value) or parse(text))
-    analyze(source.replace("void remove() {}", "void remove() { int y = 1; }"), "A.java", "p", Settings(),
-            memo=memo)
+    monkeypatch.setattr(
+        engine, "parse_javadoc", lambda text: checked.append(text.value) or parse(text)
+    )
+    analyze(
+        source.replace("void remove() {}", "void remove() { int y = 1; }"),
+        "A.java",
+        "p",
+        Settings(),
+        memo=memo,
+    )
     assert checked == ["Removes one."]

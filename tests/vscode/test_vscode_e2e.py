@@ -61,10 +61,14 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
     shutil.copytree(ROOT / "examples", workspace)
     (workspace / ".vscode").mkdir()
     # The Python running this test has docfact installed (the repository's .venv).
-    (workspace / ".vscode" / "settings.json").write_text(json.dumps({
-        "docfact.interpreter": [sys.executable],
-        "docfact.trace.server": "messages",
-    }))
+    (workspace / ".vscode" / "settings.json").write_text(
+        json.dumps(
+            {
+                "docfact.interpreter": [sys.executable],
+                "docfact.trace.server": "messages",
+            }
+        )
+    )
     results = _drive(vsix, tmp_path, workspace, "configured", SHOTS)
     _assert_warnings_and_quick_fix(results, workspace)
 
@@ -75,19 +79,33 @@ def test_install_from_the_bundled_wheel_into_the_workspace_venv(vsix: Path, tmp_
     the package index) and shows the warnings."""
     workspace = tmp_path / "workspace"
     shutil.copytree(ROOT / "examples", workspace)
-    subprocess.run([sys.executable, "-m", "venv", str(workspace / ".venv")], check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "venv", str(workspace / ".venv")], check=True, timeout=300
+    )
     # Without the test's PYTHONPATH, which could lend the .venv a docfact.
-    results = _drive(vsix, tmp_path, workspace, "install", SHOTS / "install", without=("PYTHONPATH",))
+    results = _drive(
+        vsix, tmp_path, workspace, "install", SHOTS / "install", without=("PYTHONPATH",)
+    )
     assert "docfact is not installed in .venv." in results["offer"], results["offer"]
     assert "Install docfact into .venv" in results["offer"], results["offer"]
     _assert_warnings_and_quick_fix(results, workspace)
-    installed = subprocess.run([str(workspace / ".venv" / "bin" / "docfact"), "--version"],
-                               capture_output=True, text=True, timeout=60)
+    installed = subprocess.run(
+        [str(workspace / ".venv" / "bin" / "docfact"), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert installed.stdout.strip() == f"docfact {vsix.stem.split('-', 1)[1]}"
 
 
-def _drive(vsix: Path, tmp_path: Path, workspace: Path, mode: str, shots: Path,
-           without: tuple[str, ...] = ()) -> dict:
+def _drive(
+    vsix: Path,
+    tmp_path: Path,
+    workspace: Path,
+    mode: str,
+    shots: Path,
+    without: tuple[str, ...] = (),
+) -> dict:
     """code-server with the extension installed, opened on ``workspace``, driven by
     drive.mjs in ``mode`` (screenshots in ``shots``), its environment ``without`` some
     variables; what it saw."""
@@ -101,30 +119,51 @@ def _drive(vsix: Path, tmp_path: Path, workspace: Path, mode: str, shots: Path,
     env["DOCFACT_CACHE_DIR"] = str(tmp_path / "cache")  # the server in code-server gets its own
     data, extensions = tmp_path / "data", tmp_path / "extensions"
     (data / "User").mkdir(parents=True)
-    (data / "User" / "settings.json").write_text(json.dumps({
-        "workbench.startupEditor": "none",
-        "security.workspace.trust.enabled": False,
-        "telemetry.telemetryLevel": "off",
-        "extensions.autoUpdate": False,
-        "extensions.autoCheckUpdates": False,
-        "workbench.tips.enabled": False,
-        "editor.hover.delay": 300,
-        "files.autoSave": "off",
-        "chat.disableAIFeatures": True,
-    }))
+    (data / "User" / "settings.json").write_text(
+        json.dumps(
+            {
+                "workbench.startupEditor": "none",
+                "security.workspace.trust.enabled": False,
+                "telemetry.telemetryLevel": "off",
+                "extensions.autoUpdate": False,
+                "extensions.autoCheckUpdates": False,
+                "workbench.tips.enabled": False,
+                "editor.hover.delay": 300,
+                "files.autoSave": "off",
+                "chat.disableAIFeatures": True,
+            }
+        )
+    )
     common = ["--user-data-dir", str(data), "--extensions-dir", str(extensions)]
-    installed = subprocess.run([str(code_server), *common, "--install-extension", str(vsix)],
-                               env=env, capture_output=True, text=True, timeout=300)
+    installed = subprocess.run(
+        [str(code_server), *common, "--install-extension", str(vsix)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert "successfully installed" in installed.stdout, installed.stdout
 
     port = _free_port()
     log = (tmp_path / "code-server.log").open("w")
     server = subprocess.Popen(
-        [str(code_server), *common, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}",
-         "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
-         str(workspace)],
-        env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            str(code_server),
+            *common,
+            "--auth",
+            "none",
+            "--bind-addr",
+            f"127.0.0.1:{port}",
+            "--disable-telemetry",
+            "--disable-update-check",
+            "--disable-workspace-trust",
+            str(workspace),
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         url = f"http://127.0.0.1:{port}/?folder={workspace}"
         deadline = time.monotonic() + 120
@@ -134,13 +173,19 @@ def _drive(vsix: Path, tmp_path: Path, workspace: Path, mode: str, shots: Path,
                 break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
-                    pytest.fail("code-server did not start: " + (tmp_path / "code-server.log").read_text())
+                    pytest.fail(
+                        "code-server did not start: " + (tmp_path / "code-server.log").read_text()
+                    )
                 time.sleep(1)
         shots.mkdir(parents=True, exist_ok=True)
         drive_env = dict(env, NODE_PATH=str(tools / "node_modules"))
-        drive = subprocess.run([str(node_bin / "node"), str(HERE / "drive.mjs"), url,
-                                str(shots), mode],
-                               env=drive_env, capture_output=True, text=True, timeout=900)
+        drive = subprocess.run(
+            [str(node_bin / "node"), str(HERE / "drive.mjs"), url, str(shots), mode],
+            env=drive_env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         sys.stderr.write(drive.stderr)
         results = json.loads(drive.stdout.strip().splitlines()[-1])
     finally:
@@ -162,7 +207,9 @@ def _assert_warnings_and_quick_fix(results: dict, workspace: Path) -> None:
         assert code in problems, problems
     assert "ammount" in problems
     assert "docfact" in problems  # the diagnostics' source
-    assert results["hover"].lstrip().startswith("docfact") or "docfact" in results["hover"], results["hover"]
+    assert results["hover"].lstrip().startswith("docfact") or "docfact" in results["hover"], (
+        results["hover"]
+    )
     assert results["before"] != results["after"], "the quick fix did not change the text"
     fixed = (workspace / "inventory" / "stock.py").read_text()
     original = (ROOT / "examples" / "inventory" / "stock.py").read_text()

@@ -49,7 +49,9 @@ class CheckContext:
         """Names that resolve in this unit without looking at other files."""
         parameters = {p.name for p in self.signature.parameters} if self.signature else set()
         own = self.unit.local_names | parameters | self.universal_names
-        return NameScope(own, (self.class_names, self.module.defined_names, self.module.imported_names))
+        return NameScope(
+            own, (self.class_names, self.module.defined_names, self.module.imported_names)
+        )
 
     @property
     def universal_names(self) -> frozenset[str]:
@@ -80,10 +82,18 @@ class CheckContext:
         """Evidence at ``offset`` of this file (a definition, an annotation)."""
         return Evidence(symbol, self.path, self.lines.line(offset) + 1, text)
 
-    def finding(self, code: str, message: str, start: int, end: int,
-                segment: Segment | None = None, entry: DocEntry | None = None,
-                fix: tuple[str, ...] | None = None, evidence: tuple[Evidence, ...] = (),
-                condition: tuple[str, str] | None = None) -> Finding:
+    def finding(
+        self,
+        code: str,
+        message: str,
+        start: int,
+        end: int,
+        segment: Segment | None = None,
+        entry: DocEntry | None = None,
+        fix: tuple[str, ...] | None = None,
+        evidence: tuple[Evidence, ...] = (),
+        condition: tuple[str, str] | None = None,
+    ) -> Finding:
         """A finding of rule ``code`` on value[start:end] of the docstring.
 
         The sentence is ``segment``'s, else the whole ``entry``, else the span itself;

@@ -12,7 +12,7 @@ doctests often rely on names a test set-up provides (``np``, ``pd``, fixtures).
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model import Field, Finding, Segment
 from ..source.doctests import DoctestCode, doctest_code
@@ -21,8 +21,12 @@ from .names import closest_name
 from .registry import rule
 
 
-@rule("DF108", "doctest-unresolved-name", "name",
-      "A doctest that uses a name, attribute, import or keyword argument the code does not have.")
+@rule(
+    "DF108",
+    "doctest-unresolved-name",
+    "name",
+    "A doctest that uses a name, attribute, import or keyword argument the code does not have.",
+)
 def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.docstring.style == "javadoc" or ">>>" not in ctx.docstring.text.value:
         return
@@ -34,24 +38,36 @@ def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
         closest = closest_name(name.text, (known - ctx.universal_names) | code.bound)
         if closest is None or len(name.text) < 4:
             continue  # a name the set-up may provide (``np``, ``xps``): not a clear typo
-        yield _finding(ctx, name, f"`{name.text}` is used in a doctest but defined nowhere; "
-                       f"did you mean `{closest}`?", ("defined", name.text), closest)
+        yield _finding(
+            ctx,
+            name,
+            f"`{name.text}` is used in a doctest but defined nowhere; did you mean `{closest}`?",
+            ("defined", name.text),
+            closest,
+        )
     for dotted in code.dotted:
         target = _absolute(code, dotted.text, known)
         if target is None:
             continue
         if "|" in target:  # the finding covers what follows the imported name
             head = dotted.text.partition(".")[0]
-            dotted = Field(dotted.text[len(head) + 1:], dotted.start + len(head) + 1, dotted.end)
-        yield _finding(ctx, dotted, f"`{dotted.text}` in a doctest does not resolve",
-                       ("reference", target))
+            dotted = Field(dotted.text[len(head) + 1 :], dotted.start + len(head) + 1, dotted.end)
+        yield _finding(
+            ctx, dotted, f"`{dotted.text}` in a doctest does not resolve", ("reference", target)
+        )
     for module, where in code.imports:
-        yield _finding(ctx, where, f"`{module.replace('|', '')}` cannot be imported", ("import", module))
+        yield _finding(
+            ctx, where, f"`{module.replace('|', '')}` cannot be imported", ("import", module)
+        )
     for callee, keyword in code.keywords:
         target = _absolute(code, callee, known, every_part=False)
         if target is not None:
-            yield _finding(ctx, keyword, f"`{callee}` takes no keyword `{keyword.text}`",
-                           ("keyword", f"{target.replace('|', '')}:{keyword.text}"))
+            yield _finding(
+                ctx,
+                keyword,
+                f"`{callee}` takes no keyword `{keyword.text}`",
+                ("keyword", f"{target.replace('|', '')}:{keyword.text}"),
+            )
 
 
 def _absolute(code: DoctestCode, dotted: str, known, every_part: bool = True) -> str | None:
@@ -71,15 +87,26 @@ def _absolute(code: DoctestCode, dotted: str, known, every_part: bool = True) ->
     return dotted
 
 
-def _finding(ctx: CheckContext, where: Field, message: str, condition: tuple[str, str],
-             closest: str | None = None) -> Finding:
+def _finding(
+    ctx: CheckContext,
+    where: Field,
+    message: str,
+    condition: tuple[str, str],
+    closest: str | None = None,
+) -> Finding:
     """A finding on ``where``, whose sentence is the doctest line holding it."""
     value = ctx.docstring.text.value
     start = value.rfind("\n", 0, where.start) + 1
     end = value.find("\n", where.end)
-    line = value[start:end if end >= 0 else len(value)]
+    line = value[start : end if end >= 0 else len(value)]
     indent = len(line) - len(line.lstrip())
     segment = Segment(line.strip(), start + indent, start + indent + len(line.strip()), "doctest")
-    return ctx.finding("DF108", message, where.start, where.end, segment=segment,
-                       fix=(f"Replace with `{closest}`", closest) if closest else None,
-                       condition=condition)
+    return ctx.finding(
+        "DF108",
+        message,
+        where.start,
+        where.end,
+        segment=segment,
+        fix=(f"Replace with `{closest}`", closest) if closest else None,
+        condition=condition,
+    )

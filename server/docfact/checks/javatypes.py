@@ -7,13 +7,18 @@ import re
 
 _PYTHON_TYPES = {
     **dict.fromkeys(("boolean", "Boolean"), "bool"),
-    **dict.fromkeys(("byte", "short", "int", "long", "Byte", "Short", "Integer", "Long",
-                     "BigInteger"), "int"),
+    **dict.fromkeys(
+        ("byte", "short", "int", "long", "Byte", "Short", "Integer", "Long", "BigInteger"), "int"
+    ),
     **dict.fromkeys(("float", "double", "Float", "Double"), "float"),
     "String": "str",
     **dict.fromkeys(("List", "ArrayList", "LinkedList"), "list"),
-    **dict.fromkeys(("Set", "HashSet", "TreeSet", "LinkedHashSet", "SortedSet", "NavigableSet"), "set"),
-    **dict.fromkeys(("Map", "HashMap", "TreeMap", "LinkedHashMap", "SortedMap", "NavigableMap"), "dict"),
+    **dict.fromkeys(
+        ("Set", "HashSet", "TreeSet", "LinkedHashSet", "SortedSet", "NavigableSet"), "set"
+    ),
+    **dict.fromkeys(
+        ("Map", "HashMap", "TreeMap", "LinkedHashMap", "SortedMap", "NavigableMap"), "dict"
+    ),
     "Iterator": "Iterator",
     "void": "None",
 }

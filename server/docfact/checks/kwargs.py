@@ -65,9 +65,14 @@ def _literal_key(node: ast.Name, parent, parents) -> str | None:
         call = parents.get(parent)
         if isinstance(call, ast.Call) and call.func is parent and call.args:
             return _string(call.args[0])
-    if isinstance(parent, ast.Compare) and parent.comparators and parent.comparators[-1] is node:
-        if len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.In, ast.NotIn)):
-            return _string(parent.left)
+    if (
+        isinstance(parent, ast.Compare)
+        and parent.comparators
+        and parent.comparators[-1] is node
+        and len(parent.ops) == 1
+        and isinstance(parent.ops[0], (ast.In, ast.NotIn))
+    ):
+        return _string(parent.left)
     return None
 
 
@@ -102,12 +107,19 @@ def kwargs_use_of(ctx, kwargs: str) -> KwargsUse:
     """How the documented function (for a class, its constructor) uses ``**kwargs``."""
     unit = ctx.unit
     if unit.kind == "class":
-        constructors = [u for u in ctx.nested_units if u.kind == "method"
-                        and u.qualname in (f"{unit.qualname}.__init__", f"{unit.qualname}.__new__")]
+        constructors = [
+            u
+            for u in ctx.nested_units
+            if u.kind == "method"
+            and u.qualname in (f"{unit.qualname}.__init__", f"{unit.qualname}.__new__")
+        ]
         if not constructors:
             return KwargsUse(frozenset(), (), True)
-        unit = constructors[-1] if len(constructors) == 1 else next(
-            u for u in constructors if u.name == "__init__")
+        unit = (
+            constructors[-1]
+            if len(constructors) == 1
+            else next(u for u in constructors if u.name == "__init__")
+        )
     return kwargs_use(ctx.lines.text, unit, kwargs)
 
 
@@ -117,4 +129,7 @@ def is_typo_of(key: str, parameter: str | None, kwargs: str | None) -> bool:
     ``arrows``): as long give or take a letter, and spelled alike."""
     if parameter is None or parameter == kwargs:
         return False
-    return abs(len(key) - len(parameter)) <= 1 and difflib.SequenceMatcher(None, key, parameter).ratio() >= 0.85
+    return (
+        abs(len(key) - len(parameter)) <= 1
+        and difflib.SequenceMatcher(None, key, parameter).ratio() >= 0.85
+    )

@@ -9,7 +9,7 @@ a package-qualified target, or a member of a class in another file is never repo
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model import DocEntry, Docstring, Field, Finding, Unit
 from ..source import jdk
@@ -18,15 +18,23 @@ from .names import closest_name
 from .registry import rule
 
 _INLINE_REFERENCES = frozenset({"link", "linkplain", "value"})
-_TARGET = re.compile(r"(?P<type>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)?"
-                     r"(?:#(?P<member>[A-Za-z_$<][\w$<>]*))?(?:\(.*\))?", re.DOTALL)
+_TARGET = re.compile(
+    r"(?P<type>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)?"
+    r"(?:#(?P<member>[A-Za-z_$<][\w$<>]*))?(?:\(.*\))?",
+    re.DOTALL,
+)
 # Members every enum and record has without declaring them.
-_IMPLICIT_MEMBERS = frozenset({"values", "valueOf", "name", "ordinal", "compareTo",
-                               "getDeclaringClass", "describeConstable"})
+_IMPLICIT_MEMBERS = frozenset(
+    {"values", "valueOf", "name", "ordinal", "compareTo", "getDeclaringClass", "describeConstable"}
+)
 
 
-@rule("DF105", "unresolved-link", "name",
-      "A {@link}, {@linkplain}, {@value} or @see whose target class or member does not exist.")
+@rule(
+    "DF105",
+    "unresolved-link",
+    "name",
+    "A {@link}, {@linkplain}, {@value} or @see whose target class or member does not exist.",
+)
 def unresolved_link(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.docstring.style != "javadoc":
         return
@@ -48,8 +56,9 @@ def _references(docstring: Docstring) -> Iterator[tuple[Field, int, DocEntry | N
             yield entry.name, entry.name.start, entry
 
 
-def _check_target(ctx: CheckContext, target: Field, at: int, entry: DocEntry | None,
-                  classes: dict[str, Unit]) -> Iterator[Finding]:
+def _check_target(
+    ctx: CheckContext, target: Field, at: int, entry: DocEntry | None, classes: dict[str, Unit]
+) -> Iterator[Finding]:
     match = _TARGET.fullmatch(target.text)
     if match is None or not (match.group("type") or match.group("member")):
         return
@@ -61,9 +70,16 @@ def _check_target(ctx: CheckContext, target: Field, at: int, entry: DocEntry | N
             if head[:1].islower():
                 return  # a package-qualified name: its scope is unknown here
             types = {n for n in ctx.known_names - ctx.universal_names if n[:1].isupper()}
-            yield _finding(ctx, at, entry, start, head, closest_name(head, types),
-                           f"`{head}` is not a class the file imports or declares",
-                           condition=("visible", head))
+            yield _finding(
+                ctx,
+                at,
+                entry,
+                start,
+                head,
+                closest_name(head, types),
+                f"`{head}` is not a class the file imports or declares",
+                condition=("visible", head),
+            )
             return
         owner = _local_class(classes, ctx.unit, type_name)
     else:
@@ -74,8 +90,15 @@ def _check_target(ctx: CheckContext, target: Field, at: int, entry: DocEntry | N
     if member in declared | jdk.OBJECT_MEMBERS | _IMPLICIT_MEMBERS:
         return
     member_start = start + match.start("member")
-    yield _finding(ctx, at, entry, member_start, member, closest_name(member, declared - jdk.KEYWORDS),
-                   f"`{member}` is not a member of `{owner.name}`")
+    yield _finding(
+        ctx,
+        at,
+        entry,
+        member_start,
+        member,
+        closest_name(member, declared - jdk.KEYWORDS),
+        f"`{member}` is not a member of `{owner.name}`",
+    )
 
 
 def _finding(ctx, at, entry, start, name, closest, message, condition=None) -> Finding:
@@ -83,10 +106,19 @@ def _finding(ctx, at, entry, start, name, closest, message, condition=None) -> F
     a @see, in its entry."""
     if closest:
         message += f"; did you mean `{closest}`?"
-    segment = next((s for s in ctx.segments if s.start <= at < s.end), None) if entry is None else None
-    return ctx.finding("DF105", message, start, start + len(name), segment=segment, entry=entry,
-                       fix=(f"Replace with `{closest}`", closest) if closest else None,
-                       condition=condition)
+    segment = (
+        next((s for s in ctx.segments if s.start <= at < s.end), None) if entry is None else None
+    )
+    return ctx.finding(
+        "DF105",
+        message,
+        start,
+        start + len(name),
+        segment=segment,
+        entry=entry,
+        fix=(f"Replace with `{closest}`", closest) if closest else None,
+        condition=condition,
+    )
 
 
 def _enclosing_class(classes: dict[str, Unit], unit: Unit) -> Unit | None:

@@ -15,14 +15,23 @@ from ..model import Module, Unit
 from .referents import bound_names
 
 # The sets of names the checks may ask about, by where they come from.
-_DEFINED, _IMPORTED, _CLASS, _BOUND = "defined_names", "imported_names", "class_names", "bound_names"
+_DEFINED, _IMPORTED, _CLASS, _BOUND = (
+    "defined_names",
+    "imported_names",
+    "class_names",
+    "bound_names",
+)
 
 
 def _sources(module: Module, unit: Unit) -> dict[str, frozenset[str]]:
     # A method's (or a Java field's) `attributes` are the names used anywhere in its
     # class; a class's or a function's come from its own text.
-    return {_DEFINED: module.defined_names, _IMPORTED: module.imported_names, _CLASS: unit.attributes,
-            _BOUND: bound_names(module)}
+    return {
+        _DEFINED: module.defined_names,
+        _IMPORTED: module.imported_names,
+        _CLASS: unit.attributes,
+        _BOUND: bound_names(module),
+    }
 
 
 class Lookups:
@@ -49,8 +58,11 @@ class Lookups:
         (by place, not name alone: a function defined twice, in an if and its else, has
         each its own)."""
         prefix, span = unit.qualname + ".", unit.span
-        return [u for u in self._module.units
-                if u.qualname.startswith(prefix) and span.start <= u.span.start <= span.end]
+        return [
+            u
+            for u in self._module.units
+            if u.qualname.startswith(prefix) and span.start <= u.span.start <= span.end
+        ]
 
     def every(self, source: str) -> frozenset[str]:
         self.asked = None
@@ -79,7 +91,9 @@ class Answers:
         sources = _sources(module, unit)
         if self._asked is None:
             return Answers(None, sources) if sources == self._names else None
-        if all((name in sources[source]) == answer for (source, name), answer in self._asked.items()):
+        if all(
+            (name in sources[source]) == answer for (source, name), answer in self._asked.items()
+        ):
             return self
         return None
 
@@ -120,7 +134,7 @@ class _ModuleView:
 class NameScope:
     """The names a unit resolves: its own first, then those asked of its surroundings."""
 
-    __slots__ = ("_own", "_around")
+    __slots__ = ("_around", "_own")
 
     def __init__(self, own: frozenset[str], around: tuple) -> None:
         self._own, self._around = own, around

@@ -6,8 +6,8 @@ import ast
 import builtins
 import inspect
 import re
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
@@ -35,17 +35,44 @@ _MATH = re.compile(r"[A-Za-z]{1,3}(?:_[A-Za-z0-9]{1,2})?")
 # before a name ("was called ``f``", not "was called with ...").
 _HISTORY = re.compile(
     r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of|removed|replaced"
-    r"|used to|was called(?=\s+[`'\"]))\b", re.IGNORECASE)
+    r"|used to|was called(?=\s+[`'\"]))\b",
+    re.IGNORECASE,
+)
 _PASSIVE = frozenset({"is", "are", "be", "being", "get", "gets"})
 _WORD_BEFORE = re.compile(r"(\w+)\W*$")
 # Of a note about history: a verb in the present, and words that tell of a change.
 _PRESENT = re.compile(r"\b(?:is|are|can|may|must|will|does|do)\b", re.IGNORECASE)
-_CHANGE = re.compile(r"\b(?:now|new|newly|adds?|added|replace[sd]?|previous|old|older|became|becomes?"
-                     r"|changed?|changes|renamed?|renames|removed?|removes|deprecated|was|were|been)\b",
-                     re.IGNORECASE)
+_CHANGE = re.compile(
+    r"\b(?:now|new|newly|adds?|added|replace[sd]?|previous|old|older|became|becomes?"
+    r"|changed?|changes|renamed?|renames|removed?|removes|deprecated|was|were|been)\b",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`:*])")
-_FILE_SUFFIXES = frozenset({"py", "pyi", "txt", "xml", "json", "yaml", "yml", "toml", "cfg", "ini",
-                            "csv", "html", "md", "rst", "pl", "c", "h", "so", "dll", "zip", "gz"})
+_FILE_SUFFIXES = frozenset(
+    {
+        "py",
+        "pyi",
+        "txt",
+        "xml",
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "cfg",
+        "ini",
+        "csv",
+        "html",
+        "md",
+        "rst",
+        "pl",
+        "c",
+        "h",
+        "so",
+        "dll",
+        "zip",
+        "gz",
+    }
+)
 _BARE_CALL = re.compile(r"(?<![\w.`'\"*@])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
 _PROPERTY = re.compile(r"(?:^|\.)(?:cached_)?property$|\.(?:getter|setter|deleter)$")
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -54,11 +81,14 @@ _MENTIONS_C = re.compile(r"\bC (?:function|API|code|level)|\w\.[ch]\b")
 # Names of CPython's C API (``PyFrame_New``, ``_Py_DecodeUTF8Ex``) live in no Python file.
 _C_API = re.compile(r"_?_?Py[A-Z_]")
 # A name right after "for example" is made up, or stands for a kind of thing.
-_ILLUSTRATION = re.compile(r"\b(?:for (?:example|instance)|e\.g\.|such as)[^.;:()]{0,12}$",
-                           re.IGNORECASE)
+_ILLUSTRATION = re.compile(
+    r"\b(?:for (?:example|instance)|e\.g\.|such as)[^.;:()]{0,12}$", re.IGNORECASE
+)
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # Code spans in a row: "``nan``, ``inf``, and ``-inf``", "``a`` or ``b``".
-_CODE_LIST = re.compile(r"``?[^`\n]+``?(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)``?[^`\n]+``?)+")
+_CODE_LIST = re.compile(
+    r"``?[^`\n]+``?(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)``?[^`\n]+``?)+"
+)
 _BUILTIN_FUNCTIONS = {name: value for name, value in vars(builtins).items() if callable(value)}
 # What a keyword argument looks like.
 _KEYWORD = re.compile(r"[a-z_][a-z0-9_]*")
@@ -71,12 +101,22 @@ _FOREIGN_LITERALS = frozenset({"null", "true", "false", "undefined", "nil"})
 # A placeholder built on a known name: ``TypeA``, ``TypeB`` beside ``Type``.
 _PLACEHOLDER = re.compile(r"(?P<stem>[A-Za-z_]\w*?)[A-Z0-9]")
 # Section titles a NumPy docstring wrote without the underline: not parameters.
-_SECTION_TITLES = frozenset({"Returns", "Yields", "Raises", "Notes", "References", "Examples",
-                             "Warnings", "Attributes", "Methods"})
+_SECTION_TITLES = frozenset(
+    {
+        "Returns",
+        "Yields",
+        "Raises",
+        "Notes",
+        "References",
+        "Examples",
+        "Warnings",
+        "Attributes",
+        "Methods",
+    }
+)
 
 
-@rule("DF101", "unknown-parameter", "name",
-      "A documented parameter that is not in the signature.")
+@rule("DF101", "unknown-parameter", "name", "A documented parameter that is not in the signature.")
 def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     signature = ctx.signature
     if signature is None:
@@ -91,8 +131,11 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     use = kwargs_use_of(ctx, kwargs) if kwargs else None
     # A heading written without its underline is no parameter, nor is the `:type x:` of
     # an `:ivar x:`.
-    accepted = set(parameters) | _SECTION_TITLES | {
-        e.name.text for e in ctx.docstring.entries if e.kind == "attribute" and e.name}
+    accepted = (
+        set(parameters)
+        | _SECTION_TITLES
+        | {e.name.text for e in ctx.docstring.entries if e.kind == "attribute" and e.name}
+    )
     if ctx.unit.kind == "class" and ctx.unit.signature is None:
         # A class documenting its constructor: dataclass-like fields count as parameters.
         accepted |= ctx.unit.attributes
@@ -103,10 +146,15 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     # An entry that is no parameter, beside one for the ``**kwargs`` as a whole while a
     # named parameter goes undocumented, is that parameter under a stale name (flask's
     # ``template_name`` for ``source``), not a key of the keywords.
-    stale_name = kwargs is not None and any(
-        e.name.text.lstrip("\\*") == kwargs for e in ctx.docstring.entries
-        if e.kind == "param" and e.name is not None) and any(
-        p.name in undocumented for p in signature.parameters if p.kind not in _VARIADIC)
+    stale_name = (
+        kwargs is not None
+        and any(
+            e.name.text.lstrip("\\*") == kwargs
+            for e in ctx.docstring.entries
+            if e.kind == "param" and e.name is not None
+        )
+        and any(p.name in undocumented for p in signature.parameters if p.kind not in _VARIADIC)
+    )
     for entry in ctx.docstring.entries:
         if entry.kind != "param" or entry.name is None:
             continue
@@ -119,7 +167,12 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         condition = None
         if use is not None and name in use.read:
             continue  # read from **kwargs by name (a deprecated alias: ``kwargs.pop("quadsegs")``)
-        if use is not None and stale_name and use.forwarded_to and not is_typo_of(name, closest, kwargs):
+        if (
+            use is not None
+            and stale_name
+            and use.forwarded_to
+            and not is_typo_of(name, closest, kwargs)
+        ):
             # Unless a callee it passes the keywords on to names it (a deprecated
             # ``default`` of a base's constructor).
             condition = ("forwarded by name", f"{','.join(use.forwarded_to)}:{name}")
@@ -132,11 +185,19 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             condition = fate if isinstance(fate, tuple) else None
         if closest:
             message += f"; did you mean `{closest}`?"
-        evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, signature.rendered()),)
+        evidence = (
+            ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, signature.rendered()),
+        )
         yield ctx.finding(
-            "DF101", message, entry.name.start, entry.name.end, entry=entry,
+            "DF101",
+            message,
+            entry.name.start,
+            entry.name.end,
+            entry=entry,
             fix=(f"Rename to `{closest}`", closest, _rename_safety(name, closest, undocumented))
-            if closest else None, evidence=evidence,
+            if closest
+            else None,
+            evidence=evidence,
             condition=condition,
         )
 
@@ -147,8 +208,9 @@ def _lone_type_fields(ctx: CheckContext) -> Iterator[Finding]:
     (pydoctor warns of them too). twisted: ``@type whenRunningArguments:`` beside
     ``@ivar _whenRunningArguments:``."""
     entries = ctx.docstring.entries
-    documented = {e.name.text for e in entries
-                  if e.name is not None and e.section not in _TYPE_FIELDS}
+    documented = {
+        e.name.text for e in entries if e.name is not None and e.section not in _TYPE_FIELDS
+    }
     for entry in entries:
         if entry.kind != "param" or entry.section not in _TYPE_FIELDS or entry.name is None:
             continue
@@ -156,12 +218,20 @@ def _lone_type_fields(ctx: CheckContext) -> Iterator[Finding]:
         if name in documented or name in ctx.class_names or not _NAME.fullmatch(name):
             continue
         closest = closest_name(name, documented)
-        message = (f"`{name}` has a type field, but the docstring documents no `{name}` and "
-                   f"`{ctx.unit.name}` has none")
+        message = (
+            f"`{name}` has a type field, but the docstring documents no `{name}` and "
+            f"`{ctx.unit.name}` has none"
+        )
         if closest:
             message += f"; did you mean `{closest}`?"
-        yield ctx.finding("DF101", message, entry.name.start, entry.name.end, entry=entry,
-                          fix=(f"Rename to `{closest}`", closest, "unsafe") if closest else None)
+        yield ctx.finding(
+            "DF101",
+            message,
+            entry.name.start,
+            entry.name.end,
+            entry=entry,
+            fix=(f"Rename to `{closest}`", closest, "unsafe") if closest else None,
+        )
 
 
 def _inherited_constructor_entries(ctx: CheckContext) -> Iterator[Finding]:
@@ -177,12 +247,21 @@ def _inherited_constructor_entries(ctx: CheckContext) -> Iterator[Finding]:
         if entry.kind != "param" or entry.name is None or entry.section in _TYPE_FIELDS:
             continue
         name = entry.name.text.lstrip("\\*")
-        if (name in attributes or name in ctx.class_names or name in _SELF_AND_CLS
-                or not _NAME.fullmatch(name)):
+        if (
+            name in attributes
+            or name in ctx.class_names
+            or name in _SELF_AND_CLS
+            or not _NAME.fullmatch(name)
+        ):
             continue
         yield ctx.finding(
-            "DF101", f"`{name}` is not a parameter of the constructor `{ctx.unit.name}` inherits",
-            entry.name.start, entry.name.end, entry=entry, condition=("constructor keyword", name))
+            "DF101",
+            f"`{name}` is not a parameter of the constructor `{ctx.unit.name}` inherits",
+            entry.name.start,
+            entry.name.end,
+            entry=entry,
+            condition=("constructor keyword", name),
+        )
 
 
 def _rename_safety(name: str, closest: str, undocumented: list[str]) -> str:
@@ -209,9 +288,17 @@ def _returned_callable_parameters(ctx: CheckContext) -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Lambda):
                 arguments = node.args
-                found.update(a.arg for a in (*arguments.posonlyargs, *arguments.args,
-                                             *arguments.kwonlyargs, arguments.vararg,
-                                             arguments.kwarg) if a is not None)
+                found.update(
+                    a.arg
+                    for a in (
+                        *arguments.posonlyargs,
+                        *arguments.args,
+                        *arguments.kwonlyargs,
+                        arguments.vararg,
+                        arguments.kwarg,
+                    )
+                    if a is not None
+                )
     depth = ctx.unit.qualname.count(".") + 1
     for nested in ctx.nested_units:
         if nested.name in returned and nested.signature and nested.qualname.count(".") == depth:
@@ -225,24 +312,37 @@ def ignored_parameters(ctx: CheckContext) -> frozenset[str]:
     return frozenset() if ctx.docstring.style == "javadoc" else _SELF_AND_CLS
 
 
-@rule("DF102", "unresolved-name", "name",
-      "A name written as code in the prose that is defined nowhere.")
+@rule(
+    "DF102",
+    "unresolved-name",
+    "name",
+    "A name written as code in the prose that is defined nowhere.",
+)
 def unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _renamable(ctx)):
+    for segment, start, name, is_call, how in _code_references(
+        ctx.segments, ctx.docstring, _renamable(ctx)
+    ):
         if not is_call:
             yield from _unresolved(ctx, "DF102", segment, start, name, how)
 
 
-@rule("DF103", "unknown-callable", "name",
-      "A called name, such as `f()`, that exists nowhere in the project or its imports.")
+@rule(
+    "DF103",
+    "unknown-callable",
+    "name",
+    "A called name, such as `f()`, that exists nowhere in the project or its imports.",
+)
 def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
-    for segment, start, name, is_call, how in _code_references(ctx.segments, ctx.docstring, _renamable(ctx)):
+    for segment, start, name, is_call, how in _code_references(
+        ctx.segments, ctx.docstring, _renamable(ctx)
+    ):
         if is_call:
             yield from _unresolved(ctx, "DF103", segment, start, name, how)
 
 
-def _code_references(segments: tuple[Segment, ...], docstring: Docstring,
-                     renamable: frozenset[str] = frozenset()):
+def _code_references(
+    segments: tuple[Segment, ...], docstring: Docstring, renamable: frozenset[str] = frozenset()
+):
     """(segment, value start, dotted name, is a call, how it is written) of each reference.
 
     In NumPy-style docstrings single backticks mostly hold maths (`s_i`, `K_4`) or
@@ -303,8 +403,9 @@ def _written_as(match: re.Match, name: str, style: str, cross_reference: bool) -
     return "code"
 
 
-def _javadoc_references(segments: tuple[Segment, ...], docstring: Docstring,
-                        renamable: frozenset[str]):
+def _javadoc_references(
+    segments: tuple[Segment, ...], docstring: Docstring, renamable: frozenset[str]
+):
     """Javadoc writes every term as {@code ...}: keywords, bytecodes, Unicode property
     names, placeholders. A name in code is taken as the code's in a @param, @return or
     @throws description; in the prose only when it is a near miss of a ``renamable``
@@ -354,8 +455,11 @@ def _renamable(ctx: CheckContext) -> frozenset[str]:
     if ctx.unit.kind != "field":
         return _parameters(ctx)
     owner = ctx.unit.qualname.rpartition(".")[0] + "."
-    return frozenset(name[len(owner):] for name, _ in ctx.module.variables
-                     if name.startswith(owner) and "." not in name[len(owner):])
+    return frozenset(
+        name[len(owner) :]
+        for name, _ in ctx.module.variables
+        if name.startswith(owner) and "." not in name[len(owner) :]
+    )
 
 
 def _nearest(ctx: CheckContext, name: str, how: str) -> str | None:
@@ -364,18 +468,23 @@ def _nearest(ctx: CheckContext, name: str, how: str) -> str | None:
     if how == "maths":
         return closest_name(name, _parameters(ctx))
     if ctx.docstring.style == "javadoc":
-        return closest_name(name, _parameters(ctx) | {n.rpartition(".")[2] for n, _ in ctx.module.variables})
+        return closest_name(
+            name, _parameters(ctx) | {n.rpartition(".")[2] for n, _ in ctx.module.variables}
+        )
     return ctx.referents.nearest(name)
 
 
-def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name: str,
-                how: str) -> Iterator[Finding]:
+def _unresolved(
+    ctx: CheckContext, code: str, segment: Segment, start: int, name: str, how: str
+) -> Iterator[Finding]:
     """A finding for ``name`` unless it resolves; ``how``: "code", "plain", "maths" or
     "example" (the callee of inline code with arguments: ``mkpipe(f, g)(x)``)."""
     parts = name.split(".")
     note = _version_note(ctx, start)
     # In a note about history, "is removed" tells a change, not what the code does.
-    if tells_history(segment.text, start - segment.start, passives=note is None) or _mentions_c(segment.text):
+    if tells_history(segment.text, start - segment.start, passives=note is None) or _mentions_c(
+        segment.text
+    ):
         return  # a history note, or a sentence about C code (names there are C's)
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)
@@ -390,14 +499,22 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
     if any(p.startswith(head + "_") for p in ctx.referents.parameters):
         return  # what a parameter is about: ``kw_only`` of ``kw_only_default``
     closest = _nearest(ctx, head, how)
-    if note is not None and not _tells_today(segment.text, start - segment.start) and (
-            closest is None or not one_typo_apart(head, closest)
-            or re.search(rf"\b{re.escape(closest)}\b", note)):
+    if (
+        note is not None
+        and not _tells_today(segment.text, start - segment.start)
+        and (
+            closest is None
+            or not one_typo_apart(head, closest)
+            or re.search(rf"\b{re.escape(closest)}\b", note)
+        )
+    ):
         return  # history names what is gone; only a plain typo of what exists is reported
     # camelCase is Java's own style of names, not a sign of a name from elsewhere.
     foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
-    if closest is None and (_incidental(segment, start, head, parts, how, foreign_case, ctx)
-                            or (code == "DF102" and _forwarded_keyword(ctx, head))):
+    if closest is None and (
+        _incidental(segment, start, head, parts, how, foreign_case, ctx)
+        or (code == "DF102" and _forwarded_keyword(ctx, head))
+    ):
         return
     if closest and ctx.docstring.style != "javadoc" and _in_another_case(head, closest):
         return  # no typo: `textEdit` of a `TextEdit`, `BackendInterface` of `backend_interface`
@@ -409,11 +526,17 @@ def _unresolved(ctx: CheckContext, code: str, segment: Segment, start: int, name
         message += f"; did you mean `{closest}`?"
     head_start = start if head == parts[0] else start + name.index(head)
     yield ctx.finding(
-        code, message, head_start, head_start + len(head), segment=segment,
+        code,
+        message,
+        head_start,
+        head_start + len(head),
+        segment=segment,
         fix=(f"Replace with `{closest}`", closest, "unsafe") if closest else None,
         # An example may call a function of any module of the standard library
         # (``monthrange(year, month)``), imported or not.
-        condition=("called", head) if how == "example" and referent.condition else referent.condition,
+        condition=("called", head)
+        if how == "example" and referent.condition
+        else referent.condition,
     )
 
 
@@ -429,10 +552,14 @@ def _forwarded_keyword(ctx: CheckContext, name: str) -> bool:
     the file tells them (a builtin, a function or method of the file), any keyword-like
     name when it cannot (an import, a method of a value, a class taken as a parameter)."""
     signature = ctx.signature
-    kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None) if signature else None
+    kwargs = (
+        next((p.name for p in signature.parameters if p.kind == "var_keyword"), None)
+        if signature
+        else None
+    )
     if kwargs is None or not _KEYWORD.fullmatch(name):
         return False
-    body = ctx.lines.text[ctx.docstring.text.literal.end:ctx.unit.span.end]  # after the signature
+    body = ctx.lines.text[ctx.docstring.text.literal.end : ctx.unit.span.end]  # after the signature
     for call in re.finditer(rf"([\w.]+)\((?:[^()]|\([^()]*\))*?\*\*{re.escape(kwargs)}\b", body):
         accepted = _callee_parameters(ctx, call.group(1))
         if accepted is None or name in accepted:
@@ -465,8 +592,11 @@ def _stands_for_known(head: str, known: NameScope) -> bool:
     """Whether an unknown name still points at a known one, or is not a name at all."""
     if _C_API.match(head) or (head.endswith("s") and head[:-1] in known):
         return True  # the C API, or the plural of a known name ("`MagicMock`s")
-    if head.endswith("_") or (head.startswith("_") and not head.startswith("__") and any(
-            name.endswith(head) for name in known)):
+    if head.endswith("_") or (
+        head.startswith("_")
+        and not head.startswith("__")
+        and any(name.endswith(head) for name in known)
+    ):
         return True  # a fragment of names: "the ``_codepoint`` arguments", "``tag_``"
     if "_" + head in known:
         return True  # a private name by its public spelling: "munge_whitespace()"
@@ -494,8 +624,15 @@ def _convention(name: str) -> str:
     return "camel" if name != name.lower() else "flat"
 
 
-def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: str,
-                foreign_case, ctx: CheckContext) -> bool:
+def _incidental(
+    segment: Segment,
+    start: int,
+    head: str,
+    parts: list[str],
+    how: str,
+    foreign_case,
+    ctx: CheckContext,
+) -> bool:
     """Whether a name with no near miss most likely names something outside the code."""
     if how not in ("code", "example") or (len(parts) > 1 and head == parts[0]) or foreign_case:
         return True  # plain text, maths, a dotted name with an unknown head, a JSON field
@@ -505,8 +642,9 @@ def _incidental(segment: Segment, start: int, head: str, parts: list[str], how: 
         return True  # a name built on a one-letter placeholder is a pattern (``X_nowait``)
     at = start - segment.start
     # A window, not the sentence so far: a sentence of many names would be read again per name.
-    return (_ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None
-            or _in_enumeration(segment, at, ctx))
+    return _ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None or _in_enumeration(
+        segment, at, ctx
+    )
 
 
 def _template(name: str, ctx: CheckContext) -> bool:
@@ -541,8 +679,9 @@ def _names_code(ctx: CheckContext, member: str) -> bool:
     if _NAME.fullmatch(member):
         return ctx.referents.resolve(member).resolved
     names = _IDENTIFIER.findall(member)
-    return bool(names) and all(ctx.referents.resolve(name).kind in ("parameter", "code")
-                               for name in names)
+    return bool(names) and all(
+        ctx.referents.resolve(name).kind in ("parameter", "code") for name in names
+    )
 
 
 @lru_cache(maxsize=256)  # asked once per name of a sentence
@@ -553,11 +692,19 @@ def _code_lists(sentence: str) -> tuple[tuple[int, int, tuple[str, ...], bool], 
     for pattern in (_PARENTHESES, _CODE_LIST):
         for match in pattern.finditer(sentence):
             spans = list(_CODE.finditer(match.group()))
-            if len(spans) < 2 or any(m.group("role") or m.group("body").endswith("()")
-                                     or called_name(m.group("body")) for m in spans):
+            if len(spans) < 2 or any(
+                m.group("role") or m.group("body").endswith("()") or called_name(m.group("body"))
+                for m in spans
+            ):
                 continue
-            found.append((match.start(), match.end(), tuple(m.group("body") for m in spans),
-                          pattern is _PARENTHESES))
+            found.append(
+                (
+                    match.start(),
+                    match.end(),
+                    tuple(m.group("body") for m in spans),
+                    pattern is _PARENTHESES,
+                )
+            )
     return tuple(found)
 
 
@@ -567,8 +714,10 @@ def tells_history(text: str, at: int, passives: bool = True) -> bool:
     "instead of" puts in the past only what follows it ("a view is returned instead of
     a copy")."""
     start, end = _sentence_around(text, at)
-    return any(match.group().lower() != "instead of" or match.start() < at
-               for match in _history_words(text, start, end, passives))
+    return any(
+        match.group().lower() != "instead of" or match.start() < at
+        for match in _history_words(text, start, end, passives)
+    )
 
 
 def _history_words(text: str, start: int, end: int, passives: bool = True) -> Iterator[re.Match]:
@@ -590,8 +739,11 @@ def _tells_today(text: str, at: int) -> bool:
     be ``None``", "All ``kwargs`` are tracked"; not "``old_limit`` is now ``limit``",
     "The ``as_bytes`` parameter was added", "``etag`` replaces Flask's ``add_etags``")."""
     start, end = _sentence_around(text, at)
-    return (_PRESENT.search(text, start, end) is not None
-            and _CHANGE.search(text, start, end) is None and not tells_history(text, at))
+    return (
+        _PRESENT.search(text, start, end) is not None
+        and _CHANGE.search(text, start, end) is None
+        and not tells_history(text, at)
+    )
 
 
 def _sentence_around(text: str, at: int) -> tuple[int, int]:

@@ -3,7 +3,7 @@ once every file is known, not by a check function on one unit."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..graph.build import ProjectGraph
 from ..graph.facts import UnitFacts
@@ -33,8 +33,11 @@ def inherited_parameter_findings(project: ProjectGraph, path: str) -> Iterator[F
         if base is None:
             continue
         # Documentation of the base's *args is not a promise about named parameters.
-        missing = [p for p in base.get("doc_params", ())
-                   if p not in unit.get("params", ()) and p not in base.get("var_params", ())]
+        missing = [
+            p
+            for p in base.get("doc_params", ())
+            if p not in unit.get("params", ()) and p not in base.get("var_params", ())
+        ]
         if missing:
             yield _inherited_parameter_finding(unit, base, missing)
 
@@ -45,9 +48,16 @@ def _inherited_parameter_finding(unit: UnitFacts, base: UnitFacts, missing: list
     own = ", ".join(f"`{p}`" for p in unit.get("params", ()) if p not in ("self", "cls")) or "none"
     span = Span(*unit["name_at"])
     return Finding(
-        code="DF106", criterion="name", severity=RULES["DF106"].severity,
-        message=(f"`{name}` has no docstring and inherits the one of `{base['q']}`, which "
-                 f"documents {names}: not parameters of this override (its parameters: {own})"),
-        span=span, symbol=unit["q"], sentence="", sentence_span=span,
+        code="DF106",
+        criterion="name",
+        severity=RULES["DF106"].severity,
+        message=(
+            f"`{name}` has no docstring and inherits the one of `{base['q']}`, which "
+            f"documents {names}: not parameters of this override (its parameters: {own})"
+        ),
+        span=span,
+        symbol=unit["q"],
+        sentence="",
+        sentence_span=span,
         evidence=(Evidence(base["q"], base["path"], base["line"], f"def {name}{base['sig']}"),),
     )

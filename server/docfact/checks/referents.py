@@ -54,14 +54,19 @@ _RESULT_NAMES = re.compile(r"[(\w, )]+(?=\s:\s)|``?\w+``?")
 # A parenthesised tuple of code spans names its members: "(`start`, `count`, `buffer`)".
 _TUPLE_OF_CODE = re.compile(r"\(\s*``?\w+``?(?:\s*,\s*``?\w+``?)+\s*\)")
 # A Google-style section whose body may be code rather than prose.
-_EXAMPLE_HEADING = re.compile(r"^([ \t]*)(?:Examples?|Usage)[ \t]*:[ \t]*\n", re.MULTILINE | re.IGNORECASE)
+_EXAMPLE_HEADING = re.compile(
+    r"^([ \t]*)(?:Examples?|Usage)[ \t]*:[ \t]*\n", re.MULTILINE | re.IGNORECASE
+)
 # Sphinx's history directives, and the sentences Sphinx renders them as.
 _VERSION_DIRECTIVE = re.compile(
     r"^([ \t]*)\.\.[ \t]+(?:versionadded|versionchanged|versionremoved|deprecated)[ \t]*::",
-    re.MULTILINE)
+    re.MULTILINE,
+)
 _VERSION_SENTENCE = re.compile(
     r"^([ \t]*)(?:(?:New|Added|Changed|Removed|Deprecated) in version\b|Deprecated since\b"
-    r"|Deprecated[ \t]*:)", re.MULTILINE | re.IGNORECASE)
+    r"|Deprecated[ \t]*:)",
+    re.MULTILINE | re.IGNORECASE,
+)
 _SELF = ("self", "cls", "this")
 
 
@@ -181,7 +186,9 @@ def likely_misspelt(name: str, candidates: frozenset[str]) -> frozenset[str]:
     if len(candidates) <= _SCORED_AT_MOST:
         return candidates
     index = _pair_index(candidates)
-    pairs = sorted({name[i:i + 2] for i in range(len(name) - 1)}, key=lambda p: len(index.get(p, ())))
+    pairs = sorted(
+        {name[i : i + 2] for i in range(len(name) - 1)}, key=lambda p: len(index.get(p, ()))
+    )
     votes: Counter[str] = Counter()
     read = 0
     for pair in pairs:
@@ -198,7 +205,7 @@ def _pair_index(candidates: frozenset[str]) -> dict[str, tuple[str, ...]]:
     """Each pair of neighbouring characters -> the candidates containing it."""
     index: dict[str, list[str]] = {}
     for candidate in candidates:
-        for pair in {candidate[i:i + 2] for i in range(len(candidate) - 1)}:
+        for pair in {candidate[i : i + 2] for i in range(len(candidate) - 1)}:
             index.setdefault(pair, []).append(candidate)
     return {pair: tuple(holders) for pair, holders in index.items()}
 
@@ -210,11 +217,15 @@ def one_typo_apart(a: str, b: str) -> bool:
         return False
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
-                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
     short, long = (a, b) if len(a) < len(b) else (b, a)
     i = next((k for k in range(len(short)) if short[k] != long[k]), len(short))
-    return short[i:] == long[i + 1:]
+    return short[i:] == long[i + 1 :]
 
 
 # --- names the docstring binds ---------------------------------------------------------
@@ -225,14 +236,19 @@ def example_names(docstring: Docstring) -> frozenset[str]:
     blocks, ``> `` examples, an Example/Usage section that parses as Python, inline code
     that is more than a name (``@rule(value1=b1)``), Javadoc's {@code ...}, and URLs."""
     value = docstring.text.value
-    code = [value[block.start:block.end] for block in docstring.code_blocks]
+    code = [value[block.start : block.end] for block in docstring.code_blocks]
     code += _LINE_BLOCK.findall(value) + _QUOTED_EXAMPLE.findall(value) + _URL.findall(value)
     code += _example_sections(value)
-    inline = [m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))]
-    inline += [t.body.text for t in docstring.inline
-               if t.tag == "code" and t.body is not None and not _PLAIN_NAME.fullmatch(t.body.text)]
+    inline = [
+        m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))
+    ]
+    inline += [
+        t.body.text
+        for t in docstring.inline
+        if t.tag == "code" and t.body is not None and not _PLAIN_NAME.fullmatch(t.body.text)
+    ]
     # What inline code calls is the code's, not the example's (``mkpipe(f, g)(x)``).
-    code += [span[len(called_name(span) or ""):] for span in inline]
+    code += [span[len(called_name(span) or "") :] for span in inline]
     return frozenset(_IDENTIFIER.findall("\n".join(code)))
 
 
@@ -258,7 +274,7 @@ def _example_sections(value: str) -> list[str]:
     for heading in _EXAMPLE_HEADING.finditer(value):
         indent = len(heading.group(1).expandtabs())
         body = []
-        for line in value[heading.end():].split("\n"):
+        for line in value[heading.end() :].split("\n"):
             if line.strip() and len(line) - len(line.lstrip()) <= indent:
                 break
             if line.strip():
@@ -270,7 +286,7 @@ def _example_sections(value: str) -> list[str]:
 
 
 def _code_line(line: str) -> str | None:
-    """"comment", "statement" (an assignment or a call), "code" (other code that parses
+    """ "comment", "statement" (an assignment or a call), "code" (other code that parses
     alone, a block opener), or None for prose."""
     if line.startswith("#"):
         return "comment"
@@ -283,8 +299,11 @@ def _code_line(line: str) -> str | None:
     nodes = list(ast.walk(tree))
     if any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)) for n in nodes):
         return "statement"
-    simple = len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and isinstance(
-        tree.body[0].value, (ast.Name, ast.Constant, ast.Attribute))
+    simple = (
+        len(tree.body) == 1
+        and isinstance(tree.body[0], ast.Expr)
+        and isinstance(tree.body[0].value, (ast.Name, ast.Constant, ast.Attribute))
+    )
     return None if simple else "code"
 
 
@@ -329,7 +348,7 @@ def _indented_block_end(value: str, start: int, indent: int) -> int:
     position = value.find("\n", start)
     while position != -1:
         line_end = value.find("\n", position + 1)
-        line = value[position + 1:line_end if line_end != -1 else len(value)]
+        line = value[position + 1 : line_end if line_end != -1 else len(value)]
         if line.strip() and len(line) - len(line.lstrip()) <= indent:
             return position
         position = line_end

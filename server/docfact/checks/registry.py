@@ -42,89 +42,269 @@ def _check_function(module: str, name: str) -> Callable[..., Iterable[Finding]]:
     return getattr(import_module(f"{__package__}.{module}"), name.replace("-", "_"))
 
 
-RULES: dict[str, Rule] = {rule.code: rule for rule in (
-    # C1 name
-    Rule("DF101", "unknown-parameter", "name", "warning", "names",
-         "A documented parameter that is not in the signature."),
-    Rule("DF102", "unresolved-name", "name", "warning", "names",
-         "A name written as code in the prose that is defined nowhere."),
-    Rule("DF103", "unknown-callable", "name", "warning", "names",
-         "A called name, such as `f()`, that exists nowhere in the project or its imports."),
-    Rule("DF104", "model-name-inconsistency", "name", _INFO, None,
-         "The model judges that a name in the sentence does not match the code.", made_by="judge"),
-    Rule("DF105", "unresolved-link", "name", "warning", "links",
-         "A {@link}, {@linkplain}, {@value} or @see whose target class or member does not exist."),
-    Rule("DF106", "inherited-docstring-parameter", "name", "warning", None,
-         "An override without a docstring inherits one that documents parameters it does "
-         "not have.", made_by="project"),
-    Rule("DF107", "unresolved-reference", "name", "warning", "xrefs",
-         "A cross-reference (a Sphinx role, an Epytext link, a See Also entry) whose "
-         "target does not exist."),
-    Rule("DF108", "doctest-unresolved-name", "name", "warning", "doctests",
-         "A doctest that uses a name, attribute, import or keyword argument the code does "
-         "not have."),
-    Rule("DF109", "unknown-attribute", "name", "warning", "attributes",
-         "A documented attribute that the class (and its bases in the project) does not have."),
-    # C2 type
-    Rule("DF201", "parameter-type-mismatch", "type", "warning", "types",
-         "A documented parameter type that the annotation or the default value contradicts."),
-    Rule("DF202", "return-type-mismatch", "type", "warning", "types",
-         "A documented return type that the return annotation or every returned value "
-         "contradicts."),
-    Rule("DF203", "yields-without-generator", "type", "warning", "types",
-         "A Yields section on a function that is not a generator and returns no iterator."),
-    Rule("DF204", "returns-in-generator", "type", "warning", "types",
-         "A generator documented with Returns (what it produces belongs under Yields)."),
-    Rule("DF205", "return-claim-mismatch", "type", "warning", "types",
-         'A sentence such as "Returns True if ..." that the annotation or returned values '
-         "contradict."),
-    Rule("DF206", "model-type-inconsistency", "type", _INFO, None,
-         "The model judges that a type in the sentence does not match the code.", made_by="judge"),
-    Rule("DF207", "returns-documented-for-void", "type", "warning", "types",
-         "A documented return value (@return) on a method declared void, or on a constructor."),
-    # C3 function
-    Rule("DF301", "model-functionality-inconsistency", "function", "warning", None,
-         "The model judges that the sentence describes behaviour the code does not have.",
-         made_by="judge"),
-    Rule("DF302", "exception-never-raised", "function", "warning", "function",
-         "A documented exception that neither the function nor anything it calls can raise."),
-    Rule("DF303", "exception-never-thrown", "function", "warning", "throws",
-         "A documented exception (@throws) the method cannot throw: a checked exception "
-         "its throws clause does not declare, or one that neither it nor anything it calls "
-         "throws."),
-    Rule("DF304", "low-sonar-correctness", "function", "warning", None,
-         "Code written from the docstring behaves differently from the function (SONAR "
-         "Correctness).", made_by="scores"),
-    Rule("DF305", "docstring-far-from-model-reading", "function", _INFO, None,
-         "The docstring is far from what a model reads in the code (SSC P2, calibrated "
-         "over the project).", made_by="scores"),
-    Rule("DF306", "summary-claims-missing-result", "function", "warning", "function",
-         "A summary saying the function returns (or yields) something, on a function that "
-         "never returns a value (or is not a generator)."),
-    # C4 context
-    Rule("DF401", "model-irrelevant-context", "context", "warning", None,
-         "The model judges the sentence irrelevant, over-general or invented.", made_by="judge"),
-    # structure (not factual: off by default)
-    Rule("DF501", "undocumented-parameter", "structure", _INFO, "structure",
-         "A parameter missing from a docstring that documents other parameters.", default=False),
-    Rule("DF502", "undocumented-return", "structure", _INFO, "structure",
-         "A function that returns a value, in a docstring with sections but no Returns.",
-         default=False),
-    Rule("DF503", "generator-without-yields", "structure", _INFO, "structure",
-         "A generator whose Returns describes the generator itself, with no Yields section "
-         "(numpydoc's convention: document what it yields).", default=False),
-)}
+RULES: dict[str, Rule] = {
+    rule.code: rule
+    for rule in (
+        # C1 name
+        Rule(
+            "DF101",
+            "unknown-parameter",
+            "name",
+            "warning",
+            "names",
+            "A documented parameter that is not in the signature.",
+        ),
+        Rule(
+            "DF102",
+            "unresolved-name",
+            "name",
+            "warning",
+            "names",
+            "A name written as code in the prose that is defined nowhere.",
+        ),
+        Rule(
+            "DF103",
+            "unknown-callable",
+            "name",
+            "warning",
+            "names",
+            "A called name, such as `f()`, that exists nowhere in the project or its imports.",
+        ),
+        Rule(
+            "DF104",
+            "model-name-inconsistency",
+            "name",
+            _INFO,
+            None,
+            "The model judges that a name in the sentence does not match the code.",
+            made_by="judge",
+        ),
+        Rule(
+            "DF105",
+            "unresolved-link",
+            "name",
+            "warning",
+            "links",
+            "A {@link}, {@linkplain}, {@value} or @see whose target class or member does not "
+            "exist.",
+        ),
+        Rule(
+            "DF106",
+            "inherited-docstring-parameter",
+            "name",
+            "warning",
+            None,
+            "An override without a docstring inherits one that documents parameters it does "
+            "not have.",
+            made_by="project",
+        ),
+        Rule(
+            "DF107",
+            "unresolved-reference",
+            "name",
+            "warning",
+            "xrefs",
+            "A cross-reference (a Sphinx role, an Epytext link, a See Also entry) whose "
+            "target does not exist.",
+        ),
+        Rule(
+            "DF108",
+            "doctest-unresolved-name",
+            "name",
+            "warning",
+            "doctests",
+            "A doctest that uses a name, attribute, import or keyword argument the code does "
+            "not have.",
+        ),
+        Rule(
+            "DF109",
+            "unknown-attribute",
+            "name",
+            "warning",
+            "attributes",
+            "A documented attribute that the class (and its bases in the project) does not have.",
+        ),
+        # C2 type
+        Rule(
+            "DF201",
+            "parameter-type-mismatch",
+            "type",
+            "warning",
+            "types",
+            "A documented parameter type that the annotation or the default value contradicts.",
+        ),
+        Rule(
+            "DF202",
+            "return-type-mismatch",
+            "type",
+            "warning",
+            "types",
+            "A documented return type that the return annotation or every returned value "
+            "contradicts.",
+        ),
+        Rule(
+            "DF203",
+            "yields-without-generator",
+            "type",
+            "warning",
+            "types",
+            "A Yields section on a function that is not a generator and returns no iterator.",
+        ),
+        Rule(
+            "DF204",
+            "returns-in-generator",
+            "type",
+            "warning",
+            "types",
+            "A generator documented with Returns (what it produces belongs under Yields).",
+        ),
+        Rule(
+            "DF205",
+            "return-claim-mismatch",
+            "type",
+            "warning",
+            "types",
+            'A sentence such as "Returns True if ..." that the annotation or returned values '
+            "contradict.",
+        ),
+        Rule(
+            "DF206",
+            "model-type-inconsistency",
+            "type",
+            _INFO,
+            None,
+            "The model judges that a type in the sentence does not match the code.",
+            made_by="judge",
+        ),
+        Rule(
+            "DF207",
+            "returns-documented-for-void",
+            "type",
+            "warning",
+            "types",
+            "A documented return value (@return) on a method declared void, or on a constructor.",
+        ),
+        # C3 function
+        Rule(
+            "DF301",
+            "model-functionality-inconsistency",
+            "function",
+            "warning",
+            None,
+            "The model judges that the sentence describes behaviour the code does not have.",
+            made_by="judge",
+        ),
+        Rule(
+            "DF302",
+            "exception-never-raised",
+            "function",
+            "warning",
+            "function",
+            "A documented exception that neither the function nor anything it calls can raise.",
+        ),
+        Rule(
+            "DF303",
+            "exception-never-thrown",
+            "function",
+            "warning",
+            "throws",
+            "A documented exception (@throws) the method cannot throw: a checked exception "
+            "its throws clause does not declare, or one that neither it nor anything it calls "
+            "throws.",
+        ),
+        Rule(
+            "DF304",
+            "low-sonar-correctness",
+            "function",
+            "warning",
+            None,
+            "Code written from the docstring behaves differently from the function (SONAR "
+            "Correctness).",
+            made_by="scores",
+        ),
+        Rule(
+            "DF305",
+            "docstring-far-from-model-reading",
+            "function",
+            _INFO,
+            None,
+            "The docstring is far from what a model reads in the code (SSC P2, calibrated "
+            "over the project).",
+            made_by="scores",
+        ),
+        Rule(
+            "DF306",
+            "summary-claims-missing-result",
+            "function",
+            "warning",
+            "function",
+            "A summary saying the function returns (or yields) something, on a function that "
+            "never returns a value (or is not a generator).",
+        ),
+        # C4 context
+        Rule(
+            "DF401",
+            "model-irrelevant-context",
+            "context",
+            "warning",
+            None,
+            "The model judges the sentence irrelevant, over-general or invented.",
+            made_by="judge",
+        ),
+        # structure (not factual: off by default)
+        Rule(
+            "DF501",
+            "undocumented-parameter",
+            "structure",
+            _INFO,
+            "structure",
+            "A parameter missing from a docstring that documents other parameters.",
+            default=False,
+        ),
+        Rule(
+            "DF502",
+            "undocumented-return",
+            "structure",
+            _INFO,
+            "structure",
+            "A function that returns a value, in a docstring with sections but no Returns.",
+            default=False,
+        ),
+        Rule(
+            "DF503",
+            "generator-without-yields",
+            "structure",
+            _INFO,
+            "structure",
+            "A generator whose Returns describes the generator itself, with no Yields section "
+            "(numpydoc's convention: document what it yields).",
+            default=False,
+        ),
+    )
+}
 
 
-def rule(code: str, name: str, criterion: str, summary: str, severity: str = "warning",
-         default: bool = True):
+def rule(
+    code: str,
+    name: str,
+    criterion: str,
+    summary: str,
+    severity: str = "warning",
+    default: bool = True,
+):
     """Mark the decorated function as the check of rule ``code``. The table above is what
     counts: what the decorator repeats of it must agree with it."""
     known = RULES.get(code)
     if known is None or (name, criterion, summary, severity, default) != (
-            known.name, known.criterion, known.summary, known.severity, known.default):
-        raise ValueError(f"rule {code} {name}: add it to (or make it agree with) the table in "
-                         "checks/registry.py")
+        known.name,
+        known.criterion,
+        known.summary,
+        known.severity,
+        known.default,
+    ):
+        raise ValueError(
+            f"rule {code} {name}: add it to (or make it agree with) the table in checks/registry.py"
+        )
 
     def check(function):
         if known.module is None or function.__name__ != name.replace("-", "_"):
@@ -142,7 +322,8 @@ def enabled_codes(select: Iterable[str], ignore: Iterable[str]) -> frozenset[str
     """Codes enabled by default or selected, less the ignored ones."""
     select, ignore = tuple(select), tuple(ignore)
     return frozenset(
-        code for code, r in RULES.items()
+        code
+        for code, r in RULES.items()
         if (r.default or _matches(code, select)) and not _matches(code, ignore)
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model import Finding
 from ..source import jdk
@@ -10,9 +10,13 @@ from .context import CheckContext
 from .registry import rule
 
 
-@rule("DF303", "exception-never-thrown", "function",
-      "A documented exception (@throws) the method cannot throw: a checked exception its "
-      "throws clause does not declare, or one that neither it nor anything it calls throws.")
+@rule(
+    "DF303",
+    "exception-never-thrown",
+    "function",
+    "A documented exception (@throws) the method cannot throw: a checked exception its "
+    "throws clause does not declare, or one that neither it nor anything it calls throws.",
+)
 def exception_never_thrown(ctx: CheckContext) -> Iterator[Finding]:
     unit, signature = ctx.unit, ctx.unit.signature
     if ctx.docstring.style != "javadoc" or unit.kind != "method" or signature is None:
@@ -35,20 +39,32 @@ def exception_never_thrown(ctx: CheckContext) -> Iterator[Finding]:
         if jdk.is_checked(documented):
             clause = ", ".join(f"`{name}`" for name in signature.throws) or "none"
             yield ctx.finding(
-                "DF303", f"`{documented}` is a checked exception, so `{unit.name}` can only "
+                "DF303",
+                f"`{documented}` is a checked exception, so `{unit.name}` can only "
                 f"throw it if its throws clause declares it (it declares: {clause})",
-                entry.name.start, entry.name.end, entry=entry,
-                evidence=(ctx.evidence(unit.qualname, unit.name_span.start,
-                                       f"throws {clause}"),))
+                entry.name.start,
+                entry.name.end,
+                entry=entry,
+                evidence=(ctx.evidence(unit.qualname, unit.name_span.start, f"throws {clause}"),),
+            )
             continue
-        if (unit.reraises or meant_to_be_overridden or documented in jdk.IMPLICIT_EXCEPTIONS
-                or _covered(documented, thrown)):
+        if (
+            unit.reraises
+            or meant_to_be_overridden
+            or documented in jdk.IMPLICIT_EXCEPTIONS
+            or _covered(documented, thrown)
+        ):
             continue
         # Whether a callee throws it is known once every file is read (ProjectGraph.may_throw).
         yield ctx.finding(
-            "DF303", f"`{documented}` is documented as thrown, but neither `{unit.name}` nor "
-            "anything it calls throws it", entry.name.start, entry.name.end, entry=entry,
-            condition=("thrown", documented))
+            "DF303",
+            f"`{documented}` is documented as thrown, but neither `{unit.name}` nor "
+            "anything it calls throws it",
+            entry.name.start,
+            entry.name.end,
+            entry=entry,
+            condition=("thrown", documented),
+        )
 
 
 def _covered(documented: str, names: list[str]) -> bool:

@@ -19,7 +19,7 @@ import numbers
 import re
 import types
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 __all__ = [
     "TypeExpr",
@@ -118,9 +118,7 @@ _TYPING_NAMES.update(
     }
 )
 _ABC_MODULE_NAMES = {name: name for name in _ABC_NAMES} | {"Set": "AbstractSet"}
-_BUILTIN_NAMES = {name: name for name in _BUILTIN_CLASSES} | {
-    "object": "Any"
-}
+_BUILTIN_NAMES = {name: name for name in _BUILTIN_CLASSES} | {"object": "Any"}
 _COLLECTIONS_MODULE_NAMES = {name: name for name in _COLLECTIONS_NAMES}
 
 # Module prefix as written -> the names it provides, mapped to canonical names.
@@ -626,11 +624,14 @@ _CONCRETE = {
 # ``int`` is a mistake. A container's subclass is still that container (an ``OrderedDict``
 # is a ``dict``), so containers are not closed.
 _CLOSED = {
-    name for name in _CONCRETE
+    name
+    for name in _CONCRETE
     if not issubclass(_CLASSES[name], collections.abc.Container)
     or issubclass(_CLASSES[name], (str, bytes, bytearray))
 }
-_ABSTRACT = {name for name, cls in _CLASSES.items() if cls.__module__ in ("collections.abc", "numbers")}
+_ABSTRACT = {
+    name for name, cls in _CLASSES.items() if cls.__module__ in ("collections.abc", "numbers")
+}
 # Accepted where the key is expected although not subclasses (PEP 484 promotions).
 _PROMOTIONS = {float: (int,), complex: (int, float), bytes: (bytearray, memoryview)}
 # Concrete classes that show two abstract classes can describe the same value.
@@ -666,7 +667,7 @@ def _unknown(t: TypeExpr) -> bool:
     return t.opaque or (t.name not in _CLASSES and t.name != _UNION)
 
 
-@lru_cache(maxsize=None)  # keyed by pairs of the few hundred known names
+@cache  # keyed by pairs of the few hundred known names
 def _classes_compatible(doc_name: str, actual_name: str) -> bool:
     doc, actual = _CLASSES[doc_name], _CLASSES[actual_name]
     if issubclass(actual, doc) or any(issubclass(actual, p) for p in _PROMOTIONS.get(doc, ())):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model import DocEntry, Finding, Parameter, Segment, Signature
 from .context import CheckContext
@@ -17,28 +17,51 @@ _CLAIM_NOUNS = (
     r"(?P<noun>list|dict|dictionary|tuple|set|frozenset|string|str|integer|int|float|boolean"
     r"|bool|bytes object|generator|iterator)\b(?!\s*-))"
 )
-_CLAIM = re.compile(r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b" + _CLAIM_NOUNS)
+_CLAIM = re.compile(
+    r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b" + _CLAIM_NOUNS
+)
 # Javadoc: "{@code true} if ...", "<code>false</code> when ..."; any object may be null,
 # so "null" claims nothing about the type.
-_JAVA_CLAIM = re.compile(r"^(?:Returns?\s+)?(?:(?:\{@code\s+|<code>)?(?P<literal>true|false)\b"
-                         r"|whether\b" + _CLAIM_NOUNS)
+_JAVA_CLAIM = re.compile(
+    r"^(?:Returns?\s+)?(?:(?:\{@code\s+|<code>)?(?P<literal>true|false)\b"
+    r"|whether\b" + _CLAIM_NOUNS
+)
 # Defaults that stand for "nothing" rather than for the parameter's type.
 _NO_TYPE_DEFAULTS = frozenset({"None", "()", "[]", "{}", "set()", "frozenset()", "..."})
 _AS = re.compile(r"\s+as\s+(?:an?\s+)?(bytes object|\w+)")
-_DESCRIBES_ITERATOR = re.compile(r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b",
-                                 re.IGNORECASE)
+_DESCRIBES_ITERATOR = re.compile(
+    r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b", re.IGNORECASE
+)
 # Decorators whose function still returns the generator when called.
-_KEEPS_GENERATOR = frozenset({"staticmethod", "classmethod", "abstractmethod", "overload", "override"})
+_KEEPS_GENERATOR = frozenset(
+    {"staticmethod", "classmethod", "abstractmethod", "overload", "override"}
+)
 _NOUN_TYPES = {
-    "list": "list", "dict": "dict", "dictionary": "dict", "tuple": "tuple", "set": "set",
-    "frozenset": "frozenset", "string": "str", "str": "str", "integer": "int", "int": "int",
-    "float": "float", "boolean": "bool", "bool": "bool", "bytes object": "bytes",
-    "generator": "Iterator", "iterator": "Iterator",
+    "list": "list",
+    "dict": "dict",
+    "dictionary": "dict",
+    "tuple": "tuple",
+    "set": "set",
+    "frozenset": "frozenset",
+    "string": "str",
+    "str": "str",
+    "integer": "int",
+    "int": "int",
+    "float": "float",
+    "boolean": "bool",
+    "bool": "bool",
+    "bytes object": "bytes",
+    "generator": "Iterator",
+    "iterator": "Iterator",
 }
 
 
-@rule("DF201", "parameter-type-mismatch", "type",
-      "A documented parameter type that the annotation or the default value contradicts.")
+@rule(
+    "DF201",
+    "parameter-type-mismatch",
+    "type",
+    "A documented parameter type that the annotation or the default value contradicts.",
+)
 def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     signature = ctx.signature
     if signature is None:
@@ -54,15 +77,22 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         actual, described = _parameter_type(parameter)
         if not contradicts(documented, actual):
             continue
-        message = (f"`{parameter.name}` is documented as `{entry.type.text}`, "
-                   f"but {described}")
+        message = f"`{parameter.name}` is documented as `{entry.type.text}`, but {described}"
         fix = None
         if parameter.annotation is not None:
             fix = (f"Change the type to `{parameter.annotation}`", parameter.annotation, "safe")
-        evidence = (ctx.evidence(f"{ctx.unit.qualname}({parameter.name})", parameter.span.start,
-                                 described),)
-        yield ctx.finding("DF201", message, entry.type.start, entry.type.end, entry=entry,
-                          fix=fix, evidence=evidence)
+        evidence = (
+            ctx.evidence(f"{ctx.unit.qualname}({parameter.name})", parameter.span.start, described),
+        )
+        yield ctx.finding(
+            "DF201",
+            message,
+            entry.type.start,
+            entry.type.end,
+            entry=entry,
+            fix=fix,
+            evidence=evidence,
+        )
 
 
 def _parameter_type(parameter: Parameter):
@@ -75,8 +105,12 @@ def _parameter_type(parameter: Parameter):
     return None, ""
 
 
-@rule("DF202", "return-type-mismatch", "type",
-      "A documented return type that the return annotation or every returned value contradicts.")
+@rule(
+    "DF202",
+    "return-type-mismatch",
+    "type",
+    "A documented return type that the return annotation or every returned value contradicts.",
+)
 def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.unit.signature is None or ctx.unit.is_generator or _constructor(ctx):
         return
@@ -86,17 +120,29 @@ def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             continue
         # Several Returns entries describe the members of a returned tuple.
         describes_member = len(returns) > 1
-        verdict = _returned_contradiction(ctx, parse_doc_type(entry.type.text),
-                                          loose_claim=describes_member)
+        verdict = _returned_contradiction(
+            ctx, parse_doc_type(entry.type.text), loose_claim=describes_member
+        )
         if verdict is None:
             continue
         message = f"the return type is documented as `{entry.type.text}`, but {verdict[0]}"
-        yield ctx.finding("DF202", message, entry.type.start, entry.type.end, entry=entry,
-                          fix=verdict[1], evidence=verdict[2])
+        yield ctx.finding(
+            "DF202",
+            message,
+            entry.type.start,
+            entry.type.end,
+            entry=entry,
+            fix=verdict[1],
+            evidence=verdict[2],
+        )
 
 
-@rule("DF203", "yields-without-generator", "type",
-      "A Yields section on a function that is not a generator and returns no iterator.")
+@rule(
+    "DF203",
+    "yields-without-generator",
+    "type",
+    "A Yields section on a function that is not a generator and returns no iterator.",
+)
 def yields_without_generator(ctx: CheckContext) -> Iterator[Finding]:
     unit = ctx.unit
     if unit.signature is None or unit.is_generator:
@@ -108,13 +154,19 @@ def yields_without_generator(ctx: CheckContext) -> Iterator[Finding]:
     if verdict is None:
         return
     start, end = _entry_bounds(entry)
-    message = (f"documents what `{unit.name}` yields, but it is not a generator "
-               f"(it has no `yield`) and {verdict[0]}")
+    message = (
+        f"documents what `{unit.name}` yields, but it is not a generator "
+        f"(it has no `yield`) and {verdict[0]}"
+    )
     yield ctx.finding("DF203", message, start, end, entry=entry, evidence=verdict[2])
 
 
-@rule("DF204", "returns-in-generator", "type",
-      "A generator documented with Returns (what it produces belongs under Yields).")
+@rule(
+    "DF204",
+    "returns-in-generator",
+    "type",
+    "A generator documented with Returns (what it produces belongs under Yields).",
+)
 def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
     unit = ctx.unit
     entries = ctx.docstring.entries
@@ -126,8 +178,7 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
         if entry.kind != "returns" or describes_the_generator(unit, entry):
             continue
         start, end = _entry_bounds(entry)
-        message = (f"`{unit.name}` is a generator: document what it yields under Yields, "
-                   "not Returns")
+        message = f"`{unit.name}` is a generator: document what it yields under Yields, not Returns"
         yield ctx.finding("DF204", message, start, end, entry=entry)
 
 
@@ -141,11 +192,16 @@ def describes_the_generator(unit, entry) -> bool:
         return True
     return entry.description is not None and (
         _DESCRIBES_ITERATOR.match(entry.description.text) is not None
-        or _iterator_like(entry.description.text.split(".")[0]))
+        or _iterator_like(entry.description.text.split(".")[0])
+    )
 
 
-@rule("DF205", "return-claim-mismatch", "type",
-      "A sentence such as \"Returns True if ...\" that the annotation or returned values contradict.")
+@rule(
+    "DF205",
+    "return-claim-mismatch",
+    "type",
+    'A sentence such as "Returns True if ..." that the annotation or returned values contradict.',
+)
 def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.unit.signature is None or ctx.unit.is_generator or ctx.unit.signature.returns == "void":
         return  # DF207 reports any documented return value of a void method
@@ -167,14 +223,18 @@ def return_claim_mismatch(ctx: CheckContext) -> Iterator[Finding]:
 def _constructor(ctx: CheckContext) -> bool:
     """Whether the unit is a Python constructor, whose Returns describes the instance that
     calling the class makes (``__init__`` itself returns None)."""
-    return ctx.unit.name == "__init__" and ctx.unit.kind == "method" and ctx.docstring.style != "javadoc"
+    return (
+        ctx.unit.name == "__init__"
+        and ctx.unit.kind == "method"
+        and ctx.docstring.style != "javadoc"
+    )
 
 
 def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
     """(start, end, type) of a return claim at the start of a sentence or Returns entry."""
-    if segment.role == "returns":
-        match = claims.match(segment.text)
-    elif segment.role in ("summary", "prose") and re.match(r"Returns?\s", segment.text):
+    if segment.role == "returns" or (
+        segment.role in ("summary", "prose") and re.match(r"Returns?\s", segment.text)
+    ):
         match = claims.match(segment.text)
     else:
         return None
@@ -271,8 +331,12 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-@rule("DF207", "returns-documented-for-void", "type",
-      "A documented return value (@return) on a method declared void, or on a constructor.")
+@rule(
+    "DF207",
+    "returns-documented-for-void",
+    "type",
+    "A documented return value (@return) on a method declared void, or on a constructor.",
+)
 def returns_documented_for_void(ctx: CheckContext) -> Iterator[Finding]:
     signature = ctx.unit.signature
     if signature is None or signature.returns != "void":
@@ -287,5 +351,6 @@ def returns_documented_for_void(ctx: CheckContext) -> Iterator[Finding]:
         what = "a constructor" if ctx.unit.name == owner else "declared `void`"
         message = f"documents a return value, but `{ctx.unit.name}` is {what}: it returns nothing"
         evidence = (ctx.evidence(ctx.unit.qualname, _declared_return_at(signature), "void"),)
-        yield ctx.finding("DF207", message, start, entry.description.end, entry=entry,
-                          evidence=evidence)
+        yield ctx.finding(
+            "DF207", message, start, entry.description.end, entry=entry, evidence=evidence
+        )

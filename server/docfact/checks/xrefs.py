@@ -11,7 +11,7 @@ real name as the fix.
 from __future__ import annotations
 
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..graph.references import nearest
 from ..model import Finding
@@ -24,16 +24,22 @@ from .registry import rule
 _MODULE_ROLE = "mod"
 
 
-@rule("DF107", "unresolved-reference", "name",
-      "A cross-reference (a Sphinx role, an Epytext link, a See Also entry) whose target "
-      "does not exist.")
+@rule(
+    "DF107",
+    "unresolved-reference",
+    "name",
+    "A cross-reference (a Sphinx role, an Epytext link, a See Also entry) whose target "
+    "does not exist.",
+)
 def unresolved_reference(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.docstring.style == "javadoc":
         return  # DF105
     notes = version_notes(ctx.docstring)
     for reference in references(ctx.docstring):
         segment = next((s for s in ctx.segments if s.start <= reference.whole.start < s.end), None)
-        if segment is not None and tells_history(segment.text, reference.whole.start - segment.start):
+        if segment is not None and tells_history(
+            segment.text, reference.whole.start - segment.start
+        ):
             continue  # "The :meth:`linked` function was removed": names what is gone
         if any(start <= reference.whole.start < end for start, end in notes):
             continue  # a ``.. versionchanged::`` note names what was there then
@@ -69,9 +75,14 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
     if closest:
         message += f"; did you mean `{closest}`?"
     return ctx.finding(
-        "DF107", message, reference.target.start, reference.target.end, segment=segment,
+        "DF107",
+        message,
+        reference.target.start,
+        reference.target.end,
+        segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
-        condition=(kind, shown))
+        condition=(kind, shown),
+    )
 
 
 def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
@@ -79,19 +90,30 @@ def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
     when every part of that name is one the file binds (``MD5_HEX`` for ``MD5-HEX``)."""
     target = reference.target.text
     fixed = target.replace("-", "_")
-    message = f"`{target}` is not a Python name (no name has a `-`), so the {_described(reference)} resolves nowhere"
+    message = (
+        f"`{target}` is not a Python name (no name has a `-`), so the "
+        f"{_described(reference)} resolves nowhere"
+    )
     closest = fixed if all(_bound(ctx, part) for part in fixed.split(".")) else None
     if closest:
         message += f"; did you mean `{closest}`?"
-    return ctx.finding("DF107", message, reference.target.start, reference.target.end, segment=segment,
-                       fix=(f"Replace with `{closest}`", closest) if closest else None)
+    return ctx.finding(
+        "DF107",
+        message,
+        reference.target.start,
+        reference.target.end,
+        segment=segment,
+        fix=(f"Replace with `{closest}`", closest) if closest else None,
+    )
 
 
 def _bound(ctx: CheckContext, name: str) -> bool:
     """Whether ``name`` is a target in the file as a documentation tool sees it: a
     parameter, a builtin, or a name the file binds (a word of a comment or a string is
     none: ``L{inlineCallback}`` beside a comment that says "inlineCallback")."""
-    return name in ctx.referents.parameters or name in ctx.universal_names or name in ctx.bound_names
+    return (
+        name in ctx.referents.parameters or name in ctx.universal_names or name in ctx.bound_names
+    )
 
 
 def _described(reference: Reference) -> str:

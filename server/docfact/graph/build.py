@@ -14,8 +14,9 @@ from __future__ import annotations
 import builtins
 import os
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..model import Evidence
 from ..source import jdk
@@ -35,8 +36,16 @@ _NAMESPACE_DEPTH = 3  # namespace packages looked for above a project's top-leve
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
 _EXCERPT_MAX_BYTES = 16 << 20  # larger source files are not read for an excerpt
-_REFERENCES = {"imports", "calls", "instantiates", "raises", "inherits", "annotated with", "reads",
-               "writes"}
+_REFERENCES = {
+    "imports",
+    "calls",
+    "instantiates",
+    "raises",
+    "inherits",
+    "annotated with",
+    "reads",
+    "writes",
+}
 
 
 class ProjectGraph:
@@ -143,9 +152,12 @@ class ProjectGraph:
         (``http.cookiejar``, ``numpy.random.MT19937``)."""
         if self._packages is None:
             self._packages = frozenset(
-                target for facts in self._files.values() for local, target in facts["imports"]
+                target
+                for facts in self._files.values()
+                for local, target in facts["imports"]
                 if not target.startswith(".")
-                and self.kind(self.unaliased(target).split(".")[0]) != "module")
+                and self.kind(self.unaliased(target).split(".")[0]) != "module"
+            )
         return self._packages
 
     def unaliased(self, dotted: str) -> str:
@@ -199,8 +211,11 @@ class ProjectGraph:
                     # data): it may raise anything.
                     self._dynamic_callers.add(unit["q"])
                 for target in targets or ():
-                    self._edge(unit["q"], target,
-                               "instantiates" if self.kind(target) == "class" else "calls")
+                    self._edge(
+                        unit["q"],
+                        target,
+                        "instantiates" if self.kind(target) == "class" else "calls",
+                    )
             # Methods called on values of unknown type: any project method so named may
             # run (kept for raises, too vague to be evidence).
             self._guesses[unit["q"]] = guesses
@@ -219,7 +234,9 @@ class ProjectGraph:
                 attribute = self._attribute(owner, name)
                 if attribute is not None:
                     self._edge(unit["q"], attribute, "reads")
-            for name in unit.get("types", ()):  # only project classes: `int` or `Optional` say nothing
+            for name in unit.get(
+                "types", ()
+            ):  # only project classes: `int` or `Optional` say nothing
                 for target in scope.resolve(unit["q"], name) or ():
                     if self.kind(target) == "class":
                         self._edge(unit["q"], target, "annotated with")
@@ -252,7 +269,7 @@ class ProjectGraph:
         return None
 
     def kind(self, name: str) -> str | None:
-        """"module", "class", "function", "method", "variable" or "attribute" for project
+        """ "module", "class", "function", "method", "variable" or "attribute" for project
         entities, else None."""
         unit = self._units.get(name)
         if unit is not None:
@@ -288,7 +305,9 @@ class ProjectGraph:
         """Whether a file of the project binds ``name``, as a documentation tool can see
         it: defines it (a function, class, method, variable or attribute), names a module
         so, or imports it. A word of a comment or a string binds nothing."""
-        return bool(self._by_simple_name.get(name)) or name in self.cached("bound names", _bound_names)
+        return bool(self._by_simple_name.get(name)) or name in self.cached(
+            "bound names", _bound_names
+        )
 
     def evidence(self, symbol: str, limit: int = 12) -> list[Evidence]:
         """The 1-hop neighbourhood of ``symbol``, as ReFEree takes it: what it calls,
@@ -309,7 +328,9 @@ class ProjectGraph:
     def _evidence(self, node: str, relation: str) -> Evidence:
         unit = self._units.get(node)
         if unit is None and node not in self._modules:  # outside the project
-            return external_evidence(node, relation) or Evidence(node, "", 0, f"# {relation}: {node}")
+            return external_evidence(node, relation) or Evidence(
+                node, "", 0, f"# {relation}: {node}"
+            )
         if unit is None:
             return Evidence(node, self._modules[node], 1, f"# {relation}: {node}")
         header = f"# {relation}: {node}{unit['sig']}"
@@ -394,8 +415,13 @@ class ProjectGraph:
             if targets and self.kind(targets[0]) == "class":
                 continue
             builtin = getattr(builtins, base, None)
-            members = (dir(builtin) if isinstance(builtin, type) and not targets
-                       else outside(targets[0]) if targets else None)
+            members = (
+                dir(builtin)
+                if isinstance(builtin, type) and not targets
+                else outside(targets[0])
+                if targets
+                else None
+            )
             if members is None:
                 return None
             found.update(members)
@@ -414,7 +440,11 @@ class ProjectGraph:
                     if f"{owner}.{name}" in self._units:
                         return self.parameters(f"{owner}.{name}")
             return None
-        if unit["kind"] not in ("function", "method") or unit.get("kwargs") or unit["path"].endswith(".pyi"):
+        if (
+            unit["kind"] not in ("function", "method")
+            or unit.get("kwargs")
+            or unit["path"].endswith(".pyi")
+        ):
             return None  # a stub's overloads each take only part of the parameters
         return unit.get("params", [])
 
@@ -441,7 +471,8 @@ class ProjectGraph:
         (which starts with a dot)."""
         last = suffix.rpartition(".")[2]
         return any(q.endswith(suffix) for q in self.named(last)) or any(
-            name.endswith(suffix) or "." + name == suffix for name in self._modules)
+            name.endswith(suffix) or "." + name == suffix for name in self._modules
+        )
 
     def is_project_exception(self, name: str) -> bool:
         """Whether ``name`` (simple or dotted) is a class defined in the project."""
@@ -466,8 +497,12 @@ class ProjectGraph:
             raised = {r.rsplit(".", 1)[-1] for r in unit.get("raises", ())}
             if unit.get("reraises", False) or node in self._dynamic_callers:
                 raised.add("*")
-            callees = [q for name in self._guesses.get(node, ())
-                       for q in self._by_simple_name.get(name, ()) if self.kind(q) == "method"]
+            callees = [
+                q
+                for name in self._guesses.get(node, ())
+                for q in self._by_simple_name.get(name, ())
+                if self.kind(q) == "method"
+            ]
             if unit["kind"] == "method":
                 callees += self.overrides(node)
             for target, edge in self.graph.succ[node].items() if node in self.graph else ():
@@ -489,9 +524,13 @@ class ProjectGraph:
         """The methods of the project's subclasses (at any depth) of ``method``'s class
         that override it."""
         owner, _, name = method.rpartition(".")
-        return [q for q in self._by_simple_name.get(name, ())
-                if q != method and self.kind(q) == "method"
-                and owner in self._ancestors(q.rpartition(".")[0])]
+        return [
+            q
+            for q in self._by_simple_name.get(name, ())
+            if q != method
+            and self.kind(q) == "method"
+            and owner in self._ancestors(q.rpartition(".")[0])
+        ]
 
     def _ancestors(self, cls: str) -> set[str]:
         found, frontier = set(), list(self.bases_of(cls))
@@ -508,8 +547,12 @@ class ProjectGraph:
         callee) documented with ``@throws``. A call that leaves the project, or whose
         target is unknown, may throw any unchecked exception: then True."""
         simple = exception.rsplit(".", 1)[-1]
-        wanted = (self._subclasses(simple) | self._superclasses(simple)
-                  | {name for name in jdk.EXCEPTION_PARENTS if simple in jdk.ancestors(name)} | {"*"})
+        wanted = (
+            self._subclasses(simple)
+            | self._superclasses(simple)
+            | {name for name in jdk.EXCEPTION_PARENTS if simple in jdk.ancestors(name)}
+            | {"*"}
+        )
 
         def step(node: str) -> tuple[set[str], list[str]] | None:
             unit = self._units.get(node)
@@ -526,8 +569,9 @@ class ProjectGraph:
             for call in unit.get("calls", ()):
                 targets = scope.resolve(node, call)
                 # Unknown, outside the project, or a method of a field's value.
-                if not targets or any(self.kind(t) not in ("method", "function", "class")
-                                      for t in targets):
+                if not targets or any(
+                    self.kind(t) not in ("method", "function", "class") for t in targets
+                ):
                     return None
                 callees += [t for t in targets if self.kind(t) in ("method", "function")]
             return raised, callees
@@ -573,8 +617,11 @@ class ProjectGraph:
     def has_documented_method(self, name: str) -> bool:
         """Whether a method of this simple name has a docstring anywhere in the project."""
         if self._documented_methods is None:
-            self._documented_methods = {q.rpartition(".")[2] for q, unit in self._units.items()
-                                        if unit["kind"] == "method" and unit.get("has_doc")}
+            self._documented_methods = {
+                q.rpartition(".")[2]
+                for q, unit in self._units.items()
+                if unit["kind"] == "method" and unit.get("has_doc")
+            }
         return name in self._documented_methods
 
     def inherited_docstring(self, cls: str, name: str) -> UnitFacts | None:
@@ -607,8 +654,11 @@ class ProjectGraph:
         if kind == "defined":
             return self.defines(value) or defined_outside(value, self.imported_modules())
         if kind == "called":  # what an example calls may be the standard library's too
-            return (self.defines(value) or defined_outside(value, self.imported_modules())
-                    or defined_in_stdlib(value))
+            return (
+                self.defines(value)
+                or defined_outside(value, self.imported_modules())
+                or defined_in_stdlib(value)
+            )
         if kind == "visible":  # Java
             return self.defines(value) or self._imports_unlisted(symbol)
         if kind == "raised":
@@ -616,8 +666,11 @@ class ProjectGraph:
             # file's own import decides which class a name is: one imported from another
             # package is not the project's class of the same name.
             simple = value.rsplit(".", 1)[-1]
-            return (self._imported_from_outside(symbol, value) or not self.is_project_exception(simple)
-                    or self.may_raise(symbol, simple))
+            return (
+                self._imported_from_outside(symbol, value)
+                or not self.is_project_exception(simple)
+                or self.may_raise(symbol, simple)
+            )
         if kind == "raised builtin":  # the function cannot raise it itself (checks/function.py)
             return self.may_raise(symbol, value)
         if kind in references.KINDS:
@@ -627,7 +680,9 @@ class ProjectGraph:
             return not known or self.may_throw(symbol, value)
         return False
 
-    def settled_finding(self, symbol: str, condition: tuple[str, str] | None) -> tuple[str, str | None] | None:
+    def settled_finding(
+        self, symbol: str, condition: tuple[str, str] | None
+    ) -> tuple[str, str | None] | None:
         """For a finding that stands, what the project adds: (a message naming what is
         missing, the replacement text of its fix or None); None when nothing."""
         if condition is None or condition[0] not in references.KINDS:
@@ -669,14 +724,22 @@ class ProjectGraph:
         (a JDK class's members, ``import static java.lang.Math.*``, count as unlisted). A
         package (documented in package-info.java) has many files: any of them counts."""
         unit = self._units.get(symbol)
-        files = ([self._files[unit["path"]]] if unit is not None
-                 else [facts for facts in self._files.values() if facts["module"] == symbol])
-        return any(self.kind(target) is None and jdk.package_types(target) is None
-                   for facts in files for local, target in facts["imports"] if local == "*")
+        files = (
+            [self._files[unit["path"]]]
+            if unit is not None
+            else [facts for facts in self._files.values() if facts["module"] == symbol]
+        )
+        return any(
+            self.kind(target) is None and jdk.package_types(target) is None
+            for facts in files
+            for local, target in facts["imports"]
+            if local == "*"
+        )
 
 
-def _reaches_raiser(symbol: str, wanted: set[str],
-                    step: Callable[[str], tuple[set[str], list[str]] | None]) -> bool:
+def _reaches_raiser(
+    symbol: str, wanted: set[str], step: Callable[[str], tuple[set[str], list[str]] | None]
+) -> bool:
     """Whether a depth-first walk from ``symbol`` meets a unit raising one of ``wanted``
     ("*": anything). ``step(unit)`` gives what the unit raises and the units it calls, or
     None when it may raise anything (code the project cannot see)."""
@@ -699,7 +762,11 @@ def definition_excerpt(path: str, line: int) -> str:
     """The first lines of the definition at ``line`` (1-based) of ``path``, docstring
     included (ReFEree shows definitions with their docstrings), read now from the file."""
     try:  # the file may have changed since it was indexed: a FIFO now, or huge
-        lines = read_regular(Path(path), _EXCERPT_MAX_BYTES).decode("utf-8", "replace").splitlines()[line - 1:]
+        lines = (
+            read_regular(Path(path), _EXCERPT_MAX_BYTES)
+            .decode("utf-8", "replace")
+            .splitlines()[line - 1 :]
+        )
     except SkippedFile:
         return ""
     if not lines:
@@ -714,9 +781,12 @@ def definition_excerpt(path: str, line: int) -> str:
 
 
 def _nodes_of(facts: FileFacts) -> list[str]:
-    return ([facts["module"]] + [unit["q"] for unit in facts["units"]]
-            + [name for name, _ in facts.get("variables", ())]
-            + [name for name, _ in facts.get("attributes", ())])
+    return (
+        [facts["module"]]
+        + [unit["q"] for unit in facts["units"]]
+        + [name for name, _ in facts.get("variables", ())]
+        + [name for name, _ in facts.get("attributes", ())]
+    )
 
 
 def _bound_names(project: ProjectGraph) -> frozenset[str]:
@@ -755,7 +825,7 @@ def _namespace_aliases(files) -> dict[str, str]:
         if not 0 < at < len(folders) or folders[at] != top:
             continue
         prefix: list[str] = []
-        for folder in reversed(folders[max(0, at - _NAMESPACE_DEPTH):at]):
+        for folder in reversed(folders[max(0, at - _NAMESPACE_DEPTH) : at]):
             if not folder.isidentifier():
                 break
             prefix.insert(0, folder)

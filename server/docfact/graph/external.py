@@ -168,10 +168,13 @@ def _parsed(path: Path) -> tuple[dict[str, Unit], tuple[tuple[str, str], ...]]:
 # module-level assignment; public names only.
 _DEFINITION = re.compile(
     rb"^(?:[ ]{0,4}|\t)?(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)"
-    rb"|^([A-Za-z]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+    rb"|^([A-Za-z]\w*)[ \t]*(?::[^=\n]*)?=(?!=)",
+    re.MULTILINE,
+)
 _MAX_FILES = 1500  # per package: torch's whole tree would cost seconds for little more
-_SKIPPED_FOLDERS = frozenset({"site-packages", "dist-packages", "test", "tests", "__pycache__",
-                              "idlelib", "turtledemo"})
+_SKIPPED_FOLDERS = frozenset(
+    {"site-packages", "dist-packages", "test", "tests", "__pycache__", "idlelib", "turtledemo"}
+)
 
 
 def defined_outside(name: str, imported) -> bool:
@@ -193,8 +196,10 @@ def defined_in_stdlib(name: str) -> bool:
 @lru_cache(maxsize=1)
 def _stdlib_names() -> frozenset[str]:
     root = Path(sysconfig.get_paths()["stdlib"])
-    files = [*root.glob("*.py"), *(path for path in root.glob("*/*.py")
-                                    if path.parent.name not in _SKIPPED_FOLDERS)]
+    files = [
+        *root.glob("*.py"),
+        *(path for path in root.glob("*/*.py") if path.parent.name not in _SKIPPED_FOLDERS),
+    ]
     return _names_in(files)
 
 
@@ -226,9 +231,12 @@ def _in_stdlib(top: str) -> bool:
 def _names_under(folder: Path) -> frozenset[str]:
     """The names of a package's files, the shallowest first (its public API), up to
     ``_MAX_FILES`` of them."""
-    files = [path for path in folder.rglob("*.py*")  # stubs (.pyi) tell a C extension's names
-             if path.suffix in (".py", ".pyi")
-             and _SKIPPED_FOLDERS.isdisjoint(path.relative_to(folder).parts[:-1])]
+    files = [
+        path
+        for path in folder.rglob("*.py*")  # stubs (.pyi) tell a C extension's names
+        if path.suffix in (".py", ".pyi")
+        and _SKIPPED_FOLDERS.isdisjoint(path.relative_to(folder).parts[:-1])
+    ]
     files.sort(key=lambda path: (len(path.parts), path))
     return _names_in(files[:_MAX_FILES])
 

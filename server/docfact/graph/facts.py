@@ -57,12 +57,19 @@ class FileFacts(TypedDict):
     units: list[UnitFacts]
     variables: list[list]  # [qualified name, 1-based line]
     attributes: list[list]  # [qualified name, 1-based line of its first write]
+
+
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
-def file_facts(module: Module, module_name: str, path: str, is_package: bool,
-               documented_parameters: dict[str, list[str]] | None = None,
-               documented_raises: dict[str, list[str]] | None = None) -> FileFacts:
+def file_facts(
+    module: Module,
+    module_name: str,
+    path: str,
+    is_package: bool,
+    documented_parameters: dict[str, list[str]] | None = None,
+    documented_raises: dict[str, list[str]] | None = None,
+) -> FileFacts:
     """Entities of one parsed file and their outgoing references.
 
     ``documented_parameters``, ``documented_raises``: qualname -> the parameter and
@@ -72,10 +79,17 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
     variable_names = frozenset(name.rsplit(".", 1)[-1] for name, _ in module.variables)
     # Fields are variables; ``@overload`` stubs only describe the definition that follows
     # them (of the same name), which is the entity.
-    units = [_unit_facts(unit, module_name, documented_parameters.get(unit.qualname),
-                         variable_names, documented_raises.get(unit.qualname))
-             for unit in module.units
-             if unit.kind not in ("module", "field") and not _is_overload(unit)]
+    units = [
+        _unit_facts(
+            unit,
+            module_name,
+            documented_parameters.get(unit.qualname),
+            variable_names,
+            documented_raises.get(unit.qualname),
+        )
+        for unit in module.units
+        if unit.kind not in ("module", "field") and not _is_overload(unit)
+    ]
     if module.package is not None:  # Java
         units = _overloads_merged(units)
     return {
@@ -87,8 +101,10 @@ def file_facts(module: Module, module_name: str, path: str, is_package: bool,
         # dominated by JSON decoding, and one string decodes far faster than a list.
         "names": " ".join(sorted(module.defined_names)),
         "units": units,
-        "variables": [[f"{module_name}.{name}" if module_name else name, line + 1]
-                      for name, line in module.variables],
+        "variables": [
+            [f"{module_name}.{name}" if module_name else name, line + 1]
+            for name, line in module.variables
+        ],
         "attributes": _instance_attributes(module, module_name),
     }
 
@@ -105,8 +121,13 @@ def _instance_attributes(module: Module, module_name: str) -> list[list]:
     return [[name, line] for name, line in found.items()]
 
 
-def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
-                variable_names: frozenset[str], documented_raises: list[str] | None) -> UnitFacts:
+def _unit_facts(
+    unit: Unit,
+    module_name: str,
+    documented: list[str] | None,
+    variable_names: frozenset[str],
+    documented_raises: list[str] | None,
+) -> UnitFacts:
     """A unit's facts; empty and false fields are left out (readers default them): the facts
     of every file are decoded on each run, and most fields of most units are empty."""
     signature = unit.signature
@@ -126,9 +147,13 @@ def _unit_facts(unit: Unit, module_name: str, documented: list[str] | None,
         "has_doc": unit.docstring is not None,
         "doc_params": documented or [],
         "params": [p.name for p in signature.parameters] if signature else [],
-        "kwargs": signature is not None and any(p.kind == "var_keyword" for p in signature.parameters),
-        "var_params": [p.name for p in signature.parameters
-                       if p.kind in ("var_positional", "var_keyword")] if signature else [],
+        "kwargs": signature is not None
+        and any(p.kind == "var_keyword" for p in signature.parameters),
+        "var_params": [
+            p.name for p in signature.parameters if p.kind in ("var_positional", "var_keyword")
+        ]
+        if signature
+        else [],
         "suppressed": sorted(unit.suppressed),
         "name_at": [unit.name_span.start, unit.name_span.end],
         "types": _annotation_names(signature),

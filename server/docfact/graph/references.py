@@ -36,8 +36,11 @@ class Missing:
 
     def message(self, written: str, module: bool = False) -> str:
         if module:
-            where = f"the modules of `{self.owner}`" if self.owner else (
-                "the modules of the project, the standard library or the installed packages")
+            where = (
+                f"the modules of `{self.owner}`"
+                if self.owner
+                else ("the modules of the project, the standard library or the installed packages")
+            )
         else:
             where = f"`{self.owner}`" if self.owner else "the project, its imports or the libraries"
         text = f"`{written}` does not resolve: `{self.name}` is not in {where}"
@@ -49,9 +52,9 @@ class Missing:
         """``written`` with the missing part replaced by the closest real name."""
         if self.closest is None:
             return None
-        prefix = written[:len(self.resolved)]
-        rest = written[len(self.resolved):].lstrip(".")
-        fixed = self.closest + rest[len(self.name):]
+        prefix = written[: len(self.resolved)]
+        rest = written[len(self.resolved) :].lstrip(".")
+        fixed = self.closest + rest[len(self.name) :]
         return f"{prefix}.{fixed}" if prefix else fixed
 
 
@@ -67,8 +70,18 @@ class Missing:
 #       constructor: or one of its project bases') has a parameter so named;
 #   ("constructor keyword", "name"): a parameter documented on a class without a
 #       constructor of its own, judged against the one it inherits from the project.
-KINDS = frozenset({"reference", "module", "import", "keyword", "forwarded", "forwarded by name",
-                   "constructor keyword", "typename"})
+KINDS = frozenset(
+    {
+        "reference",
+        "module",
+        "import",
+        "keyword",
+        "forwarded",
+        "forwarded by name",
+        "constructor keyword",
+        "typename",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -100,11 +113,11 @@ def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
         # A class name in an entry's type may be a word for a kind of thing ("Outer/Basic
         # Indexer"): one the project's text uses anywhere is taken as meant.
         missing = missing_reference(project, symbol, target, loosely=kind == "typename")
-    if missing is None or kind == "typename" and not _misspelt_type(missing):
+    if missing is None or (kind == "typename" and not _misspelt_type(missing)):
         return None
     replacement = missing.replacement(target.lstrip("."))
     if replacement is not None:
-        replacement = replacement[len(prefix):] if replacement.startswith(prefix) else None
+        replacement = replacement[len(prefix) :] if replacement.startswith(prefix) else None
     return Judgement(missing.message(shown.lstrip("."), module=kind == "module"), replacement)
 
 
@@ -118,8 +131,11 @@ def _judge_forwarded(project, symbol: str, value: str) -> Judgement | None:
         if parameters is None or keyword in parameters:
             return None
     shown = ", ".join(f"`{c}`" for c in callees.split(","))
-    return Judgement(f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, and the "
-                     f"keyword arguments it passes on ({shown}) do not accept it either", None)
+    return Judgement(
+        f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, and the "
+        f"keyword arguments it passes on ({shown}) do not accept it either",
+        None,
+    )
 
 
 def _judge_forwarded_by_name(project, symbol: str, value: str) -> Judgement | None:
@@ -131,8 +147,11 @@ def _judge_forwarded_by_name(project, symbol: str, value: str) -> Judgement | No
         entity = _callee(project, symbol, callee)
         if entity is None or keyword in _named_parameters(project, entity):
             return None
-    return Judgement(f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, nor a "
-                     f"keyword its callees name", None)
+    return Judgement(
+        f"`{keyword}` is not a parameter of `{symbol.rpartition('.')[2]}`, nor a "
+        f"keyword its callees name",
+        None,
+    )
 
 
 def _judge_constructor_keyword(project, cls: str, keyword: str) -> Judgement | None:
@@ -145,8 +164,10 @@ def _judge_constructor_keyword(project, cls: str, keyword: str) -> Judgement | N
     if parameters is None or keyword in parameters:
         return None
     shown = ", ".join(f"`{p}`" for p in parameters if p not in ("self", "cls")) or "none"
-    message = (f"`{keyword}` is not a parameter of the constructor `{cls.rpartition('.')[2]}` "
-               f"inherits (its parameters: {shown})")
+    message = (
+        f"`{keyword}` is not a parameter of the constructor `{cls.rpartition('.')[2]}` "
+        f"inherits (its parameters: {shown})"
+    )
     closest = nearest(keyword, [p for p in parameters if p not in ("self", "cls")])
     if closest:
         message += f"; did you mean `{closest}`?"
@@ -155,7 +176,11 @@ def _judge_constructor_keyword(project, cls: str, keyword: str) -> Judgement | N
 
 def _named_parameters(project, callable_: str) -> set[str]:
     owner, _, name = callable_.rpartition(".")
-    owners = [owner, *project.ancestors(owner)] if name == "__init__" and project.kind(owner) == "class" else []
+    owners = (
+        [owner, *project.ancestors(owner)]
+        if name == "__init__" and project.kind(owner) == "class"
+        else []
+    )
     found = set(project.named_parameters(callable_))
     for cls in owners:
         found.update(project.named_parameters(f"{cls}.__init__"))
@@ -185,7 +210,9 @@ def _judge_keyword(project, symbol: str, value: str) -> Judgement | None:
         return None  # unknown, or takes **kwargs, or accepts it
     closest = nearest(keyword, parameters)
     shown = ", ".join(f"`{p}`" for p in parameters if p not in ("self", "cls")) or "none"
-    message = f"`{callee.rpartition('.')[2]}` takes no keyword `{keyword}` (its parameters: {shown})"
+    message = (
+        f"`{callee.rpartition('.')[2]}` takes no keyword `{keyword}` (its parameters: {shown})"
+    )
     if closest:
         message += f"; did you mean `{closest}`?"
     return Judgement(message, closest)
@@ -210,7 +237,12 @@ def missing_reference(project, symbol: str, written: str, loosely: bool = False)
         return None  # the data model's (``__cause__`` of an exception, ``__init__``)
     if len(parts) > 1 and head in sys.stdlib_module_names:
         return _missing_in_stdlib(parts)
-    if head in UNIVERSAL_NAMES or project.binds(head) or _importable(head) or loosely and project.defines(head):
+    if (
+        head in UNIVERSAL_NAMES
+        or project.binds(head)
+        or _importable(head)
+        or (loosely and project.defines(head))
+    ):
         return None  # a builtin, a name some file of the project binds, a library
     closest = nearest(head, _project_names(project))
     if closest is None and len(parts) > 1:
@@ -227,7 +259,7 @@ def _missing_in_stdlib(parts: list[str]) -> Missing | None:
         if source is None:
             continue
         names = _library_names(source)
-        if names is None or parts[cut] in names or _module_source(tuple(parts[:cut + 1])):
+        if names is None or parts[cut] in names or _module_source(tuple(parts[: cut + 1])):
             return None
         owner = ".".join(parts[:cut])
         public = {n for n in names if not n.startswith("_")}
@@ -258,12 +290,16 @@ def missing_module(project, symbol: str, written: str) -> Missing | None:
     for cut in range(len(parts) - 1, 0, -1):
         owner = ".".join(parts[:cut])
         if project.kind(owner) == "module":
-            siblings = {m.rpartition(".")[2] for m in project.modules() if m.startswith(owner + ".")}
+            siblings = {
+                m.rpartition(".")[2] for m in project.modules() if m.startswith(owner + ".")
+            }
             return Missing(owner, parts[cut], owner, nearest(parts[cut], siblings))
         if _module_source(tuple(parts[:cut])) is not None:
             return None  # a library's submodule that this interpreter lacks: unknown
     head = parts[0]
-    if project.kind(head) is not None or project.defines(head) and not _is_module_like(project, head):
+    if project.kind(head) is not None or (
+        project.defines(head) and not _is_module_like(project, head)
+    ):
         return None
     known = set(sys.stdlib_module_names) | {m.partition(".")[0] for m in project.modules()}
     return Missing(None, head, "", nearest(head, known))
@@ -313,7 +349,9 @@ def _missing_member(project, entity: str, name: str, resolved: str) -> Missing |
         if names is None or name in names or project.kind(f"{entity}.{name}") is not None:
             return None
         # What the module defines or imports (``from .edgedfs import *`` brings ``edge_dfs``).
-        return Missing(entity, name, resolved, nearest(name, Names(names | project.members(entity))))
+        return Missing(
+            entity, name, resolved, nearest(name, Names(names | project.members(entity)))
+        )
     if kind != "class":
         return None  # an attribute of a function or a variable: made at run time
     members = project.class_members(entity, outside=class_members_outside)
@@ -366,9 +404,12 @@ _TYPE_NAMESPACES = frozenset(dir(typing)) | frozenset(dir(collections.abc)) | fr
 def _misspelt_type(missing: Missing) -> bool:
     """Whether a type name of an entry (``Optional[VerticalAlginMethod]``), which may
     name a library's type, is a misspelling of a real name: only then is it reported."""
-    return (missing.closest is not None and missing.name not in _TYPE_NAMESPACES
-            and missing.closest.lstrip("_") != missing.name  # a private class by its public name
-            and difflib.SequenceMatcher(None, missing.name, missing.closest).ratio() >= 0.85)
+    return (
+        missing.closest is not None
+        and missing.name not in _TYPE_NAMESPACES
+        and missing.closest.lstrip("_") != missing.name  # a private class by its public name
+        and difflib.SequenceMatcher(None, missing.name, missing.closest).ratio() >= 0.85
+    )
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -379,10 +420,12 @@ def _importable(name: str) -> bool:
     return name in sys.stdlib_module_names or _module_source((name,)) is not None
 
 
-def _project_names(project) -> "Names":
+def _project_names(project) -> Names:
     """Names a misspelt target may have meant: the project's definitions and modules."""
-    return project.cached("reference names", lambda p: Names(
-        p.simple_names() | {m.rpartition(".")[2] for m in p.modules()}))
+    return project.cached(
+        "reference names",
+        lambda p: Names(p.simple_names() | {m.rpartition(".")[2] for m in p.modules()}),
+    )
 
 
 class Names:
@@ -399,7 +442,9 @@ class Names:
     def reordered(self, name: str) -> list[str]:
         """The names made of the same words as ``name`` in another order."""
         words = _words(name)
-        return sorted(n for n in self.by_words.get(words, ()) if n != name) if len(words) > 1 else []
+        return (
+            sorted(n for n in self.by_words.get(words, ()) if n != name) if len(words) > 1 else []
+        )
 
     def near(self, name: str) -> list[str]:
         """The names that start with the same letter, are about as long as ``name`` and
@@ -407,6 +452,9 @@ class Names:
         seldom changes the first letter)."""
         letters, slack = set(name.lower()), max(2, len(name) // 3)
         first = name.lstrip("_")[:1].lower()
-        return [other for length in range(len(name) - slack, len(name) + slack + 1)
-                for other, its in self.by_start.get((first, length), ())
-                if len(letters - its) <= slack]
+        return [
+            other
+            for length in range(len(name) - slack, len(name) + slack + 1)
+            for other, its in self.by_start.get((first, length), ())
+            if len(letters - its) <= slack
+        ]

@@ -17,6 +17,15 @@ def client_for(settings: LlmSettings) -> LlmClient | None:
 
 
 __all__ = [
-    "Agreement", "Completion", "JudgeResult", "LlmClient", "LlmError", "ModelUnavailable",
-    "SegmentVerdict", "UsageStats", "client_for", "judge_unit", "judge_units",
+    "Agreement",
+    "Completion",
+    "JudgeResult",
+    "LlmClient",
+    "LlmError",
+    "ModelUnavailable",
+    "SegmentVerdict",
+    "UsageStats",
+    "client_for",
+    "judge_unit",
+    "judge_units",
 ]

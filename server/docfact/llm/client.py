@@ -92,8 +92,14 @@ class LlmClient:
     """Async chat completions for one configured model (create it only when
     ``settings.model`` is set: without a model nothing is ever sent)."""
 
-    def __init__(self, settings: LlmSettings, *, breaker_threshold: int = BREAKER_THRESHOLD,
-                 breaker_cooldown_s: float = BREAKER_COOLDOWN_S, backoff_base_s: float = BACKOFF_BASE_S):
+    def __init__(
+        self,
+        settings: LlmSettings,
+        *,
+        breaker_threshold: int = BREAKER_THRESHOLD,
+        breaker_cooldown_s: float = BREAKER_COOLDOWN_S,
+        backoff_base_s: float = BACKOFF_BASE_S,
+    ):
         if not settings.model:
             raise ValueError("LlmClient needs settings.model")
         self.model: str = settings.model
@@ -116,15 +122,22 @@ class LlmClient:
         notice, self._notice = self._notice, None
         return notice
 
-    async def complete(self, messages: list[dict[str, str]], *, response_format: dict | None = None,
-                       max_tokens: int | None = None, temperature: float | None = None,
-                       n: int = 1) -> Completion:
+    async def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        response_format: dict | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        n: int = 1,
+    ) -> Completion:
         """One chat completion with ``n`` samples; raises LlmError when it cannot be had."""
         async with self._semaphore:
             self.in_flight += 1
             try:
-                return await self._complete_with_retries(messages, response_format, max_tokens,
-                                                         temperature, n)
+                return await self._complete_with_retries(
+                    messages, response_format, max_tokens, temperature, n
+                )
             except ModelUnavailable:
                 self.stats.failures += 1  # refused while the breaker is open: said when it opened
                 raise
@@ -175,8 +188,12 @@ class LlmClient:
             "max_retries": 0,
             "drop_params": True,  # a parameter the provider lacks is dropped, not an error
         }
-        for key, value in (("api_base", settings.api_base), ("api_key", secret),
-                           ("response_format", response_format), ("max_tokens", max_tokens)):
+        for key, value in (
+            ("api_base", settings.api_base),
+            ("api_key", secret),
+            ("response_format", response_format),
+            ("max_tokens", max_tokens),
+        ):
             if value is not None:
                 request[key] = value
         if n > 1:
@@ -204,8 +221,12 @@ class LlmClient:
         if cost is not None:
             stats.cost = (stats.cost or 0.0) + cost
         choices = tuple((choice.message.content or "") for choice in response.choices)
-        log.debug("model %s: %d prompt + %d completion tokens", self.settings.model,
-                  prompt_tokens, completion_tokens)
+        log.debug(
+            "model %s: %d prompt + %d completion tokens",
+            self.settings.model,
+            prompt_tokens,
+            completion_tokens,
+        )
         return Completion(choices, prompt_tokens, completion_tokens, cost)
 
     def _backoff(self, attempt: int) -> float:
@@ -216,7 +237,8 @@ class LlmClient:
         remaining = self._open_until - time.monotonic()
         if remaining > 0:
             raise ModelUnavailable(
-                f"model {self.settings.model} is unavailable; calls resume in {remaining:.0f} s")
+                f"model {self.settings.model} is unavailable; calls resume in {remaining:.0f} s"
+            )
 
     def _record_failure(self, message: str) -> None:
         self._consecutive_failures += 1
@@ -225,8 +247,10 @@ class LlmClient:
         self._open_until = time.monotonic() + self._breaker_cooldown_s
         # After the cool-down one more failure reopens the circuit at once.
         self._consecutive_failures = self._breaker_threshold - 1
-        self._notice = (f"model {self.settings.model} failed {self._breaker_threshold} times in a row "
-                        f"({message}); model checks pause for {self._breaker_cooldown_s:g} s")
+        self._notice = (
+            f"model {self.settings.model} failed {self._breaker_threshold} times in a row "
+            f"({message}); model checks pause for {self._breaker_cooldown_s:g} s"
+        )
         log.warning("%s", self._notice)
 
 
@@ -242,8 +266,17 @@ def _is_retryable(error: Exception) -> bool:
         return True
     # Timeouts and refused or dropped connections, whatever library raised them.
     names = {cls.__name__ for cls in type(error).__mro__}
-    return bool(names & {"Timeout", "APITimeoutError", "APIConnectionError", "ConnectError",
-                         "TimeoutError", "ConnectionError"})
+    return bool(
+        names
+        & {
+            "Timeout",
+            "APITimeoutError",
+            "APIConnectionError",
+            "ConnectError",
+            "TimeoutError",
+            "ConnectionError",
+        }
+    )
 
 
 def _retry_after(error: Exception) -> float | None:

@@ -74,10 +74,10 @@ class JudgeResult:
 def code_without_docstring(text: str, unit: Unit) -> str:
     """The unit's source from the start of its first line, dedented, docstring cut out."""
     start = text.rfind("\n", 0, unit.span.start) + 1
-    before, after = text[start:unit.span.end], ""
+    before, after = text[start : unit.span.end], ""
     if unit.docstring is not None:
         literal = unit.docstring.literal
-        before, after = text[start:literal.start], text[literal.end:unit.span.end]
+        before, after = text[start : literal.start], text[literal.end : unit.span.end]
         head, tail = before.rstrip(" \t"), after.lstrip(" \t")
         if (not head or head.endswith("\n")) and tail[:1] in ("\n", ""):
             before, after = head, tail[1:]  # the docstring had its own line: drop the line
@@ -105,15 +105,29 @@ def judge_input(report: UnitAnalysis, text: str, evidence: Sequence[Evidence]) -
 def judge_cache_key(report: UnitAnalysis, judged: JudgeInput, settings: LlmSettings) -> str:
     """Everything a verdict depends on (docfact's version is added by cache_key)."""
     return cache_key(
-        "referee-judge", judged.code, report.docstring.text.value, judged.sentences,
+        "referee-judge",
+        judged.code,
+        report.docstring.text.value,
+        judged.sentences,
         [(e.symbol, e.text) for e in judged.evidence],
-        settings.model, settings.api_base, settings.temperature, settings.top_p,
-        settings.votes, settings.protocol, prompts.prompt_digest(),
+        settings.model,
+        settings.api_base,
+        settings.temperature,
+        settings.top_p,
+        settings.votes,
+        settings.protocol,
+        prompts.prompt_digest(),
     )
 
 
-async def judge_unit(report: UnitAnalysis, text: str, evidence: Sequence[Evidence],
-                     settings: LlmSettings, cache: Cache | None, client: LlmClient) -> JudgeResult:
+async def judge_unit(
+    report: UnitAnalysis,
+    text: str,
+    evidence: Sequence[Evidence],
+    settings: LlmSettings,
+    cache: Cache | None,
+    client: LlmClient,
+) -> JudgeResult:
     """Verdicts, findings and SCORE for one documented unit."""
     if not report.segments:
         return JudgeResult(report.symbol, [])
@@ -132,26 +146,40 @@ async def judge_unit(report: UnitAnalysis, text: str, evidence: Sequence[Evidenc
     if not complete and error is None:  # the model answered, but not in a form we read
         lost = sum(v is None for sentence in votes for vs in sentence.values() for v in vs)
         total = sum(len(vs) for sentence in votes for vs in sentence.values())
-        log.warning("%s: the model's judgement could not be read (%d of %d verdicts missing)",
-                    report.symbol, lost, total)
+        log.warning(
+            "%s: the model's judgement could not be read (%d of %d verdicts missing)",
+            report.symbol,
+            lost,
+            total,
+        )
     return result
 
 
-async def judge_units(reports: Sequence[UnitAnalysis], text: str,
-                      evidence_for: Callable[[UnitAnalysis], Sequence[Evidence]],
-                      settings: LlmSettings, cache: Cache | None,
-                      client: LlmClient) -> list[JudgeResult]:
+async def judge_units(
+    reports: Sequence[UnitAnalysis],
+    text: str,
+    evidence_for: Callable[[UnitAnalysis], Sequence[Evidence]],
+    settings: LlmSettings,
+    cache: Cache | None,
+    client: LlmClient,
+) -> list[JudgeResult]:
     """Judge the units of one file concurrently (the client bounds how many calls run).
 
     Cancelling the task that awaits this cancels every call still in flight.
     """
-    return list(await asyncio.gather(*(
-        judge_unit(report, text, evidence_for(report), settings, cache, client) for report in reports
-    )))
+    return list(
+        await asyncio.gather(
+            *(
+                judge_unit(report, text, evidence_for(report), settings, cache, client)
+                for report in reports
+            )
+        )
+    )
 
 
-async def judge_sentence(judged: JudgeInput, index: int, settings: LlmSettings,
-                         client: LlmClient) -> tuple[dict[str, int | None], str, int, str | None]:
+async def judge_sentence(
+    judged: JudgeInput, index: int, settings: LlmSettings, client: LlmClient
+) -> tuple[dict[str, int | None], str, int, str | None]:
     """Majority verdicts on sentence ``index`` of ``judged``, which may hold a text that is
     not in the file (a proposed correction): (criterion -> 1/0/None, the reason for a 0,
     calls, error). Not cached here: the caller caches what it builds on the verdicts."""
@@ -174,23 +202,36 @@ async def _run(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
 async def _run_batched(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
     count = len(judged.sentences)
     texts, calls, error = await _samples(
-        client, prompts.batched_messages(judged), settings.votes,
+        client,
+        prompts.batched_messages(judged),
+        settings.votes,
         response_format=prompts.BATCHED_RESPONSE_FORMAT,
-        max_tokens=prompts.batched_max_tokens(count))
-    samples = [prompts.parse_batched(t, count) if t is not None else [prompts.NO_ANSWER] * count
-               for t in texts]
-    votes = [{c: [sample[i].verdicts[c] for sample in samples] for c in CRITERIA} for i in range(count)]
+        max_tokens=prompts.batched_max_tokens(count),
+    )
+    samples = [
+        prompts.parse_batched(t, count) if t is not None else [prompts.NO_ANSWER] * count
+        for t in texts
+    ]
+    votes = [
+        {c: [sample[i].verdicts[c] for sample in samples] for c in CRITERIA} for i in range(count)
+    ]
     reasons = [_reason_for_zero(votes[i], [sample[i] for sample in samples]) for i in range(count)]
     return votes, reasons, calls, error
 
 
 async def _run_paper(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
     pairs = [(i, c) for i in range(len(judged.sentences)) for c in CRITERIA]
-    outcomes = await asyncio.gather(*(
-        _samples(client, prompts.paper_messages(judged, i, c), settings.votes,
-                 max_tokens=prompts.PAPER_MAX_TOKENS)
-        for i, c in pairs
-    ))
+    outcomes = await asyncio.gather(
+        *(
+            _samples(
+                client,
+                prompts.paper_messages(judged, i, c),
+                settings.votes,
+                max_tokens=prompts.PAPER_MAX_TOKENS,
+            )
+            for i, c in pairs
+        )
+    )
     votes: list[dict[str, list[int | None]]] = [{} for _ in judged.sentences]
     for (i, c), (texts, _, _) in zip(pairs, outcomes):
         votes[i][c] = [prompts.parse_paper(t) if t is not None else None for t in texts]
@@ -252,8 +293,16 @@ def _from_cache(cache: Cache, key: str, count: int):
     return votes, reasons
 
 
-def _result(report: UnitAnalysis, evidence: Sequence[Evidence], settings: LlmSettings,
-            votes, reasons, *, calls: int, cache_hit: bool) -> JudgeResult:
+def _result(
+    report: UnitAnalysis,
+    evidence: Sequence[Evidence],
+    settings: LlmSettings,
+    votes,
+    reasons,
+    *,
+    calls: int,
+    cache_hit: bool,
+) -> JudgeResult:
     segments = [
         SegmentVerdict(i, {c: majority(v[c]) for c in CRITERIA}, v, reasons[i])
         for i, v in enumerate(votes)
@@ -268,8 +317,13 @@ def _result(report: UnitAnalysis, evidence: Sequence[Evidence], settings: LlmSet
     return result
 
 
-def _add_findings(result: JudgeResult, report: UnitAnalysis, evidence: Sequence[Evidence],
-                  settings: LlmSettings, verdict: SegmentVerdict) -> None:
+def _add_findings(
+    result: JudgeResult,
+    report: UnitAnalysis,
+    evidence: Sequence[Evidence],
+    settings: LlmSettings,
+    verdict: SegmentVerdict,
+) -> None:
     segment = report.segments[verdict.index]
     text = report.docstring.text
     span = text.span_of(segment.start, segment.end)
@@ -278,22 +332,29 @@ def _add_findings(result: JudgeResult, report: UnitAnalysis, evidence: Sequence[
             continue
         # The rules' findings, suppressed ones included: a sentence a comment silences
         # for a rule is not reported again under the model's code.
-        existing = next((f for f in report.findings if f.criterion == criterion and _touches(f, span)),
-                        None)
+        existing = next(
+            (f for f in report.findings if f.criterion == criterion and _touches(f, span)), None
+        )
         if existing is not None:
             result.agreements.append(Agreement(existing, criterion, verdict.reason))
             continue
         code = FINDING_CODES[criterion]
         title = prompts.criteria()[criterion].title.lower()
         reason = verdict.reason or f"the model judges this sentence a case of {title}"
-        result.findings.append(Finding(
-            code=code, criterion=criterion, severity=RULES[code].severity,
-            message=f"{reason} (model: {settings.model})",
-            span=span, symbol=report.symbol,
-            sentence=text.value[segment.start:segment.end], sentence_span=span,
-            evidence=tuple(evidence),
-            data={"model": settings.model, "votes": verdict.votes[criterion]},
-        ))
+        result.findings.append(
+            Finding(
+                code=code,
+                criterion=criterion,
+                severity=RULES[code].severity,
+                message=f"{reason} (model: {settings.model})",
+                span=span,
+                symbol=report.symbol,
+                sentence=text.value[segment.start : segment.end],
+                sentence_span=span,
+                evidence=tuple(evidence),
+                data={"model": settings.model, "votes": verdict.votes[criterion]},
+            )
+        )
 
 
 def _touches(finding: Finding, span: Span) -> bool:
@@ -302,4 +363,6 @@ def _touches(finding: Finding, span: Span) -> bool:
 
 
 def _overlaps(a: Span, b: Span) -> bool:
-    return (a.start < b.end and b.start < a.end) or (a.start == a.end and b.start <= a.start <= b.end)
+    return (a.start < b.end and b.start < a.end) or (
+        a.start == a.end and b.start <= a.start <= b.end
+    )

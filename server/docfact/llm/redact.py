@@ -24,8 +24,8 @@ def redact(message: str, secret: str | None) -> str:
     hidden = bytearray(len(message))
     for start in range(len(message)):
         for size in windows:
-            if message[start:start + size] in windows[size]:
-                hidden[start:start + size] = b"\1" * size
+            if message[start : start + size] in windows[size]:
+                hidden[start : start + size] = b"\1" * size
     if not any(hidden):
         return message
     parts, at = [], 0
@@ -48,15 +48,23 @@ def _windows(secret: str) -> dict[int, set[str]]:
     found: dict[int, set[str]] = {}
     for form in _encodings(secret):
         size = min(FRAGMENT, len(form))
-        found.setdefault(size, set()).update(form[i:i + size] for i in range(len(form) - size + 1))
+        found.setdefault(size, set()).update(
+            form[i : i + size] for i in range(len(form) - size + 1)
+        )
     return found
 
 
 def _encodings(secret: str) -> set[str]:
     raw = secret.encode("utf-8")
     escaped = json.dumps(secret)[1:-1]
-    forms = {secret, quote(secret, safe=""), quote_plus(secret), quote(secret, safe="").lower(),
-             escaped, escaped.replace("/", "\\/")}  # JSON may escape "/" too
+    forms = {
+        secret,
+        quote(secret, safe=""),
+        quote_plus(secret),
+        quote(secret, safe="").lower(),
+        escaped,
+        escaped.replace("/", "\\/"),
+    }  # JSON may escape "/" too
     # base64 depends on where the key starts within the encoded bytes ("Bearer <key>",
     # "user:<key>"): for each alignment keep the characters no neighbour changes.
     for offset in range(3):

@@ -18,8 +18,9 @@ REWRITE_COMMAND = "docfact.rewrite"
 _SUPPRESSION = re.compile(r"(?:#|//)\s*docfact:\s*ignore(\[[^\]]*\])?")
 
 
-def code_actions(uri: str, state, mapper: PositionMapper, params: types.CodeActionParams,
-                 rewrites=None) -> list[types.CodeAction]:
+def code_actions(
+    uri: str, state, mapper: PositionMapper, params: types.CodeActionParams, rewrites=None
+) -> list[types.CodeAction]:
     """``rewrites(key, unit_text)``: the verified rewrites found so far (None when none were
     looked for); only given when a model is configured."""
     wanted = params.context.only
@@ -31,10 +32,20 @@ def code_actions(uri: str, state, mapper: PositionMapper, params: types.CodeActi
             fix = (diagnostic.data or {}).get("fix") if isinstance(diagnostic.data, dict) else None
             if fix and fix.get("safety") != "display-only":
                 # An unsafe fix is offered on its own, never as the preferred one.
-                result.append(_edit_action(uri, fix["title"], types.CodeActionKind.QuickFix,
-                                           [types.TextEdit(range=range_from_json(fix["range"]),
-                                                           new_text=fix["replacement"])],
-                                           [diagnostic], preferred=fix.get("safety") == "safe"))
+                result.append(
+                    _edit_action(
+                        uri,
+                        fix["title"],
+                        types.CodeActionKind.QuickFix,
+                        [
+                            types.TextEdit(
+                                range=range_from_json(fix["range"]), new_text=fix["replacement"]
+                            )
+                        ],
+                        [diagnostic],
+                        preferred=fix.get("safety") == "safe",
+                    )
+                )
             ignore = _ignore_action(uri, state, mapper, diagnostic)
             if ignore is not None:
                 result.append(ignore)
@@ -47,11 +58,15 @@ def code_actions(uri: str, state, mapper: PositionMapper, params: types.CodeActi
             for diagnostic in params.context.diagnostics:
                 result += _sentence_actions(uri, state, mapper, diagnostic, rewrites)
         if _wants(wanted, REWRITE_KIND):
-            result += _abstract_actions(uri, state, mapper, mapper.offset(params.range.start), rewrites)
+            result += _abstract_actions(
+                uri, state, mapper, mapper.offset(params.range.start), rewrites
+            )
     return result
 
 
-def _abstract_actions(uri, state, mapper: PositionMapper, offset: int, rewrites) -> list[types.CodeAction]:
+def _abstract_actions(
+    uri, state, mapper: PositionMapper, offset: int, rewrites
+) -> list[types.CodeAction]:
     """On a function's docstring: its verified, more abstract descriptions, or the command
     that looks for them."""
     report = state.analysis.unit_at(offset)
@@ -60,19 +75,32 @@ def _abstract_actions(uri, state, mapper: PositionMapper, offset: int, rewrites)
     unit_text = _unit_text(state, report)
     found = rewrites((report.symbol, ABSTRACT), unit_text)
     if found is None:
-        return [_command_action(f"Describe `{report.unit.name}` more abstractly (rewrites verified by SONAR)",
-                                REWRITE_KIND, [uri, report.symbol])]
+        return [
+            _command_action(
+                f"Describe `{report.unit.name}` more abstractly (rewrites verified by SONAR)",
+                REWRITE_KIND,
+                [uri, report.symbol],
+            )
+        ]
     indent = _indentation(state, report.unit.docstring.literal.start)
     actions = []
     for rewrite in found:
         span = report.docstring.text.span_of(0, rewrite.description_end)
         text = rewrite.description.replace("\n", "\n" + indent)
-        actions.append(_edit_action(uri, rewrite.title, REWRITE_KIND,
-                                    [types.TextEdit(range=mapper.range(span), new_text=text)]))
+        actions.append(
+            _edit_action(
+                uri,
+                rewrite.title,
+                REWRITE_KIND,
+                [types.TextEdit(range=mapper.range(span), new_text=text)],
+            )
+        )
     return actions
 
 
-def _sentence_actions(uri, state, mapper: PositionMapper, diagnostic, rewrites) -> list[types.CodeAction]:
+def _sentence_actions(
+    uri, state, mapper: PositionMapper, diagnostic, rewrites
+) -> list[types.CodeAction]:
     """On a finding: the judge-checked correction of its sentence, or the command that asks
     for one."""
     data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
@@ -84,24 +112,40 @@ def _sentence_actions(uri, state, mapper: PositionMapper, diagnostic, rewrites) 
     sentence = data["sentence"]
     found = rewrites((report.symbol, sentence), _unit_text(state, report))
     if found is None:
-        return [_command_action("Rewrite this sentence (checked by the model judge)",
-                                types.CodeActionKind.QuickFix,
-                                [uri, report.symbol, sentence, diagnostic.message], [diagnostic])]
+        return [
+            _command_action(
+                "Rewrite this sentence (checked by the model judge)",
+                types.CodeActionKind.QuickFix,
+                [uri, report.symbol, sentence, diagnostic.message],
+                [diagnostic],
+            )
+        ]
     segment = next((s for s in report.segments if " ".join(s.text.split()) == sentence), None)
     if not found or segment is None:
         return []
     span = report.docstring.text.span_of(segment.start, segment.end)
-    return [_edit_action(uri, f"Replace with: {found[0]}", types.CodeActionKind.QuickFix,
-                         [types.TextEdit(range=mapper.range(span), new_text=found[0])], [diagnostic])]
+    return [
+        _edit_action(
+            uri,
+            f"Replace with: {found[0]}",
+            types.CodeActionKind.QuickFix,
+            [types.TextEdit(range=mapper.range(span), new_text=found[0])],
+            [diagnostic],
+        )
+    ]
 
 
 def _command_action(title: str, kind: str, arguments: list, diagnostics=None) -> types.CodeAction:
-    return types.CodeAction(title=title, kind=kind, diagnostics=diagnostics,
-                            command=types.Command(title=title, command=REWRITE_COMMAND, arguments=arguments))
+    return types.CodeAction(
+        title=title,
+        kind=kind,
+        diagnostics=diagnostics,
+        command=types.Command(title=title, command=REWRITE_COMMAND, arguments=arguments),
+    )
 
 
 def _unit_text(state, report) -> str:
-    return state.analysis.text[report.unit.span.start:report.unit.span.end]
+    return state.analysis.text[report.unit.span.start : report.unit.span.end]
 
 
 def _indentation(state, offset: int) -> str:
@@ -110,7 +154,7 @@ def _indentation(state, offset: int) -> str:
     text = state.analysis.text
     start = text.rfind("\n", 0, offset) + 1
     line = text[start:offset]
-    return line[:len(line) - len(line.lstrip())]
+    return line[: len(line) - len(line.lstrip())]
 
 
 def _inside(span: Span, offset: int) -> bool:
@@ -123,7 +167,11 @@ def fix_all_edits(state, mapper: PositionMapper) -> list[types.TextEdit]:
     taken: list[tuple[int, int]] = []
     for finding in sorted(state.findings, key=lambda f: f.span.start):
         fix = finding.fix
-        if fix is None or fix.safety != "safe" or any(fix.span.start < end and start < fix.span.end for start, end in taken):
+        if (
+            fix is None
+            or fix.safety != "safe"
+            or any(fix.span.start < end and start < fix.span.end for start, end in taken)
+        ):
             continue
         taken.append((fix.span.start, fix.span.end))
         edits.append(types.TextEdit(range=mapper.range(fix.span), new_text=fix.replacement))
@@ -136,7 +184,10 @@ def _wants(only: Sequence[str] | None, kind: str) -> bool:
 
 def _edit_action(uri, title, kind, edits, diagnostics=None, preferred=False) -> types.CodeAction:
     return types.CodeAction(
-        title=title, kind=kind, diagnostics=diagnostics, is_preferred=preferred or None,
+        title=title,
+        kind=kind,
+        diagnostics=diagnostics,
+        is_preferred=preferred or None,
         edit=types.WorkspaceEdit(changes={uri: edits}),
     )
 
@@ -163,5 +214,10 @@ def _ignore_action(uri, state, mapper: PositionMapper, diagnostic) -> types.Code
         new_text = f"  {comment} docfact: ignore[{code}]"
     base = lines.starts[line]
     edit = types.TextEdit(range=mapper.range(Span(base + start, base + end)), new_text=new_text)
-    return _edit_action(uri, f"Ignore {code} for `{report.unit.name}`",
-                        types.CodeActionKind.QuickFix, [edit], [diagnostic])
+    return _edit_action(
+        uri,
+        f"Ignore {code} for `{report.unit.name}`",
+        types.CodeActionKind.QuickFix,
+        [edit],
+        [diagnostic],
+    )

@@ -79,7 +79,9 @@ class BackgroundPass(ABC):
         """A line of progress for the run of ``uri`` (when the client shows progress)."""
         token = self._tokens.get(uri)
         if token is not None:
-            self.server.work_done_progress.report(token, types.WorkDoneProgressReport(message=message))
+            self.server.work_done_progress.report(
+                token, types.WorkDoneProgressReport(message=message)
+            )
 
     async def _begin_progress(self, uri: str):
         window = self.server.client_capabilities.window
@@ -91,8 +93,12 @@ class BackgroundPass(ABC):
             await self.server.work_done_progress.create_async(token)
         except Exception:
             return None
-        self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-            title=self.title, message=Path(self.server.path_of(uri)).name, cancellable=True))
+        self.server.work_done_progress.begin(
+            token,
+            types.WorkDoneProgressBegin(
+                title=self.title, message=Path(self.server.path_of(uri)).name, cancellable=True
+            ),
+        )
         return token
 
 
@@ -105,8 +111,9 @@ def warm_up_models(settings_list) -> threading.Thread | None:
     if not wanted:
         return None
     steps: list[tuple[str, Callable[[], None]]] = [("litellm", _litellm)]
-    for s in {(s.ssc.encoder, s.ssc.encoder_layer): s for s in wanted
-              if ssc_runs(s, "onSave")}.values():
+    for s in {
+        (s.ssc.encoder, s.ssc.encoder_layer): s for s in wanted if ssc_runs(s, "onSave")
+    }.values():
         steps.append((f"encoder {s.ssc.encoder or 'MiniLM'}", partial(_encoder, s.ssc)))
     for s in {s.sonar.fluency_model: s for s in wanted if sonar_runs(s, "onSave")}.values():
         steps.append(("fluency model", partial(_fluency, s.sonar.fluency_model)))
@@ -118,8 +125,11 @@ def warm_up_models(settings_list) -> threading.Thread | None:
                 step()
             except Exception as error:  # the pass that needs it will say why
                 log.warning("warming up the %s failed: %s", name, error)
-        log.info("models warmed up in %.1f s (%s)", time.monotonic() - began,
-                 ", ".join(name for name, _ in steps))
+        log.info(
+            "models warmed up in %.1f s (%s)",
+            time.monotonic() - began,
+            ", ".join(name for name, _ in steps),
+        )
 
     thread = threading.Thread(target=work, name="docfact-warm-models", daemon=True)
     thread.start()

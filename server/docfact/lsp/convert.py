@@ -72,7 +72,11 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
         )
         for evidence in finding.evidence
     ]
-    data: dict[str, object] = {"symbol": finding.symbol, "criterion": finding.criterion, "sentence": finding.sentence}
+    data: dict[str, object] = {
+        "symbol": finding.symbol,
+        "criterion": finding.criterion,
+        "sentence": finding.sentence,
+    }
     if finding.fix is not None:
         data["fix"] = {
             "title": finding.fix.title,
@@ -123,6 +127,4 @@ def _range_json(value: types.Range) -> dict:
 
 
 def range_from_json(value: dict) -> types.Range:
-    return types.Range(
-        start=types.Position(**value["start"]), end=types.Position(**value["end"])
-    )
+    return types.Range(start=types.Position(**value["start"]), end=types.Position(**value["end"]))

@@ -30,11 +30,19 @@ def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hove
         if not flagged:
             return None
         over = min(flagged, key=lambda span: span.end - span.start)
-    value = markdown(report, findings, evidence_for(report.symbol), state.judged.get(report.symbol),
-                     state.scored.get(report.symbol),
-                     unjudged=report.symbol in state.unjudged, unscored=report.symbol in state.unscored)
-    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
-                       range=mapper.range(over))
+    value = markdown(
+        report,
+        findings,
+        evidence_for(report.symbol),
+        state.judged.get(report.symbol),
+        state.scored.get(report.symbol),
+        unjudged=report.symbol in state.unjudged,
+        unscored=report.symbol in state.unscored,
+    )
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
+        range=mapper.range(over),
+    )
 
 
 def _report_at(reports: list[UnitAnalysis], offset: int) -> UnitAnalysis | None:
@@ -53,8 +61,15 @@ def _inside(span: Span, offset: int) -> bool:
     return span.start <= offset < span.end
 
 
-def markdown(report: UnitAnalysis, findings: list[Finding], evidence=(), judged=None, scores=None,
-             unjudged: bool = False, unscored: bool = False) -> str:
+def markdown(
+    report: UnitAnalysis,
+    findings: list[Finding],
+    evidence=(),
+    judged=None,
+    scores=None,
+    unjudged: bool = False,
+    unscored: bool = False,
+) -> str:
     """The card; ``unjudged`` (``unscored``): the unit's verdicts (scores) were dropped
     because it was edited since."""
     unit = report.unit
@@ -86,8 +101,9 @@ def markdown(report: UnitAnalysis, findings: list[Finding], evidence=(), judged=
 _HOW_TO_SCORE = "run *docfact: Score* (needs a model)"
 
 
-def _scores(report: UnitAnalysis, judged, scores, unjudged: bool = False,
-            edited: bool = False) -> list[str]:
+def _scores(
+    report: UnitAnalysis, judged, scores, unjudged: bool = False, edited: bool = False
+) -> list[str]:
     """The scores that were computed, those an edit made pending, and one line for those
     that were not computed."""
     shown, unscored = [], []
@@ -111,12 +127,19 @@ def _scores(report: UnitAnalysis, judged, scores, unjudged: bool = False,
     missing = [f"{' and '.join(unscored)}: run *docfact: Score*"] if unscored else []
     if judged is None and not unjudged:
         missing.append("ReFEree: the model judge runs on save")
-    return ["", "**Scores**", *shown, *([f"- Not computed — {'; '.join(missing)}"] if missing else [])]
+    return [
+        "",
+        "**Scores**",
+        *shown,
+        *([f"- Not computed — {'; '.join(missing)}"] if missing else []),
+    ]
 
 
 _PENDING_VERDICTS = "pending: re-judged on save (the function changed since it was judged)"
-_PENDING_SCORES = ("pending: scored again on save or by *docfact: Score* (the function changed "
-                   "since it was scored)")
+_PENDING_SCORES = (
+    "pending: scored again on save or by *docfact: Score* (the function changed "
+    "since it was scored)"
+)
 
 
 def _sonar(result) -> list[str]:
@@ -126,32 +149,43 @@ def _sonar(result) -> list[str]:
         if measure.value is None:
             lines.append(f"    - {name.capitalize()}: {_escape(measure.how)}")
         else:
-            lines.append(f"    - {name.capitalize()} {_bar(measure.value)} {measure.value:.2f} — "
-                         f"{_escape(measure.how)}")
+            lines.append(
+                f"    - {name.capitalize()} {_bar(measure.value)} {measure.value:.2f} — "
+                f"{_escape(measure.how)}"
+            )
     if result.counterexample is not None:
         example = result.counterexample
-        lines.append(f"    - Where they disagree: for `{example.input}` the function "
-                     f"{example.original}; code written from the docstring {example.candidate}")
+        lines.append(
+            f"    - Where they disagree: for `{example.input}` the function "
+            f"{example.original}; code written from the docstring {example.candidate}"
+        )
     return lines
 
 
 def _understandability(scores) -> list[str]:
     p1 = scores.ssc
     if p1 is None or p1.value is None:
-        return [f"- Model understandability (SSC): not computed — {scores.ssc_error or 'no summaries'}"]
+        return [
+            f"- Model understandability (SSC): not computed — {scores.ssc_error or 'no summaries'}"
+        ]
     over = f"calibrated over {p1.calibrated_over} functions of the project"
     if math.isfinite(p1.tau):
         cut = f"tau {p1.tau:.2f}, i.e. SSC ≥ {1 - p1.tau:.2f} is High, {over}"
     else:
         cut = f"not labelled: too few functions calibrated ({over})"
-    line = (f"- Model understandability: **{(p1.label or 'unlabelled').capitalize()}** {_bar(p1.value)} "
-            f"(SSC {p1.value:.2f}, k = {p1.k}; {cut})")
+    label = (p1.label or "unlabelled").capitalize()
+    line = (
+        f"- Model understandability: **{label}** {_bar(p1.value)} "
+        f"(SSC {p1.value:.2f}, k = {p1.k}; {cut})"
+    )
     extra = []
     p2 = scores.docstring_similarity
     if p2 is not None and p2.value is not None:
         extra.append(f"    - P2, docstring vs the model's reading: {p2.value:.2f} ({p2.label})")
     if scores.judged is not None and scores.judged.share is not None:
-        extra.append(f"    - P3, summaries judged correct: {scores.judged.share:.0%} ({scores.judged.label})")
+        extra.append(
+            f"    - P3, summaries judged correct: {scores.judged.share:.0%} ({scores.judged.label})"
+        )
     return [line, *extra]
 
 
@@ -164,9 +198,11 @@ def _referee(judged, sentences: int) -> str:
     if judged.score is None:
         return f"ReFEree SCORE: no verdict — {judged.error or 'the model gave none'}"
     missing = f", {judged.missing} verdicts missing" if judged.missing else ""
-    return (f"ReFEree SCORE {_bar(judged.score)} {judged.score:.2f} — "
-            f"consistent verdicts over {sentences} sentences x {len(_CRITERIA)} criteria, "
-            f"judged by the model{missing}")
+    return (
+        f"ReFEree SCORE {_bar(judged.score)} {judged.score:.2f} — "
+        f"consistent verdicts over {sentences} sentences x {len(_CRITERIA)} criteria, "
+        f"judged by the model{missing}"
+    )
 
 
 def _sentence(segment: Segment) -> str:

@@ -47,18 +47,24 @@ class EditorJudge(BackgroundPass):
         settings = server.state.settings_for(server.path_of(uri))
         client = self.client(settings.llm)
         project = server.state.project
-        reports = [replace(report, findings=resolve(report.findings, project))
-                   for report in state.analysis.units]
+        reports = [
+            replace(report, findings=resolve(report.findings, project))
+            for report in state.analysis.units
+        ]
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
         try:
-            results = await judge_units(reports, state.analysis.text, server.state.evidence_for,
-                                        settings.llm, cache, client)
+            results = await judge_units(
+                reports, state.analysis.text, server.state.evidence_for, settings.llm, cache, client
+            )
         finally:
             cache.close()
         notice = client.take_notice()
         if notice:
-            server.window_show_message(types.ShowMessageParams(
-                type=types.MessageType.Warning, message=f"docfact: {notice}"))
+            server.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning, message=f"docfact: {notice}"
+                )
+            )
         # Kept with the text of each unit judged: if the document changed while the model
         # answered, the units it left as they were still get their verdicts.
         server.state.set_judgement(uri, state, results)
@@ -73,8 +79,13 @@ class EditorJudge(BackgroundPass):
 
     def finished(self) -> None:
         """Calls in flight and spent tokens, for the editor's status item."""
-        totals = {"inFlight": 0, "calls": 0, "promptTokens": 0, "completionTokens": 0,
-                  "failures": 0}
+        totals = {
+            "inFlight": 0,
+            "calls": 0,
+            "promptTokens": 0,
+            "completionTokens": 0,
+            "failures": 0,
+        }
         for client in filter(None, self._clients.values()):
             totals["inFlight"] += client.in_flight
             totals["calls"] += client.stats.calls

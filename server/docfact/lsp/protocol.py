@@ -27,9 +27,15 @@ class DocfactProtocol(LanguageServerProtocol):
         except JsonRpcException as error:
             method = data.get("method", "?")
             if "id" in data and "method" in data:  # a request: it is owed an answer
-                log.warning("%s request with params that cannot be read: %s", method, error.__cause__)
-                self._send_response(data["id"], error=JsonRpcInvalidParams(
-                    message=f"invalid params for {method}: {error.__cause__}").to_response_error())
+                log.warning(
+                    "%s request with params that cannot be read: %s", method, error.__cause__
+                )
+                self._send_response(
+                    data["id"],
+                    error=JsonRpcInvalidParams(
+                        message=f"invalid params for {method}: {error.__cause__}"
+                    ).to_response_error(),
+                )
             else:
                 log.warning("%s message that cannot be read, ignored: %s", method, error.__cause__)
             return _DEALT_WITH

@@ -23,10 +23,14 @@ ABSTRACT = "abstract"  # the kind of a whole-description rewrite; else a sentenc
 class EditorRewriter(BackgroundPass):
     title = "docfact: verified rewrites"
 
-    async def work(self, uri: str, symbol: str, sentence: str | None = None, reason: str = "") -> None:
+    async def work(
+        self, uri: str, symbol: str, sentence: str | None = None, reason: str = ""
+    ) -> None:
         server = self.server
         state = await server.current_state(uri)
-        report = next((r for r in state.analysis.units if r.symbol == symbol), None) if state else None
+        report = (
+            next((r for r in state.analysis.units if r.symbol == symbol), None) if state else None
+        )
         if report is None or not scorable(report):
             return
         settings = server.state.settings_for(server.path_of(uri))
@@ -36,40 +40,68 @@ class EditorRewriter(BackgroundPass):
             if sentence is None:
                 offers, note = await self._abstract(state, report, settings, client, cache)
             else:
-                offers, note = await self._sentence(state, report, sentence, reason, settings, client, cache)
+                offers, note = await self._sentence(
+                    state, report, sentence, reason, settings, client, cache
+                )
         finally:
             cache.close()
         unit = report.unit
-        server.state.set_rewrites(uri, (symbol, sentence or ABSTRACT),
-                                  state.analysis.text[unit.span.start:unit.span.end], offers)
-        server.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=note))
+        server.state.set_rewrites(
+            uri,
+            (symbol, sentence or ABSTRACT),
+            state.analysis.text[unit.span.start : unit.span.end],
+            offers,
+        )
+        server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Info, message=note)
+        )
 
     async def _abstract(self, state, report, settings, client, cache):
         from ..sonar.rewrite import abstract_rewrites
 
         source, context = sonar_inputs(state.analysis, report)
         if context is None:
-            return [], f"docfact: `{report.unit.name}` cannot be rewritten: its source does not parse"
+            return (
+                [],
+                f"docfact: `{report.unit.name}` cannot be rewritten: its source does not parse",
+            )
         scored = state.scored.get(report.symbol)
-        result = await abstract_rewrites(source, report.unit.name, report.unit.docstring.value, context,
-                                         client, settings.sonar, cache,
-                                         baseline=scored.sonar if scored else None)
+        result = await abstract_rewrites(
+            source,
+            report.unit.name,
+            report.unit.docstring.value,
+            context,
+            client,
+            settings.sonar,
+            cache,
+            baseline=scored.sonar if scored else None,
+        )
         found = len(result.rewrites)
         if found:
-            note = (f"docfact: {found} verified rewrite(s) of `{report.unit.name}`'s description: "
-                    "see the code actions on its docstring")
+            note = (
+                f"docfact: {found} verified rewrite(s) of `{report.unit.name}`'s description: "
+                "see the code actions on its docstring"
+            )
         else:
             why = f" ({result.error})" if result.error else ""
-            note = (f"docfact: none of {result.tried} rewrites of `{report.unit.name}` kept its "
-                    f"behaviour and read more abstractly{why}")
+            note = (
+                f"docfact: none of {result.tried} rewrites of `{report.unit.name}` kept its "
+                f"behaviour and read more abstractly{why}"
+            )
         return list(result.rewrites), note
 
     async def _sentence(self, state, report, sentence, reason, settings, client, cache):
         from ..sonar.rewrite import sentence_rewrite
 
         evidence = self.server.state.evidence(report.symbol)
-        fixed = await sentence_rewrite(report, state.analysis.text, evidence, sentence, reason,
-                                       client, settings.llm, cache)
+        fixed = await sentence_rewrite(
+            report, state.analysis.text, evidence, sentence, reason, client, settings.llm, cache
+        )
         if fixed is None:
-            return [], "docfact: no correction of that sentence was found consistent by the model judge"
-        return [fixed], "docfact: a correction checked by the model judge: see the code actions on the sentence"
+            return (
+                [],
+                "docfact: no correction of that sentence was found consistent by the model judge",
+            )
+        return [
+            fixed
+        ], "docfact: a correction checked by the model judge: see the code actions on the sentence"

@@ -3,8 +3,8 @@ configured, in the background, cancellable, with progress, cached like the judge
 
 SONAR and SSC score the asked-for function (or every documented function of the
 document); SSC's High/Low threshold comes from the project's calibration set in the cache,
-which the command line and the editor share. Scores are kept with the text of the unit they describe, so they
-survive edits elsewhere in the document and hover shows them at once.
+which the command line and the editor share. Scores are kept with the text of the unit
+they describe, so they survive edits elsewhere in the document and hover shows them at once.
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ class EditorScorer(BackgroundPass):
                 scores = await score_units(wanted, settings, cache, client, sonar=True, ssc=False)
             if ssc:  # tau from the project's calibration set: only these functions are sampled
                 self.say_progress(uri, f"SSC: {len(wanted)} function(s)")
-                understood = await score_units(wanted, settings, cache, client, sonar=False, ssc=True)
+                understood = await score_units(
+                    wanted, settings, cache, client, sonar=False, ssc=True
+                )
                 for name, found in understood.items():
                     if name in scores:
                         found.sonar = scores[name].sonar
@@ -56,9 +58,17 @@ class EditorScorer(BackgroundPass):
         finally:
             cache.close()
         text = state.analysis.text
-        server.state.set_scores(uri, {
-            report.symbol: (text[report.unit.span.start:report.unit.span.end], scores[report.symbol])
-            for _, report in documented if report.symbol in scores})
+        server.state.set_scores(
+            uri,
+            {
+                report.symbol: (
+                    text[report.unit.span.start : report.unit.span.end],
+                    scores[report.symbol],
+                )
+                for _, report in documented
+                if report.symbol in scores
+            },
+        )
         server.republish(uri)
 
     def finished(self) -> None:

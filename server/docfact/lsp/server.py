@@ -10,8 +10,8 @@ import logging
 import os
 import sys
 import threading
-from typing import ClassVar
 from pathlib import Path
+from typing import ClassVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
@@ -50,7 +50,9 @@ class DocfactServer(LanguageServer):
         self.judge = EditorJudge(self)
         self.scorer = EditorScorer(self)
         self.rewriter = EditorRewriter(self)
-        self._runs: set[asyncio.Future] = set()  # background passes, held: the loop keeps tasks weakly
+        self._runs: set[asyncio.Future] = (
+            set()
+        )  # background passes, held: the loop keeps tasks weakly
         self.settled: set[str] = set()  # open documents analysed since they were opened
         self.warnings_shown: set[str] = set()
         self._largest_text: dict[str, int] = {}  # per document, since memory was last released
@@ -99,6 +101,7 @@ class DocfactServer(LanguageServer):
         a newer version arrived meanwhile (the thread cannot be cancelled, so it stops
         itself between statements and units, and a large paste undone at once costs
         nothing more)."""
+
         def outdated() -> bool:
             return self.document(uri).version != version
 
@@ -177,16 +180,20 @@ class DocfactServer(LanguageServer):
         """A warning the user sees once per session (a toast at every edit would nag)."""
         if message not in self.warnings_shown:
             self.warnings_shown.add(message)
-            self.window_show_message(types.ShowMessageParams(
-                type=types.MessageType.Warning, message=f"docfact: {message}"))
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning, message=f"docfact: {message}"
+                )
+            )
 
     def show_config_error(self, error: ConfigError) -> None:
         message = str(error)
         log.error("configuration: %s", message)
         if message != self.config_error_shown:  # once per distinct problem
             self.config_error_shown = message
-            self.window_show_message(types.ShowMessageParams(
-                type=types.MessageType.Error, message=f"docfact: {message}"))
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Error, message=f"docfact: {message}")
+            )
 
 
 server = DocfactServer()
@@ -195,13 +202,18 @@ server = DocfactServer()
 class _ClientLogHandler(logging.Handler):
     """Forwards docfact's log records to the editor (window/logMessage)."""
 
-    _LEVELS: ClassVar = {logging.ERROR: types.MessageType.Error, logging.WARNING: types.MessageType.Warning,
-               logging.INFO: types.MessageType.Info}
+    _LEVELS: ClassVar = {
+        logging.ERROR: types.MessageType.Error,
+        logging.WARNING: types.MessageType.Warning,
+        logging.INFO: types.MessageType.Info,
+    }
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
             level = self._LEVELS.get(record.levelno, types.MessageType.Log)
-            server.window_log_message(types.LogMessageParams(type=level, message=self.format(record)))
+            server.window_log_message(
+                types.LogMessageParams(type=level, message=self.format(record))
+            )
         except Exception:  # the transport may be gone at shutdown
             pass
 
@@ -226,22 +238,35 @@ def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
 
 @server.feature(types.INITIALIZED)
 async def initialized(ls: DocfactServer, params: types.InitializedParams) -> None:
-    watched = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+    watched = (
+        ls.client_capabilities.workspace
+        and ls.client_capabilities.workspace.did_change_watched_files
+    )
     if watched and watched.dynamic_registration:
-        await _register(ls, types.RegistrationParams(registrations=[
-            types.Registration(
-                id="docfact-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
-                    types.FileSystemWatcher(glob_pattern="**/*.{py,pyi,java}"),
-                    types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
-                ]),
-            )
-        ]))
+        await _register(
+            ls,
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="docfact-watch",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=[
+                                types.FileSystemWatcher(glob_pattern="**/*.{py,pyi,java}"),
+                                types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
+                            ]
+                        ),
+                    )
+                ]
+            ),
+        )
     await _pull_configuration(ls)
     # Keep a reference: the event loop holds tasks weakly.
     ls.index_task = asyncio.ensure_future(_index_workspace(ls))
-    warm_up_models([ls.state.settings_for(folder / "__init__.py") for folder in ls.state.folders]
-                   or [ls.state.settings_for(Path.cwd() / "__init__.py")])
+    warm_up_models(
+        [ls.state.settings_for(folder / "__init__.py") for folder in ls.state.folders]
+        or [ls.state.settings_for(Path.cwd() / "__init__.py")]
+    )
 
 
 async def _register(ls: DocfactServer, params: types.RegistrationParams) -> None:
@@ -249,8 +274,10 @@ async def _register(ls: DocfactServer, params: types.RegistrationParams) -> None
     try:
         await ls.client_register_capability_async(params)
     except Exception as error:
-        log.warning("client/registerCapability failed: %s; files changed outside the editor "
-                    "are not seen", error)
+        log.warning(
+            "client/registerCapability failed: %s; files changed outside the editor are not seen",
+            error,
+        )
 
 
 async def _pull_configuration(ls: DocfactServer) -> None:
@@ -259,8 +286,12 @@ async def _pull_configuration(ls: DocfactServer) -> None:
     if not (workspace and workspace.configuration):
         return
     try:
-        answer = await asyncio.wait_for(ls.workspace_configuration_async(
-            types.ConfigurationParams(items=[types.ConfigurationItem(section="docfact")])), 5)
+        answer = await asyncio.wait_for(
+            ls.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="docfact")])
+            ),
+            5,
+        )
     except Exception as error:  # an editor that does not answer keeps the current settings
         log.warning("workspace/configuration failed: %s", error)
         return
@@ -302,16 +333,19 @@ async def _index_workspace(ls: DocfactServer) -> None:
         except Exception:
             log.debug("the client refused the indexing progress", exc_info=True)
     if token:
-        progress.begin(token, types.WorkDoneProgressBegin(title="docfact: indexing workspace",
-                                                          cancellable=False))
+        progress.begin(
+            token,
+            types.WorkDoneProgressBegin(title="docfact: indexing workspace", cancellable=False),
+        )
     try:
         await asyncio.to_thread(ls.state.index)
     except Exception:
         log.exception("indexing the workspace failed; names in other files are unknown")
     finally:
         if token:
-            progress.end(token, types.WorkDoneProgressEnd(
-                message=f"{ls.state.indexed_files} files"))
+            progress.end(
+                token, types.WorkDoneProgressEnd(message=f"{ls.state.indexed_files} files")
+            )
     settle_memory()
     for uri in list(ls.state.open_documents()):
         ls.schedule(uri, 0)
@@ -326,9 +360,12 @@ async def _push_closed_files(ls: DocfactServer, only: str | None = None) -> None
     has not opened too (a pull client asks for them with workspace/diagnostic)."""
     reports = await asyncio.to_thread(ls.state.workspace_reports, ls.workspace.position_encoding)
     for uri, (_, diagnostics) in reports.items():
-        if (only is None or uri == only) and ls.state.settings_for(ls.path_of(uri)).workspace_diagnostics:
+        if (only is None or uri == only) and ls.state.settings_for(
+            ls.path_of(uri)
+        ).workspace_diagnostics:
             ls.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
+            )
 
 
 def _refresh_pull(ls: DocfactServer) -> None:
@@ -387,9 +424,13 @@ def score_command(ls: DocfactServer, *arguments) -> None:
     if not (isinstance(uri, str) and uri in ls.state.open_documents()):
         return
     if not ls.scorer.wanted(uri, "manual"):
-        ls.window_show_message(types.ShowMessageParams(
-            type=types.MessageType.Warning,
-            message="docfact: scores need a model: set model in [tool.docfact.llm] or docfact.llm.model"))
+        ls.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Warning,
+                message="docfact: scores need a model: "
+                "set model in [tool.docfact.llm] or docfact.llm.model",
+            )
+        )
         return
     ls.start_scores(uri, symbol, "manual")
 
@@ -430,7 +471,9 @@ async def did_close(ls: DocfactServer, params: types.DidCloseTextDocumentParams)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-async def did_change_configuration(ls: DocfactServer, params: types.DidChangeConfigurationParams) -> None:
+async def did_change_configuration(
+    ls: DocfactServer, params: types.DidChangeConfigurationParams
+) -> None:
     settings = params.settings
     if isinstance(settings, dict) and settings.get("docfact") is not None:
         try:
@@ -458,9 +501,12 @@ def _recheck_all(ls: DocfactServer) -> None:
         _refresh_pull(ls)
 
 
-@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
-                types.DiagnosticOptions(identifier="docfact", inter_file_dependencies=True,
-                                        workspace_diagnostics=True))
+@server.feature(
+    types.TEXT_DOCUMENT_DIAGNOSTIC,
+    types.DiagnosticOptions(
+        identifier="docfact", inter_file_dependencies=True, workspace_diagnostics=True
+    ),
+)
 async def document_diagnostic(ls: DocfactServer, params: types.DocumentDiagnosticParams):
     uri = params.text_document.uri
     document = ls.document(uri)
@@ -469,8 +515,9 @@ async def document_diagnostic(ls: DocfactServer, params: types.DocumentDiagnosti
         raise JsonRpcContentModified("the document changed while it was analysed")
     if params.previous_result_id == state.result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=state.result_id)
-    return types.FullDocumentDiagnosticReport(result_id=state.result_id,
-                                              items=ls.diagnostics(uri, state))
+    return types.FullDocumentDiagnosticReport(
+        result_id=state.result_id, items=ls.diagnostics(uri, state)
+    )
 
 
 @server.feature(types.WORKSPACE_DIAGNOSTIC)
@@ -480,11 +527,17 @@ async def workspace_diagnostic(ls: DocfactServer, params: types.WorkspaceDiagnos
     items: list[types.WorkspaceDocumentDiagnosticReport] = []
     for uri, (result_id, diagnostics) in reports.items():
         if previous.get(uri) == result_id:
-            items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(
-                uri=uri, result_id=result_id, version=None))
+            items.append(
+                types.WorkspaceUnchangedDocumentDiagnosticReport(
+                    uri=uri, result_id=result_id, version=None
+                )
+            )
         else:
-            items.append(types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri, result_id=result_id, version=None, items=diagnostics))
+            items.append(
+                types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=uri, result_id=result_id, version=None, items=diagnostics
+                )
+            )
     return types.WorkspaceDiagnosticReport(items=items)
 
 
@@ -497,9 +550,16 @@ async def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover 
     return hover.card(state, mapper, mapper.offset(params.position), ls.state.evidence)
 
 
-@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                types.CodeActionOptions(code_action_kinds=[
-                    types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND, actions.REWRITE_KIND]))
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(
+        code_action_kinds=[
+            types.CodeActionKind.QuickFix,
+            actions.FIX_ALL_KIND,
+            actions.REWRITE_KIND,
+        ]
+    ),
+)
 async def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
     uri = params.text_document.uri
     state = await ls.current_state(uri)
@@ -527,8 +587,9 @@ def on_exit(ls: DocfactServer, *args) -> None:
     os._exit(0 if ls.protocol._shutdown else 1)
 
 
-def serve(tcp: tuple[str, int] | None = None, verbose: bool = False,
-          log_file: Path | None = None) -> int:
+def serve(
+    tcp: tuple[str, int] | None = None, verbose: bool = False, log_file: Path | None = None
+) -> int:
     """Run the server. The editor gets docfact's log (DEBUG too with ``verbose``); ``log_file``
     gets them all, and with ``verbose`` every LSP message too (pygls's debug log)."""
     root = logging.getLogger("docfact")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
 
 from ..analysis import FileAnalysis
 from ..cache import Cache
@@ -54,7 +54,8 @@ class DocumentState:
         agreements = [a for result in self.judged.values() for a in result.agreements]
         rules = [next((a.noted(f) for a in agreements if a.about(f)), f) for f in self.findings]
         return rules + self.rules.apply(
-            [f for result in self.judged.values() for f in result.findings] + self.score_findings)
+            [f for result in self.judged.values() for f in result.findings] + self.score_findings
+        )
 
 
 @dataclass
@@ -129,8 +130,14 @@ class Workspace:
         state = self._documents.get(uri)
         return state if state is not None and state.version == version else None
 
-    def analyze(self, uri: str, path: str, text: str, version: int | None,
-                outdated: Callable[[], bool] | None = None) -> DocumentState:
+    def analyze(
+        self,
+        uri: str,
+        path: str,
+        text: str,
+        version: int | None,
+        outdated: Callable[[], bool] | None = None,
+    ) -> DocumentState:
         """Analysis of an open document's text (reused while neither the version nor the
         project changed). The document's own definitions enter the project graph, so the
         docstrings of other files that describe them see the change (drift). ``Outdated``
@@ -140,11 +147,14 @@ class Workspace:
         existing = self.current(uri, version)
         # Reused only while the settings (editor, pyproject) and the project are unchanged.
         if existing is not None and existing.result_id.endswith(
-                f":{hash(settings)}:{self._generation()}"):
+            f":{hash(settings)}:{self._generation()}"
+        ):
             return existing
         relative = relative_to_root(file_path.resolve(), root)
         memo = self._memos.setdefault(uri, UnitMemo()) if uri in self._documents else None
-        analysis = analyze(text, path, module_name_for(file_path), settings, relative, memo, outdated)
+        analysis = analyze(
+            text, path, module_name_for(file_path), settings, relative, memo, outdated
+        )
         facts = facts_of(analysis, is_package=file_path.name == "__init__.py")
         with self._lock:
             # Only the newest text of an open document speaks for its file: a file pulled
@@ -159,7 +169,9 @@ class Workspace:
             generation = self._generation()
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
-        rules = FileRules.of(settings, relative, suppressions(analysis.module.units, analysis.module_name))
+        rules = FileRules.of(
+            settings, relative, suppressions(analysis.module.units, analysis.module_name)
+        )
         state = DocumentState(version, analysis, rules, rules.apply(found), result_id)
         self._attach_judgements(uri, state)
         self._attach_scores(uri, state)
@@ -189,7 +201,11 @@ class Workspace:
             for result in results:
                 unit = units.get(result.symbol)
                 if unit is not None:
-                    kept[result.symbol] = (text[unit.span.start:unit.span.end], unit.span.start, result)
+                    kept[result.symbol] = (
+                        text[unit.span.start : unit.span.end],
+                        unit.span.start,
+                        result,
+                    )
             state = self._documents.get(uri)
             if state is not None:
                 self._attach_judgements(uri, state)
@@ -207,7 +223,7 @@ class Workspace:
                 continue
             unit_text, start, result = found
             span = report.unit.span
-            if unit_text == text[span.start:span.end]:
+            if unit_text == text[span.start : span.end]:
                 state.judged[report.symbol] = moved(result, span.start - start)
                 state.unjudged.discard(report.symbol)
             else:
@@ -221,7 +237,9 @@ class Workspace:
             kept = self._scores.setdefault(uri, {})
             for symbol, (unit_text, scores) in scored.items():
                 old = kept.get(symbol)
-                if old is not None and old[0] == unit_text:  # a pass that computed less keeps the rest
+                if (
+                    old is not None and old[0] == unit_text
+                ):  # a pass that computed less keeps the rest
                     for name in ("sonar", "ssc", "docstring_similarity", "judged"):
                         if getattr(scores, name) is None:
                             setattr(scores, name, getattr(old[1], name))
@@ -250,7 +268,7 @@ class Workspace:
             span = report.unit.span
             if scores is None:
                 continue
-            if unit_text != state.analysis.text[span.start:span.end]:
+            if unit_text != state.analysis.text[span.start : span.end]:
                 state.unscored.add(report.symbol)
                 continue
             state.unscored.discard(report.symbol)
@@ -312,20 +330,26 @@ class Workspace:
         open_uris = set(self._documents)
         reports = {}
         with self._lock:
-            items = [(path, known) for path, known in self._outcomes.items()
-                     if path.as_uri() not in open_uris]
+            items = [
+                (path, known)
+                for path, known in self._outcomes.items()
+                if path.as_uri() not in open_uris
+            ]
         rules = {path: self._rules_of_closed(path, outcome) for path, (_, outcome) in items}
         with self._lock:
             generation = self._generation()
-            found_by_path = {path: standing_findings(outcome, self.project, rules[path])
-                             for path, (_, outcome) in items}
+            found_by_path = {
+                path: standing_findings(outcome, self.project, rules[path])
+                for path, (_, outcome) in items
+            }
         for path, (digest, _) in items:
             diagnostics = []
             if found_by_path[path]:  # the file is read only when it has findings
                 text = path.read_text(encoding="utf-8", errors="replace")
                 mapper = PositionMapper(LineIndex(text), encoding)
-                diagnostics = [diagnostic(f, mapper, path.as_uri(), str(path))
-                               for f in found_by_path[path]]
+                diagnostics = [
+                    diagnostic(f, mapper, path.as_uri(), str(path)) for f in found_by_path[path]
+                ]
             reports[path.as_uri()] = (f"{digest}:{generation}", diagnostics)
         return reports
 
@@ -340,13 +364,15 @@ class Workspace:
         """Nothing to release: each cache connection is closed where it was opened."""
 
 
-
 def moved(result, delta: int):
     """A JudgeResult whose findings point ``delta`` characters further on."""
     if not delta:
         return result
-    return replace(result, findings=[_shifted(f, delta) for f in result.findings],
-                   agreements=[replace(a, finding=_shifted(a.finding, delta)) for a in result.agreements])
+    return replace(
+        result,
+        findings=[_shifted(f, delta) for f in result.findings],
+        agreements=[replace(a, finding=_shifted(a.finding, delta)) for a in result.agreements],
+    )
 
 
 def _shifted(finding: Finding, delta: int) -> Finding:
@@ -354,18 +380,33 @@ def _shifted(finding: Finding, delta: int) -> Finding:
         return Span(span.start + delta, span.end + delta)
 
     fix = replace(finding.fix, span=shift(finding.fix.span)) if finding.fix is not None else None
-    return replace(finding, span=shift(finding.span), sentence_span=shift(finding.sentence_span), fix=fix)
+    return replace(
+        finding, span=shift(finding.span), sentence_span=shift(finding.sentence_span), fix=fix
+    )
 
 
 def _older(version: int | None, stored: DocumentState | None) -> bool:
-    return (stored is not None and version is not None and stored.version is not None
-            and version < stored.version)
+    return (
+        stored is not None
+        and version is not None
+        and stored.version is not None
+        and version < stored.version
+    )
 
 
 def _shape(facts: FileFacts) -> tuple:
     """What other files can depend on: names, signatures, raises, calls and bases."""
     return (
         tuple(facts["names"]),
-        tuple((u["q"], u["sig"], tuple(u.get("raises", ())), u.get("reraises", False), tuple(u.get("calls", ())),
-               tuple(u.get("bases", ()))) for u in facts["units"]),
+        tuple(
+            (
+                u["q"],
+                u["sig"],
+                tuple(u.get("raises", ())),
+                u.get("reraises", False),
+                tuple(u.get("calls", ())),
+                tuple(u.get("bases", ())),
+            )
+            for u in facts["units"]
+        ),
     )

@@ -30,9 +30,14 @@ def functions(report: dict) -> list[Function]:
     by_key: dict[tuple[str, str], Function] = {}
     for score in report.get("scores", ()):
         key = (score["path"], score["symbol"])
-        by_key[key] = Function(score["symbol"], score["path"], score.get("line"),
-                               score.get("referee"), dict(score.get("sonar") or {}),
-                               score.get("ssc") or None)
+        by_key[key] = Function(
+            score["symbol"],
+            score["path"],
+            score.get("line"),
+            score.get("referee"),
+            dict(score.get("sonar") or {}),
+            score.get("ssc") or None,
+        )
     for diagnostic in report.get("diagnostics", ()):
         key = (diagnostic["path"], diagnostic["symbol"])
         function = by_key.setdefault(key, Function(diagnostic["symbol"], diagnostic["path"]))
@@ -73,8 +78,9 @@ def ssc_scores(items: list[Function]) -> list[float]:
 def ssc_threshold(items: list[Function]) -> float | None:
     """The run's conformal cut on the SSC scale, 1 - tau (one per run: the first function
     that has it); functions below it are labelled low."""
-    return next((f.ssc["threshold"] for f in items if f.ssc and f.ssc.get("threshold") is not None),
-                None)
+    return next(
+        (f.ssc["threshold"] for f in items if f.ssc and f.ssc.get("threshold") is not None), None
+    )
 
 
 def least_understood(items: list[Function], limit: int = 10) -> list[tuple[Function, float]]:
@@ -102,7 +108,10 @@ def capped(items: list[Function], limit: int) -> list[Function]:
         return items
 
     def worth(f: Function) -> tuple[int, float, float]:
-        return (-len(f.findings), f.ssc_value if f.ssc_value is not None else 2.0,
-                f.referee if f.referee is not None else 2.0)
+        return (
+            -len(f.findings),
+            f.ssc_value if f.ssc_value is not None else 2.0,
+            f.referee if f.referee is not None else 2.0,
+        )
 
     return sorted(sorted(items, key=worth)[:limit], key=_place)

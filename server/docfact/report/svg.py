@@ -11,8 +11,15 @@ from html import escape
 _FONT_WIDTH = 6.6  # px per character at the page's 12px plot font, to truncate labels
 
 
-def histogram(values: list[float], *, title: str, bins: int = 10, width: int = 360,
-              height: int = 170, marker: tuple[float, str] | None = None) -> str:
+def histogram(
+    values: list[float],
+    *,
+    title: str,
+    bins: int = 10,
+    width: int = 360,
+    height: int = 170,
+    marker: tuple[float, str] | None = None,
+) -> str:
     """Counts of ``values`` in ``bins`` equal bins over [0, 1] (widened to fit the data);
     ``marker`` draws a dashed vertical line at a value, with its label, and the bins below
     it in the ``low`` colour."""
@@ -38,30 +45,48 @@ def histogram(values: list[float], *, title: str, bins: int = 10, width: int = 3
             f'<rect class="bar{" low" if below else ""}" x="{left + index * step + 1:.1f}" '
             f'y="{top + plot_h - bar_h:.1f}" '
             f'width="{step - 2:.1f}" height="{bar_h:.1f}"><title>{n} in '
-            f'[{start:.2f}, {start + (high - low) / bins:.2f})</title></rect>')
-    parts.append(f'<line class="axis" x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" '
-                 f'y2="{top + plot_h}"/>')
+            f"[{start:.2f}, {start + (high - low) / bins:.2f})</title></rect>"
+        )
+    parts.append(
+        f'<line class="axis" x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" '
+        f'y2="{top + plot_h}"/>'
+    )
     for tick in (low, (low + high) / 2, high):
-        parts.append(f'<text class="label" x="{x(tick):.1f}" y="{height - 8}" '
-                     f'text-anchor="middle">{_number(tick)}</text>')
-    parts.append(f'<text class="label" x="{left - 6}" y="{top + 4}" text-anchor="end">'
-                 f'{tallest}</text>')
-    parts.append(f'<text class="label" x="{left - 6}" y="{top + plot_h}" '
-                 f'text-anchor="end">0</text>')
+        parts.append(
+            f'<text class="label" x="{x(tick):.1f}" y="{height - 8}" '
+            f'text-anchor="middle">{_number(tick)}</text>'
+        )
+    parts.append(
+        f'<text class="label" x="{left - 6}" y="{top + 4}" text-anchor="end">{tallest}</text>'
+    )
+    parts.append(
+        f'<text class="label" x="{left - 6}" y="{top + plot_h}" text-anchor="end">0</text>'
+    )
     if marker is not None:
         at, label = marker
-        parts.append(f'<line class="marker" x1="{x(at):.1f}" y1="{top - 4}" x2="{x(at):.1f}" '
-                     f'y2="{top + plot_h}"/>')
+        parts.append(
+            f'<line class="marker" x1="{x(at):.1f}" y1="{top - 4}" x2="{x(at):.1f}" '
+            f'y2="{top + plot_h}"/>'
+        )
         anchor = "end" if x(at) > left + plot_w * 0.7 else "start"
         shift = -4 if anchor == "end" else 4
-        parts.append(f'<text class="label marker-label" x="{x(at) + shift:.1f}" y="{top + 6}" '
-                     f'text-anchor="{anchor}">{escape(label)}</text>')
+        parts.append(
+            f'<text class="label marker-label" x="{x(at) + shift:.1f}" y="{top + 6}" '
+            f'text-anchor="{anchor}">{escape(label)}</text>'
+        )
     return _svg(title, width, height, parts)
 
 
-def hbars(items: Sequence[tuple[str, float, str]], *, title: str, width: int = 640,
-          label_width: int = 340, scale: float | None = None, digits: int = 0,
-          marker: tuple[float, str] | None = None) -> str:
+def hbars(
+    items: Sequence[tuple[str, float, str]],
+    *,
+    title: str,
+    width: int = 640,
+    label_width: int = 340,
+    scale: float | None = None,
+    digits: int = 0,
+    marker: tuple[float, str] | None = None,
+) -> str:
     """One horizontal bar per ``(label, value, tooltip)``; labels get at most
     ``label_width`` pixels (less when they are short) and are truncated to fit; bars are
     drawn against ``scale`` (default: the largest value); ``marker`` as in ``histogram``."""
@@ -75,30 +100,35 @@ def hbars(items: Sequence[tuple[str, float, str]], *, title: str, width: int = 6
     parts = []
     if marker is not None:
         at = label_width + bar_space * marker[0] / scale
-        parts.append(f'<line class="marker" x1="{at:.1f}" y1="2" x2="{at:.1f}" y2="{height}"/>'
-                     f'<text class="label marker-label" x="{at + 4:.1f}" y="12">'
-                     f'{escape(marker[1])}</text>')
+        parts.append(
+            f'<line class="marker" x1="{at:.1f}" y1="2" x2="{at:.1f}" y2="{height}"/>'
+            f'<text class="label marker-label" x="{at + 4:.1f}" y="12">'
+            f"{escape(marker[1])}</text>"
+        )
     for index, (label, value, tooltip) in enumerate(items):
         y = top + index * row
-        text = label if len(label) <= most else label[:most - 1] + "…"
+        text = label if len(label) <= most else label[: most - 1] + "…"
         bar_w = max(1.0, bar_space * value / scale)
         shown = f"{value:.{digits}f}"
         parts.append(
-            f'<g><title>{escape(tooltip)}</title>'
+            f"<g><title>{escape(tooltip)}</title>"
             f'<text class="label" x="{label_width - 6}" y="{y + 15}" text-anchor="end">'
-            f'{escape(text)}</text>'
+            f"{escape(text)}</text>"
             f'<rect class="bar{" low" if marker and value < marker[0] else ""}" '
             f'x="{label_width}" y="{y + 4}" width="{bar_w:.1f}" height="{row - 8}"/>'
             f'<text class="label value" x="{label_width + bar_w + 5:.1f}" y="{y + 15}">'
-            f'{shown}</text>'
-            f'</g>')
+            f"{shown}</text>"
+            f"</g>"
+        )
     return _svg(title, width, height, parts)
 
 
 def _svg(title: str, width: int, height: int, parts: list[str]) -> str:
-    return (f'<svg class="plot" role="img" aria-label="{escape(title)}" width="{width}" '
-            f'height="{height}" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
-            f'<title>{escape(title)}</title>{"".join(parts)}</svg>')
+    return (
+        f'<svg class="plot" role="img" aria-label="{escape(title)}" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{escape(title)}</title>{''.join(parts)}</svg>"
+    )
 
 
 def _number(value: float) -> str:

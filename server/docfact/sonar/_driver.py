@@ -138,11 +138,20 @@ def run(request, started):
         original = _load(request["original"], function, case_s, base, target if home else None)
         if isinstance(original, str):
             return _failed(f"the original could not be loaded: {original}", "original")
-    candidates = [_load(program, function, case_s, base, target if home else None)
-                  for program in request["candidates"]]
-    tallies = [{"matches": 0, "counted": 0, "discarded": 0, "counterexample": None,
-                "problem": f"the code could not be loaded: {c}" if isinstance(c, str) else None}
-               for c in candidates]
+    candidates = [
+        _load(program, function, case_s, base, target if home else None)
+        for program in request["candidates"]
+    ]
+    tallies = [
+        {
+            "matches": 0,
+            "counted": 0,
+            "discarded": 0,
+            "counterexample": None,
+            "problem": f"the code could not be loaded: {c}" if isinstance(c, str) else None,
+        }
+        for c in candidates
+    ]
     deadline = time.monotonic() + request["budget_s"]  # loading is not counted
     seen = {"cases": 0}
     # A function that ran out of time GIVE_UP times is not called again (each try costs
@@ -161,8 +170,9 @@ def run(request, started):
                 instance = None
         expected = _call(original, args, kwargs, instance, case_s)
         timeouts[0] += expected[0] == "timeout"
-        if expected[0] != "timeout" and \
-                not _same_outcome(expected, _call(original, args, kwargs, instance, case_s)):
+        if expected[0] != "timeout" and not _same_outcome(
+            expected, _call(original, args, kwargs, instance, case_s)
+        ):
             expected = ("unsteady", "")  # another answer to the same call: not a behaviour
         for index, (candidate, tally) in enumerate(zip(candidates, tallies), start=1):
             if isinstance(candidate, str):
@@ -180,8 +190,13 @@ def run(request, started):
     error = _generate(request, one_case, original if home else None)
     if timeouts[0] >= GIVE_UP:
         error = f"the original ran out of time on {GIVE_UP} inputs"
-    return {"error": error, "stage": None, "cases": seen["cases"], "seen_calls": len(calls),
-            "results": tallies}
+    return {
+        "error": error,
+        "stage": None,
+        "cases": seen["cases"],
+        "seen_calls": len(calls),
+        "results": tallies,
+    }
 
 
 def _failed(error, stage):
@@ -216,8 +231,9 @@ def _import_home(home):
     if parent:
         importlib.import_module(parent)
     places = [os.path.dirname(home["path"])] if home["is_package"] else None
-    spec = importlib.util.spec_from_file_location(name, home["path"],
-                                                  submodule_search_locations=places)
+    spec = importlib.util.spec_from_file_location(
+        name, home["path"], submodule_search_locations=places
+    )
     if spec is None:
         raise ImportError(f"no way to import {home['path']} as a module")
     module = importlib.util.module_from_spec(spec)
@@ -234,8 +250,10 @@ def _target(module, home, case_s):
         owner = found
         raw = found.__dict__.get(part) if isinstance(found, type) else getattr(found, part, None)
         if raw is None:
-            return (f"{home['qualname']} is not reachable in its module"
-                    " (it is defined inside a function)")
+            return (
+                f"{home['qualname']} is not reachable in its module"
+                " (it is defined inside a function)"
+            )
         found = raw
     if not isinstance(owner, type):
         return Callee(found) if callable(found) else f"{home['qualname']} is not a function"
@@ -352,18 +370,23 @@ def _as_member_of(member, owner):
         member = member.__func__
     if not isinstance(member, types.FunctionType) or "__class__" not in member.__code__.co_freevars:
         return member
-    cells = tuple(types.CellType(owner) if name == "__class__" else cell
-                  for name, cell in zip(member.__code__.co_freevars, member.__closure__ or ()))
-    rebuilt = types.FunctionType(member.__code__, member.__globals__, member.__name__,
-                                 member.__defaults__, cells)
+    cells = tuple(
+        types.CellType(owner) if name == "__class__" else cell
+        for name, cell in zip(member.__code__.co_freevars, member.__closure__ or ())
+    )
+    rebuilt = types.FunctionType(
+        member.__code__, member.__globals__, member.__name__, member.__defaults__, cells
+    )
     rebuilt.__kwdefaults__ = member.__kwdefaults__
     return rebuilt
 
 
 def _defined(tree, function, namespace):
     """``function`` as the program defines it: at its top level, else in one of its classes."""
-    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function
-           for n in tree.body):
+    if any(
+        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function
+        for n in tree.body
+    ):
         return namespace.get(function)
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and isinstance(namespace.get(node.name), type):
@@ -422,10 +445,19 @@ def _generate(request, one_case, original):
 
     positional = [strategy(p) for p in request["params"] if not p["keyword"]]
     keyword = {p["name"]: strategy(p) for p in request["params"] if p["keyword"]}
-    cases = st.tuples(st.tuples(*positional), st.fixed_dictionaries(keyword), _instances(original, st))
+    cases = st.tuples(
+        st.tuples(*positional), st.fixed_dictionaries(keyword), _instances(original, st)
+    )
 
-    @settings(max_examples=request["cases"], database=None, deadline=None, derandomize=True,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck), print_blob=False)
+    @settings(
+        max_examples=request["cases"],
+        database=None,
+        deadline=None,
+        derandomize=True,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
     @given(cases)
     def differential(case):
         one_case(case)
@@ -488,7 +520,9 @@ def _strategy(spec, st):
         "bytes": st.binary(max_size=12),
         "none": st.none(),
         "sized": st.one_of(st.lists(ints, max_size=8), text),
-        "any": st.one_of(ints, text, st.none(), st.booleans(), st.floats(), st.lists(ints, max_size=5)),
+        "any": st.one_of(
+            ints, text, st.none(), st.booleans(), st.floats(), st.lists(ints, max_size=5)
+        ),
     }
     if kind in leaves:
         return leaves[kind]
@@ -562,12 +596,18 @@ def _tally(tally, expected, actual, shown):
             tally["discarded"] += 1
         return
     tally["counted"] += 1
-    if actual[0] == "returned" and _same(expected[1], actual[1]) and \
-            (not expected[2] or expected[2] == actual[2]):
+    if (
+        actual[0] == "returned"
+        and _same(expected[1], actual[1])
+        and (not expected[2] or expected[2] == actual[2])
+    ):
         tally["matches"] += 1
     elif tally["counterexample"] is None:
-        tally["counterexample"] = {"input": shown,
-                                   "original": _describe(expected), "candidate": _describe(actual)}
+        tally["counterexample"] = {
+            "input": shown,
+            "original": _describe(expected),
+            "candidate": _describe(actual),
+        }
 
 
 def _same(a, b, depth=0):
@@ -577,7 +617,9 @@ def _same(a, b, depth=0):
             if isinstance(a, numbers.Integral) and isinstance(b, numbers.Integral):
                 return a == b
             if not (isinstance(a, numbers.Real) and isinstance(b, numbers.Real)):
-                return _same(complex(a).real, complex(b).real) and _same(complex(a).imag, complex(b).imag)
+                return _same(complex(a).real, complex(b).real) and _same(
+                    complex(a).imag, complex(b).imag
+                )
             x, y = float(a), float(b)
             if math.isnan(x) or math.isnan(y):
                 return math.isnan(x) and math.isnan(y)
@@ -589,9 +631,12 @@ def _same(a, b, depth=0):
         if depth < 100 and type(a) is type(b) and isinstance(a, dict):
             return a.keys() == b.keys() and all(_same(a[k], b[k], depth + 1) for k in a)
         # (mypy reads ``type(a).__eq__`` as the metaclass's bound method: it is the class's.)
-        if (depth < 100 and _same_class(type(a), type(b))
-                and type(a).__eq__ is object.__eq__  # type: ignore[comparison-overlap]
-                and not callable(a)):
+        if (
+            depth < 100
+            and _same_class(type(a), type(b))
+            and type(a).__eq__ is object.__eq__  # type: ignore[comparison-overlap]
+            and not callable(a)
+        ):
             return _same(_state(a), _state(b), depth + 1)  # no equality of its own: by value
         if hasattr(a, "shape") and hasattr(a, "dtype") and "numpy" in sys.modules:
             numpy = sys.modules["numpy"]

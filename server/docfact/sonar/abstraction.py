@@ -23,8 +23,15 @@ from collections.abc import Iterator, Sequence
 from .measure import Measure, not_measured
 
 Edge = tuple[str, str, str]
-_SKIPPED_TOKENS = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
-                   tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER}
+_SKIPPED_TOKENS = {
+    tokenize.COMMENT,
+    tokenize.NL,
+    tokenize.NEWLINE,
+    tokenize.INDENT,
+    tokenize.DEDENT,
+    tokenize.ENCODING,
+    tokenize.ENDMARKER,
+}
 _KEYWORDS = set(keyword.kwlist) | set(keyword.softkwlist)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _DOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -56,8 +63,11 @@ def _parse(code: str) -> ast.Module:
 
 
 def _is_docstring(statement: ast.stmt) -> bool:
-    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
-            and isinstance(statement.value.value, str))
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 def graph_edges(code: str) -> Counter[Edge]:
@@ -88,8 +98,9 @@ def _blocks(tree: ast.Module) -> Iterator[tuple[list[ast.stmt], None]]:
             yield node.body, None
 
 
-def _branch(statement: ast.stmt, body: list[ast.stmt], then: tuple[ast.stmt, str] | None,
-            edges: Counter) -> None:
+def _branch(
+    statement: ast.stmt, body: list[ast.stmt], then: tuple[ast.stmt, str] | None, edges: Counter
+) -> None:
     """The edge from ``statement`` into one of its branches (``then`` if the branch is
     empty), and the branch's own edges."""
     if body:
@@ -168,12 +179,18 @@ def token_bigrams(code: str, context: str = "") -> Counter[tuple[str, str]]:
     that appear in ``context`` (the signature and imports every program shares)."""
     code = textwrap.dedent(code)
     given = {t.string for t in _tokens(context) if t.type == tokenize.NAME} if context else set()
-    docstrings = {(n.body[0].lineno, n.body[0].col_offset) for n in ast.walk(ast.parse(code))
-                  if isinstance(n, _DOCUMENTED) and n.body and _is_docstring(n.body[0])}
-    kept = [t.string for t in _tokens(code)
-            if t.type not in _SKIPPED_TOKENS
-            and not (t.type == tokenize.STRING and t.start in docstrings)
-            and not (t.type == tokenize.NAME and (t.string in _KEYWORDS or t.string in given))]
+    docstrings = {
+        (n.body[0].lineno, n.body[0].col_offset)
+        for n in ast.walk(ast.parse(code))
+        if isinstance(n, _DOCUMENTED) and n.body and _is_docstring(n.body[0])
+    }
+    kept = [
+        t.string
+        for t in _tokens(code)
+        if t.type not in _SKIPPED_TOKENS
+        and not (t.type == tokenize.STRING and t.start in docstrings)
+        and not (t.type == tokenize.NAME and (t.string in _KEYWORDS or t.string in given))
+    ]
     return Counter(itertools.pairwise(kept))
 
 

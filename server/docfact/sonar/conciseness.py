@@ -58,65 +58,105 @@ class Compressed:
     error: str | None
 
 
-async def compress(docstring: str, context: str, client, n: int = 3,
-                   regeneration_temperature: float = 0.0) -> Compressed:
+async def compress(
+    docstring: str, context: str, client, n: int = 3, regeneration_temperature: float = 0.0
+) -> Compressed:
     """``n`` compressions of ``docstring``, each shorter one regenerated into code once
     (an unchanged or longer one cannot lower N, so it is not regenerated)."""
     texts, calls, error = await compressions(docstring, client, n)
-    shorter = sorted(dict.fromkeys(t for t in texts if t and len(t) < len(docstring.strip())), key=len)
-    generated: list[Generations] = list(await asyncio.gather(*(
-        regenerate(text, context, client, 1, regeneration_temperature) for text in shorter)))
+    shorter = sorted(
+        dict.fromkeys(t for t in texts if t and len(t) < len(docstring.strip())), key=len
+    )
+    generated: list[Generations] = list(
+        await asyncio.gather(
+            *(regenerate(text, context, client, 1, regeneration_temperature) for text in shorter)
+        )
+    )
     calls += sum(g.calls for g in generated)
     error = error or next((g.error for g in generated if g.error), None)
     codes = tuple(g.items[0].usable_code if g.items else None for g in generated)
     return Compressed(len(texts), tuple(shorter), codes, calls, error)
 
 
-async def judge(docstring: str, compressed: Compressed, reference: str, function: str, context: str,
-                cases: int = 200, time_limit_s: float = 10.0, home: Home | None = None) -> ConcisenessResult:
+async def judge(
+    docstring: str,
+    compressed: Compressed,
+    reference: str,
+    function: str,
+    context: str,
+    cases: int = 200,
+    time_limit_s: float = 10.0,
+    home: Home | None = None,
+) -> ConcisenessResult:
     """N from ``compressed``; ``reference`` is the program regenerated from the whole docstring
     (run in the function's module, with its ``home``)."""
     runnable = [c for c in compressed.codes if c is not None]
     similarities, how, approximate, complete = await _similarities(
-        reference, runnable, function, context, cases, time_limit_s, home)
+        reference, runnable, function, context, cases, time_limit_s, home
+    )
     if similarities is None:
         return ConcisenessResult(not_measured(how), None, compressed.calls, False)
     by_code = dict(zip(runnable, similarities))
-    best = next((text for text, code in zip(compressed.shorter, compressed.codes)
-                 if code is not None and (by_code[code] or 0.0) >= PRESERVES), None)
+    best = next(
+        (
+            text
+            for text, code in zip(compressed.shorter, compressed.codes)
+            if code is not None and (by_code[code] or 0.0) >= PRESERVES
+        ),
+        None,
+    )
     count = f"{compressed.count} compression{'s' if compressed.count != 1 else ''}"
     if best is None:
         measure = Measure(1.0, f"{count}, none preserves behaviour; {how}", approximate)
     else:
         ratio = 1.0 - len(best) / len(docstring.strip())
-        measure = Measure(1.0 - ratio, f"{count}; one {ratio:.0%} shorter preserves behaviour; {how}",
-                          approximate)
+        measure = Measure(
+            1.0 - ratio, f"{count}; one {ratio:.0%} shorter preserves behaviour; {how}", approximate
+        )
     return ConcisenessResult(measure, best, compressed.calls, complete and compressed.error is None)
 
 
-async def conciseness(docstring: str, context: str, function: str, reference: str, client,
-                      n: int = 3, cases: int = 200, time_limit_s: float = 10.0,
-                      regeneration_temperature: float = 0.0) -> ConcisenessResult:
+async def conciseness(
+    docstring: str,
+    context: str,
+    function: str,
+    reference: str,
+    client,
+    n: int = 3,
+    cases: int = 200,
+    time_limit_s: float = 10.0,
+    regeneration_temperature: float = 0.0,
+) -> ConcisenessResult:
     """N for ``docstring``: ``compress`` then ``judge``."""
     compressed = await compress(docstring, context, client, n, regeneration_temperature)
     return await judge(docstring, compressed, reference, function, context, cases, time_limit_s)
 
 
-async def _similarities(reference: str, candidates: list[str], function: str, context: str,
-                        cases: int, time_limit_s: float, home: Home | None):
+async def _similarities(
+    reference: str,
+    candidates: list[str],
+    function: str,
+    context: str,
+    cases: int,
+    time_limit_s: float,
+    home: Home | None,
+):
     """(similarity per candidate, how, approximate, complete); (None, reason, ...) when
     they cannot be had."""
     if not candidates:
         return [], "no shorter compression yielded usable code", False, True
     if home is not None:
-        run = await afuncsim(reference, candidates, function, cases=cases, time_limit_s=time_limit_s,
-                             home=home)
+        run = await afuncsim(
+            reference, candidates, function, cases=cases, time_limit_s=time_limit_s, home=home
+        )
         if run.stage is None and (run.error is None or run.results):
             values = [r.value for r in run.results]
             return values, f"FuncSim over {run.cases} cases in its module", False, run.complete
     reason = why_not_runnable(reference, function)
     if reason is None:
-        run = await afuncsim(reference, candidates, function, cases=cases, time_limit_s=time_limit_s)
+        run = await afuncsim(
+            reference, candidates, function, cases=cases, time_limit_s=time_limit_s
+        )
         if run.error is None or run.results:
             values = [r.value for r in run.results]
             return values, f"FuncSim over {run.cases} cases", False, run.complete

@@ -93,9 +93,11 @@ def fluency(text: str, model: str | None = None) -> tuple[float | None, str]:
     if not found:
         return None, f"{failure}no words to score"
     value, slor, perplexity = prose.score(found)
-    return value, (f"{failure}Kneser-Ney trigram of docstring descriptions: SLOR {slor:.2f} "
-                   f"(perplexity {perplexity:.1f}) over {len(found)} tokens "
-                   f"(anchors {prose.salad:.2f} salad .. {prose.fluent:.2f} fluent)")
+    return value, (
+        f"{failure}Kneser-Ney trigram of docstring descriptions: SLOR {slor:.2f} "
+        f"(perplexity {perplexity:.1f}) over {len(found)} tokens "
+        f"(anchors {prose.salad:.2f} salad .. {prose.fluent:.2f} fluent)"
+    )
 
 
 def fluency_identity(model: str | None = None) -> str | None:
@@ -187,8 +189,11 @@ def _causal_lm(source: str) -> _CausalLm | str:
         log.warning("fluency model %s could not be loaded: %s", source, error)
         return " ".join(str(error).split())[:200]
     model.eval()
-    positions = getattr(model.config, "n_positions", None) or getattr(
-        model.config, "max_position_embeddings", None) or MAX_TOKENS
+    positions = (
+        getattr(model.config, "n_positions", None)
+        or getattr(model.config, "max_position_embeddings", None)
+        or MAX_TOKENS
+    )
     name = Path(source).name if Path(source).exists() else source
     return _CausalLm(name, tokenizer, model, min(MAX_TOKENS, positions))
 
@@ -215,9 +220,17 @@ def prose_model() -> prose_lm.ProseModel:
     began = time.monotonic()
     path.parent.mkdir(parents=True, exist_ok=True)
     package_root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run([sys.executable, "-m", "docfact.sonar.prose_lm", str(path)], env=env,
-                          capture_output=True, text=True, timeout=TRAIN_TIMEOUT_S)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact.sonar.prose_lm", str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TRAIN_TIMEOUT_S,
+    )
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         raise RuntimeError(f"training failed: {lines[-1] if lines else done.returncode}")

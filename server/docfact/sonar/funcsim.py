@@ -79,9 +79,16 @@ def driver_version() -> str:
     return hashlib.sha256(driver_program().encode()).hexdigest()[:16]
 
 
-def funcsim(original: str | None, candidates: Sequence[str], function: str, *, cases: int = 200,
-            time_limit_s: float = 10.0, cancel: threading.Event | None = None,
-            home: Home | None = None) -> FuncSimRun:
+def funcsim(
+    original: str | None,
+    candidates: Sequence[str],
+    function: str,
+    *,
+    cases: int = 200,
+    time_limit_s: float = 10.0,
+    cancel: threading.Event | None = None,
+    home: Home | None = None,
+) -> FuncSimRun:
     """Compare ``function`` of the ``original`` program with the same function of each
     candidate program, on up to ``cases`` generated inputs within ``time_limit_s`` seconds.
 
@@ -94,13 +101,22 @@ def funcsim(original: str | None, candidates: Sequence[str], function: str, *, c
     return run_request(request, time_limit_s, cancel, home)
 
 
-def funcsim_request(original: str | None, candidates: Sequence[str], function: str, cases: int,
-                    time_limit_s: float, home: Home | None) -> dict | FuncSimRun:
+def funcsim_request(
+    original: str | None,
+    candidates: Sequence[str],
+    function: str,
+    cases: int,
+    time_limit_s: float,
+    home: Home | None,
+) -> dict | FuncSimRun:
     """What the driver reads, or the failed run when the original has no such function.
     (It parses code: call it on one thread only; CPython 3.11's ast module keeps its
     recursion count per process, and two threads parsing at once can break it.)"""
-    node = function_at(home.text, home.qualname) if home is not None and original is None \
+    node = (
+        function_at(home.text, home.qualname)
+        if home is not None and original is None
         else function_node(original or "", function)
+    )
     if node is None:
         return FuncSimRun((), 0, 0.0, f"the original has no function {function}", stage="original")
     params = parameter_specs(node)
@@ -115,37 +131,55 @@ def funcsim_request(original: str | None, candidates: Sequence[str], function: s
         "case_s": max(0.1, min(1.0, time_limit_s / 40)),  # per call; a hang costs little
         "budget_s": time_limit_s,
         "home": home.request(LOAD_S) if home is not None else None,
-        "support_path": docfact_support_path() if home is not None and home.python.executable else [],
+        "support_path": docfact_support_path()
+        if home is not None and home.python.executable
+        else [],
     }
 
 
-def run_request(request: dict, time_limit_s: float, cancel: threading.Event | None,
-                home: Home | None) -> FuncSimRun:
+def run_request(
+    request: dict, time_limit_s: float, cancel: threading.Event | None, home: Home | None
+) -> FuncSimRun:
     """The sandbox run of a request, each candidate alone when one was refused."""
     candidates = request["candidates"]
     run = replace(_run(request, time_limit_s, cancel, home), in_module=home is not None)
     if run.error and run.error.startswith(BLOCKED) and len(candidates) > 1:
         # One candidate did what the sandbox refuses and the run ended: try each alone.
-        solos = [_run({**request, "candidates": [c]}, time_limit_s, cancel, home) for c in candidates]
-        if any(solo.results for solo in solos) and \
-                all(solo.results or (solo.error or "").startswith(BLOCKED) for solo in solos):
-            results = tuple(solo.results[0] if solo.results else Similarity(0, 0, 0, problem=solo.error)
-                            for solo in solos)
-            return FuncSimRun(results, max(solo.cases for solo in solos),
-                              run.seconds + sum(solo.seconds for solo in solos),
-                              seen_calls=max(solo.seen_calls for solo in solos),
-                              in_module=home is not None)
+        solos = [
+            _run({**request, "candidates": [c]}, time_limit_s, cancel, home) for c in candidates
+        ]
+        if any(solo.results for solo in solos) and all(
+            solo.results or (solo.error or "").startswith(BLOCKED) for solo in solos
+        ):
+            results = tuple(
+                solo.results[0] if solo.results else Similarity(0, 0, 0, problem=solo.error)
+                for solo in solos
+            )
+            return FuncSimRun(
+                results,
+                max(solo.cases for solo in solos),
+                run.seconds + sum(solo.seconds for solo in solos),
+                seen_calls=max(solo.seen_calls for solo in solos),
+                in_module=home is not None,
+            )
     return run
 
 
-def _run(request: dict, time_limit_s: float, cancel: threading.Event | None,
-         home: Home | None) -> FuncSimRun:
+def _run(
+    request: dict, time_limit_s: float, cancel: threading.Event | None, home: Home | None
+) -> FuncSimRun:
     loading = LOAD_S if home is not None else 0.0
-    limits = sandbox.Limits(cpu_s=time_limit_s + STARTUP_S + loading,
-                            wall_s=2 * time_limit_s + STARTUP_S + loading)
-    outcome = sandbox.run_python(driver_program(), json.dumps(request), limits=limits, cancel=cancel,
-                                 read_paths=home.read_paths() if home is not None else (),
-                                 python=home.python.executable if home is not None else None)
+    limits = sandbox.Limits(
+        cpu_s=time_limit_s + STARTUP_S + loading, wall_s=2 * time_limit_s + STARTUP_S + loading
+    )
+    outcome = sandbox.run_python(
+        driver_program(),
+        json.dumps(request),
+        limits=limits,
+        cancel=cancel,
+        read_paths=home.read_paths() if home is not None else (),
+        python=home.python.executable if home is not None else None,
+    )
     return _read(outcome, len(request["candidates"]))
 
 
@@ -156,39 +190,66 @@ def _read(outcome, count: int) -> FuncSimRun:
     if outcome.state == "blocked":  # deterministic: the code asked for something refused
         return FuncSimRun((), 0, seconds, f"{BLOCKED} ({_short_detail(outcome.detail)})")
     if outcome.state != "ok":
-        reason = {"timeout": "the tests ran out of time", "out_of_memory": "the tests ran out of memory",
-                  "crashed": "the tests crashed"}
+        reason = {
+            "timeout": "the tests ran out of time",
+            "out_of_memory": "the tests ran out of memory",
+            "crashed": "the tests crashed",
+        }
         message = reason.get(outcome.state, outcome.state)
         lines = outcome.stderr.strip().splitlines()
         detail = outcome.detail or (lines[-1] if lines else "")
-        return FuncSimRun((), 0, seconds, f"{message} ({detail})" if detail else message,
-                          complete=False)
-    line = next((line for line in reversed(outcome.stdout.splitlines()) if line.startswith(MARKER)), "")
+        return FuncSimRun(
+            (), 0, seconds, f"{message} ({detail})" if detail else message, complete=False
+        )
+    line = next(
+        (line for line in reversed(outcome.stdout.splitlines()) if line.startswith(MARKER)), ""
+    )
     try:
-        summary = json.loads(line[len(MARKER):])
-        results = tuple(Similarity(r["matches"], r["counted"], r["discarded"],
-                                   Counterexample(**r["counterexample"]) if r["counterexample"] else None,
-                                   r.get("problem"))
-                        for r in summary["results"])
+        summary = json.loads(line[len(MARKER) :])
+        results = tuple(
+            Similarity(
+                r["matches"],
+                r["counted"],
+                r["discarded"],
+                Counterexample(**r["counterexample"]) if r["counterexample"] else None,
+                r.get("problem"),
+            )
+            for r in summary["results"]
+        )
     except (ValueError, KeyError, TypeError) as error:
         return FuncSimRun((), 0, seconds, f"the tests gave no summary ({error})", complete=False)
     if summary.get("error") and not results:
-        return FuncSimRun((), summary["cases"], seconds, summary["error"], stage=summary.get("stage"))
+        return FuncSimRun(
+            (), summary["cases"], seconds, summary["error"], stage=summary.get("stage")
+        )
     if len(results) != count:
-        return FuncSimRun((), 0, seconds, "the tests gave a summary for the wrong candidates",
-                          complete=False)
-    return FuncSimRun(results, summary["cases"], seconds, summary.get("error"),
-                      seen_calls=summary.get("seen_calls", 0))
+        return FuncSimRun(
+            (), 0, seconds, "the tests gave a summary for the wrong candidates", complete=False
+        )
+    return FuncSimRun(
+        results,
+        summary["cases"],
+        seconds,
+        summary.get("error"),
+        seen_calls=summary.get("seen_calls", 0),
+    )
 
 
 def _short_detail(detail: str) -> str:
-    """"open('/tmp/x', 'w', 524865): outside the sandbox" -> "open /tmp/x: outside the sandbox"."""
+    """ "open('/tmp/x', 'w', 524865): outside the sandbox" -> "open /tmp/x: outside the sandbox"."""
     match = _AUDIT_DETAIL.match(detail)
     return f"{match[1]} {match[2]}: {detail.rsplit(': ', 1)[-1]}" if match else detail[:120]
 
 
-async def afuncsim(original: str | None, candidates: Sequence[str], function: str, *, cases: int = 200,
-                   time_limit_s: float = 10.0, home: Home | None = None) -> FuncSimRun:
+async def afuncsim(
+    original: str | None,
+    candidates: Sequence[str],
+    function: str,
+    *,
+    cases: int = 200,
+    time_limit_s: float = 10.0,
+    home: Home | None = None,
+) -> FuncSimRun:
     """``funcsim`` off the event loop; cancelling the awaiting task stops the sandbox."""
     request = funcsim_request(original, candidates, function, cases, time_limit_s, home)
     if isinstance(request, FuncSimRun):

@@ -51,22 +51,36 @@ class Home:
 
     def request(self, load_s: float) -> dict:
         """What ``_driver.py`` reads as ``home``."""
-        return {"name": self.module, "path": self.path, "text": self.text,
-                "is_package": Path(self.path).name == "__init__.py",
-                "import_root": self.import_root, "qualname": self.qualname,
-                "calls": list(self.calls), "instances": list(self.instances), "load_s": load_s}
+        return {
+            "name": self.module,
+            "path": self.path,
+            "text": self.text,
+            "is_package": Path(self.path).name == "__init__.py",
+            "import_root": self.import_root,
+            "qualname": self.qualname,
+            "calls": list(self.calls),
+            "instances": list(self.instances),
+            "load_s": load_s,
+        }
 
     def read_paths(self) -> tuple[str, ...]:
         return (self.project_root, self.import_root, *self.python.roots)
 
     def key(self) -> tuple:
         """What a result measured here depends on, for cache keys."""
-        return (self.module, self.qualname, hashlib.sha256(self.text.encode("utf-8", "replace")).hexdigest(),
-                self.calls, self.instances, self.python.executable)
+        return (
+            self.module,
+            self.qualname,
+            hashlib.sha256(self.text.encode("utf-8", "replace")).hexdigest(),
+            self.calls,
+            self.instances,
+            self.python.executable,
+        )
 
 
-def home_of(path: str, module: str, text: str, qualname: str,
-            python: str | None = None) -> Home | None:
+def home_of(
+    path: str, module: str, text: str, qualname: str, python: str | None = None
+) -> Home | None:
     """The home of the function ``qualname`` of the module file ``path`` (None when the file
     is not a Python module on disk: an unsaved buffer has no package to import from)."""
     place = _place(path, module, python)
@@ -75,8 +89,9 @@ def home_of(path: str, module: str, text: str, qualname: str,
     return _home(place, module, text, qualname, _texts_naming(place[1], *_names(qualname)))
 
 
-async def find_home(path: str, module: str, text: str, qualname: str,
-                    python: str | None = None) -> Home | None:
+async def find_home(
+    path: str, module: str, text: str, qualname: str, python: str | None = None
+) -> Home | None:
     """``home_of`` with the file system read off the event loop, and the code parsed on
     it: two threads parsing at once can break CPython 3.11's ast module."""
     place = await asyncio.to_thread(_place, path, module, python)
@@ -105,8 +120,17 @@ def _place(path: str, module: str, python: str | None):
 def _home(place, module: str, text: str, qualname: str, texts: list[str]) -> Home:
     file, project_root, import_root, interpreter = place
     calls, instances = seen_arguments(text, texts, *_names(qualname))
-    return Home(module, str(file), text, qualname, str(import_root), str(project_root),
-                interpreter, calls, instances)
+    return Home(
+        module,
+        str(file),
+        text,
+        qualname,
+        str(import_root),
+        str(project_root),
+        interpreter,
+        calls,
+        instances,
+    )
 
 
 def project_root_of(path: str, module: str) -> str:
@@ -130,8 +154,11 @@ def _project_root(folder: Path, import_root: Path) -> Path:
     the import root's own marker; the import root when there is none."""
     for candidate in (folder, *folder.parents):
         if any((candidate / marker).exists() for marker in PROJECT_MARKERS):
-            return candidate if import_root.is_relative_to(candidate) or candidate == import_root \
+            return (
+                candidate
+                if import_root.is_relative_to(candidate) or candidate == import_root
                 else import_root
+            )
         if candidate == Path(candidate.anchor) or candidate == Path.home():
             break
     return import_root
@@ -152,7 +179,9 @@ def project_interpreter(project_root: Path, configured: str | None = None) -> In
         folder = project_root / name
         executable = folder / "bin" / "python"
         if (folder / "pyvenv.cfg").is_file() and executable.exists():
-            return Interpreter(str(executable), _environment_roots(executable), f"the project's {name}")
+            return Interpreter(
+                str(executable), _environment_roots(executable), f"the project's {name}"
+            )
     return Interpreter(None, (), "docfact's")
 
 
@@ -179,8 +208,9 @@ def _environment_roots(executable: Path) -> tuple[str, ...]:
 # --- arguments seen in the project ----------------------------------------------------
 
 
-def seen_arguments(module_text: str, texts: list[str], name: str,
-                   owner: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def seen_arguments(
+    module_text: str, texts: list[str], name: str, owner: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Argument lists of the calls of ``name`` (``name(...)``, ``x.name(...)``) in the
     module's doctests and in the project's files ``texts`` (and their doctests), and the
     expressions that build an ``owner`` (for a method; ``owner`` is "" for a function),
@@ -230,14 +260,25 @@ def _doctest_trees(text: str) -> list[ast.Module]:
     return found
 
 
-def _collect(tree: ast.AST, text: str | None, name: str, owner: str,
-             calls: dict[str, bool], instances: dict[str, bool]) -> None:
+def _collect(
+    tree: ast.AST,
+    text: str | None,
+    name: str,
+    owner: str,
+    calls: dict[str, bool],
+    instances: dict[str, bool],
+) -> None:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         callee = node.func
-        called = callee.id if isinstance(callee, ast.Name) else \
-            callee.attr if isinstance(callee, ast.Attribute) else None
+        called = (
+            callee.id
+            if isinstance(callee, ast.Name)
+            else callee.attr
+            if isinstance(callee, ast.Attribute)
+            else None
+        )
         if called == name and not _on_class(callee, owner):
             _add(calls, node, text)
         elif owner and called == owner:
@@ -248,8 +289,12 @@ def _collect(tree: ast.AST, text: str | None, name: str, owner: str,
 
 def _on_class(callee: ast.expr, owner: str) -> bool:
     """``Owner.method(instance, ...)``: its first argument is the instance, not an input."""
-    return bool(owner) and isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) \
+    return (
+        bool(owner)
+        and isinstance(callee, ast.Attribute)
+        and isinstance(callee.value, ast.Name)
         and callee.value.id == owner
+    )
 
 
 def _add(calls: dict[str, bool], node: ast.Call, text: str | None) -> None:
@@ -259,7 +304,7 @@ def _add(calls: dict[str, bool], node: ast.Call, text: str | None) -> None:
 
 
 def _arguments(node: ast.Call, text: str | None) -> str | None:
-    """"(a, b, key=c)" as written (normalised through ast when the text is a doctest)."""
+    """ "(a, b, key=c)" as written (normalised through ast when the text is a doctest)."""
     parts = []
     for argument in node.args:
         written = _source(argument, text)
@@ -313,8 +358,13 @@ def _python_files(project_root: str) -> list[Path]:
     """The project's Python files (hidden folders, environments and builds left out)."""
     files: list[Path] = []
     for folder, subfolders, names in os.walk(project_root):
-        subfolders[:] = sorted(d for d in subfolders if not d.startswith(".") and d not in SKIPPED_DIRS
-                               and not (Path(folder, d) / "pyvenv.cfg").exists())
+        subfolders[:] = sorted(
+            d
+            for d in subfolders
+            if not d.startswith(".")
+            and d not in SKIPPED_DIRS
+            and not (Path(folder, d) / "pyvenv.cfg").exists()
+        )
         files += [Path(folder, n) for n in sorted(names) if n.endswith(".py")]
         if len(files) >= MAX_FILES:
             break
@@ -343,8 +393,15 @@ def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunction
     except (SyntaxError, ValueError):
         return None
     for part in qualname.split("."):
-        scope = next((n for n in getattr(scope, "body", ()) if isinstance(
-            n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == part), None)
+        scope = next(
+            (
+                n
+                for n in getattr(scope, "body", ())
+                if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.name == part
+            ),
+            None,
+        )
         if scope is None:
             return None
     return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
@@ -366,9 +423,14 @@ def _is_class_path(text: str, qualname: str) -> bool:
     except (SyntaxError, ValueError):
         return False
     for part in qualname.split("."):
-        scope = next((n for n in getattr(scope, "body", ()) if isinstance(n, ast.ClassDef)
-                      and n.name == part), None)
+        scope = next(
+            (
+                n
+                for n in getattr(scope, "body", ())
+                if isinstance(n, ast.ClassDef) and n.name == part
+            ),
+            None,
+        )
         if scope is None:
             return False
     return True
-

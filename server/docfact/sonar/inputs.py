@@ -15,22 +15,87 @@ import ast
 INT, FLOAT, NUMBER, BOOL, STR = ({"t": t} for t in ("int", "float", "number", "bool", "str"))
 BYTES, NONE, SIZED, ANY = ({"t": t} for t in ("bytes", "none", "sized", "any"))
 
-_NAMED = {"int": INT, "float": FLOAT, "complex": NUMBER, "bool": BOOL, "str": STR,
-          "bytes": BYTES, "None": NONE, "NoneType": NONE, "Any": ANY, "object": ANY}
-_SEQUENCES = {"list", "List", "Sequence", "MutableSequence", "Iterable", "Iterator",
-              "Collection", "Reversible"}
+_NAMED = {
+    "int": INT,
+    "float": FLOAT,
+    "complex": NUMBER,
+    "bool": BOOL,
+    "str": STR,
+    "bytes": BYTES,
+    "None": NONE,
+    "NoneType": NONE,
+    "Any": ANY,
+    "object": ANY,
+}
+_SEQUENCES = {
+    "list",
+    "List",
+    "Sequence",
+    "MutableSequence",
+    "Iterable",
+    "Iterator",
+    "Collection",
+    "Reversible",
+}
 _MAPPINGS = {"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "OrderedDict", "Counter"}
 _SETS = {"set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"}
-_STR_METHODS = {"lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines",
-                "startswith", "endswith", "replace", "find", "rfind", "join", "format",
-                "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "title",
-                "capitalize", "casefold", "encode", "partition", "zfill", "center", "ljust",
-                "rjust", "removeprefix", "removesuffix", "swapcase", "expandtabs"}
+_STR_METHODS = {
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "splitlines",
+    "startswith",
+    "endswith",
+    "replace",
+    "find",
+    "rfind",
+    "join",
+    "format",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "isupper",
+    "islower",
+    "title",
+    "capitalize",
+    "casefold",
+    "encode",
+    "partition",
+    "zfill",
+    "center",
+    "ljust",
+    "rjust",
+    "removeprefix",
+    "removesuffix",
+    "swapcase",
+    "expandtabs",
+}
 _LIST_METHODS = {"append", "extend", "insert", "pop", "sort", "reverse", "remove", "clear"}
 _DICT_METHODS = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
 _NUMERIC_CALLS = {"abs", "round", "divmod", "pow", "float", "int", "hex", "bin", "oct", "chr"}
-_SIZED_CALLS = {"len", "sorted", "reversed", "sum", "min", "max", "list", "tuple", "set",
-                "enumerate", "any", "all", "zip", "map", "filter", "iter"}
+_SIZED_CALLS = {
+    "len",
+    "sorted",
+    "reversed",
+    "sum",
+    "min",
+    "max",
+    "list",
+    "tuple",
+    "set",
+    "enumerate",
+    "any",
+    "all",
+    "zip",
+    "map",
+    "filter",
+    "iter",
+}
 
 
 def annotation_spec(node: ast.expr | None) -> dict | None:
@@ -124,15 +189,24 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
     a dict, ``x + 1`` a number, ``len(x)`` something sized, ``for e in x`` a list."""
     votes: set[str] = set()
     element: dict | None = None
-    parents = {child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)}
+    parents = {
+        child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)
+    }
     for node in ast.walk(function):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
         parent = parents.get(node)
         if isinstance(parent, ast.Attribute):
             attribute = parent.attr
-            votes.add("str" if attribute in _STR_METHODS else "list" if attribute in _LIST_METHODS
-                      else "dict" if attribute in _DICT_METHODS else "")
+            votes.add(
+                "str"
+                if attribute in _STR_METHODS
+                else "list"
+                if attribute in _LIST_METHODS
+                else "dict"
+                if attribute in _DICT_METHODS
+                else ""
+            )
         elif isinstance(parent, ast.Subscript) and parent.value is node:
             index = parent.slice
             is_text_key = isinstance(index, ast.Constant) and isinstance(index.value, str)
@@ -140,8 +214,11 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
         elif isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
             continue  # truthiness says nothing of the type
         elif isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.AugAssign)):
-            other = parent.right if isinstance(parent, ast.BinOp) and parent.left is node else \
-                getattr(parent, "left", None)
+            other = (
+                parent.right
+                if isinstance(parent, ast.BinOp) and parent.left is node
+                else getattr(parent, "left", None)
+            )
             if isinstance(other, ast.Constant) and isinstance(other.value, str):
                 votes.add("str")
             elif isinstance(other, (ast.List, ast.ListComp)):
@@ -149,19 +226,28 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
             else:
                 votes.add("number")
         elif isinstance(parent, ast.Compare):
-            constants = [c for c in [parent.left, *parent.comparators] if isinstance(c, ast.Constant)]
-            if any(isinstance(c.value, (int, float)) and not isinstance(c.value, bool) for c in constants):
+            constants = [
+                c for c in [parent.left, *parent.comparators] if isinstance(c, ast.Constant)
+            ]
+            if any(
+                isinstance(c.value, (int, float)) and not isinstance(c.value, bool)
+                for c in constants
+            ):
                 votes.add("number")
             elif any(isinstance(c.value, str) for c in constants):
                 votes.add("str")
-            elif any(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops) and node in parent.comparators:
+            elif (
+                any(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+                and node in parent.comparators
+            ):
                 votes.add("sized")
         elif isinstance(parent, ast.Call) and node in parent.args:
             callee = _tail(parent.func)
             if callee == "range":
                 votes.add("int")
-            elif callee in _NUMERIC_CALLS or (isinstance(parent.func, ast.Attribute)
-                                              and _tail(parent.func.value) == "math"):
+            elif callee in _NUMERIC_CALLS or (
+                isinstance(parent.func, ast.Attribute) and _tail(parent.func.value) == "math"
+            ):
                 votes.add("number")
             elif callee in _SIZED_CALLS:
                 votes.add("sized")
@@ -200,7 +286,9 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
     resolves it, when it runs the function in its module)."""
     args = function.args
     positional = [*args.posonlyargs, *args.args]
-    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(
+        args.defaults
+    )
     params = [(a, d, False) for a, d in zip(positional, defaults)]
     params += [(a, d, True) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
     found = []

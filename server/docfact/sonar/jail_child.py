@@ -37,29 +37,82 @@ NOT_AUDITED = (  # start processes, signal others or make files, with no audit e
     ("os", "mknod"),
     ("posix", "mknod"),
 )
-REFUSED_ALWAYS = frozenset({
-    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-    "subprocess.Popen", "os.symlink", "os.link", "os.killpg", "sys.addaudithook",
-    "resource.setrlimit", "resource.prlimit", "gc.get_referrers", "gc.get_referents",
-    "gc.get_objects", "docfact.refused", "sqlite3.enable_load_extension",
-    "sqlite3.load_extension",
-})
+REFUSED_ALWAYS = frozenset(
+    {
+        "os.system",
+        "os.exec",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "subprocess.Popen",
+        "os.symlink",
+        "os.link",
+        "os.killpg",
+        "sys.addaudithook",
+        "resource.setrlimit",
+        "resource.prlimit",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "gc.get_objects",
+        "docfact.refused",
+        "sqlite3.enable_load_extension",
+        "sqlite3.load_extension",
+    }
+)
 REFUSED_IMPORTS = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})  # native memory
 # Events that change the paths they name -> where their dir_fd arguments are (-1: none).
 WRITES = {
-    "os.remove": (1,), "os.rmdir": (1,), "os.mkdir": (2,), "os.chmod": (2,),
-    "os.chown": (3,), "os.utime": (3,), "os.rename": (2, 3), "os.truncate": (-1,),
-    "os.setxattr": (-1,), "os.removexattr": (-1,), "os.chflags": (-1,),
+    "os.remove": (1,),
+    "os.rmdir": (1,),
+    "os.mkdir": (2,),
+    "os.chmod": (2,),
+    "os.chown": (3,),
+    "os.utime": (3,),
+    "os.rename": (2, 3),
+    "os.truncate": (-1,),
+    "os.setxattr": (-1,),
+    "os.removexattr": (-1,),
+    "os.chflags": (-1,),
     "sqlite3.connect": (-1,),
 }
 READS = frozenset({"os.listdir", "os.scandir", "os.getxattr", "os.listxattr", "os.chdir"})
-CHEAP = frozenset({"compile", "exec", "marshal.loads", "sys._getframe", "builtins.id",
-                   "object.__getattr__", "code.__new__", "function.__new__", "sys.excepthook",
-                   "os.putenv", "os.unsetenv", "signal.pthread_kill", "time.sleep"})
+CHEAP = frozenset(
+    {
+        "compile",
+        "exec",
+        "marshal.loads",
+        "sys._getframe",
+        "builtins.id",
+        "object.__getattr__",
+        "code.__new__",
+        "function.__new__",
+        "sys.excepthook",
+        "os.putenv",
+        "os.unsetenv",
+        "signal.pthread_kill",
+        "time.sleep",
+    }
+)
 CODE_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-PROC_SAFE = frozenset({"stat", "status", "statm", "cmdline", "comm", "limits", "maps",
-                       "environ", "meminfo", "cpuinfo", "loadavg", "uptime", "version"})
+PROC_SAFE = frozenset(
+    {
+        "stat",
+        "status",
+        "statm",
+        "cmdline",
+        "comm",
+        "limits",
+        "maps",
+        "environ",
+        "meminfo",
+        "cpuinfo",
+        "loadavg",
+        "uptime",
+        "version",
+    }
+)
 
 
 def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> type:
@@ -73,17 +126,45 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
     class AuditGuard:
         __slots__ = ()
 
-        def __call__(self, event, args, _work=work, _readable=readable, _hidden=hidden,
-                     _fd=report_fd, _always=REFUSED_ALWAYS, _imports=REFUSED_IMPORTS,
-                     _reads=READS, _cheap=CHEAP,
-                     _writes=tuple(WRITES.items()),  # noqa: B008  (bound once, on purpose)
-                     _code_attrs=CODE_ATTRS, _wflags=WRITE_FLAGS, _proc=PROC_SAFE, _type=type,
-                     _issub=issubclass, _str=str, _bytes=bytes, _int=int, _tuple=tuple,
-                     _join=str.join, _decode=bytes.decode, _getcwd=os.getcwd,
-                     _getpid=os.getpid, _stat=os.stat, _isdir=stat.S_ISDIR, _oserror=OSError,
-                     _lstat=os.lstat, _readlink=os.readlink, _islink=stat.S_ISLNK,
-                     _write=os.write, _exit=os._exit, _repr=repr, _len=len, _range=range,
-                     _status=BLOCKED_EXIT):
+        def __call__(
+            self,
+            event,
+            args,
+            _work=work,
+            _readable=readable,
+            _hidden=hidden,
+            _fd=report_fd,
+            _always=REFUSED_ALWAYS,
+            _imports=REFUSED_IMPORTS,
+            _reads=READS,
+            _cheap=CHEAP,
+            _writes=tuple(WRITES.items()),  # noqa: B008  (bound once, on purpose)
+            _code_attrs=CODE_ATTRS,
+            _wflags=WRITE_FLAGS,
+            _proc=PROC_SAFE,
+            _type=type,
+            _issub=issubclass,
+            _str=str,
+            _bytes=bytes,
+            _int=int,
+            _tuple=tuple,
+            _join=str.join,
+            _decode=bytes.decode,
+            _getcwd=os.getcwd,
+            _getpid=os.getpid,
+            _stat=os.stat,
+            _isdir=stat.S_ISDIR,
+            _oserror=OSError,
+            _lstat=os.lstat,
+            _readlink=os.readlink,
+            _islink=stat.S_ISLNK,
+            _write=os.write,
+            _exit=os._exit,
+            _repr=repr,
+            _len=len,
+            _range=range,
+            _status=BLOCKED_EXIT,
+        ):
             if event in _cheap or (event == "import" and args[0] not in _imports):
                 return  # raised all the time; nothing to check
             why = ""
@@ -91,8 +172,12 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
             opening = False  # os.open: its dir_fd is unknown, and it may open a directory
             paths: tuple[object, ...] = ()  # (a local's annotation is never evaluated)
             dir_fds = (-1, -1)
-            if event in _always or event == "import" or event[:7] == "ctypes." \
-                    or event[:7] == "socket.":
+            if (
+                event in _always
+                or event == "import"
+                or event[:7] == "ctypes."
+                or event[:7] == "socket."
+            ):
                 why = "refused"
             elif event == "open":
                 paths = (args[0],)
@@ -100,26 +185,33 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                     writing = (args[2] & _wflags) != 0
                     opening = True
                 else:
-                    writing = "w" in args[1] or "a" in args[1] or "x" in args[1] \
-                        or "+" in args[1]
+                    writing = "w" in args[1] or "a" in args[1] or "x" in args[1] or "+" in args[1]
             elif event in _reads:
                 paths = (args[0],)
             elif event == "os.kill":
                 if args[0] != _getpid():
                     why = "a signal to another process"
             elif event == "object.__setattr__" or event == "object.__delattr__":
-                if args[0] is self or args[0] is _type(self) or (
-                        args[0] is _type(self).__call__ and args[1] in _code_attrs):
+                if (
+                    args[0] is self
+                    or args[0] is _type(self)
+                    or (args[0] is _type(self).__call__ and args[1] in _code_attrs)
+                ):
                     why = "a change to the audit guard"
             else:
                 for name, at in _writes:
                     if name == event:
                         writing = True
                         paths = (args[0], args[1]) if event == "os.rename" else (args[0],)
-                        dir_fds = (-1 if at[0] < 0 else args[at[0]],
-                                   -1 if at[-1] < 0 else args[at[-1]])
-                        if event == "sqlite3.connect" and _type(args[0]) is _str \
-                                and args[0][:5] == "file:":
+                        dir_fds = (
+                            -1 if at[0] < 0 else args[at[0]],
+                            -1 if at[-1] < 0 else args[at[-1]],
+                        )
+                        if (
+                            event == "sqlite3.connect"
+                            and _type(args[0]) is _str
+                            and args[0][:5] == "file:"
+                        ):
                             why = "an sqlite URI (it can name any file)"
             for index in _range(_len(paths)):
                 path = paths[index]
@@ -183,7 +275,7 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                 if why:
                     break
                 path = "/" + _join("/", parts)
-                if path == _work or path[:_len(_work) + 1] == _work + "/":
+                if path == _work or path[: _len(_work) + 1] == _work + "/":
                     continue
                 if writing:
                     why = "outside the sandbox"
@@ -195,23 +287,33 @@ def guard_class(work: str, readable: tuple, hidden: tuple, report_fd: int) -> ty
                             break
                     except _oserror:
                         pass  # nothing there to open
-                if parts[:1] == ["proc"] and _len(parts) > 1 and parts[1] not in _proc \
-                        and not (parts[1] in ("self", _str(_getpid())) and _len(parts) == 3
-                                 and parts[2] in _proc):
+                if (
+                    parts[:1] == ["proc"]
+                    and _len(parts) > 1
+                    and parts[1] not in _proc
+                    and not (
+                        parts[1] in ("self", _str(_getpid()))
+                        and _len(parts) == 3
+                        and parts[2] in _proc
+                    )
+                ):
                     why = "outside the sandbox (/proc, beyond its own status)"
                     break
                 for root in _hidden:
-                    if path == root or path[:_len(root) + 1] == root + "/":
+                    if path == root or path[: _len(root) + 1] == root + "/":
                         why = "outside the sandbox (a private directory)"
                         for shown in _readable:
-                            if path == shown or path[:_len(shown) + 1] == shown + "/":
+                            if path == shown or path[: _len(shown) + 1] == shown + "/":
                                 why = ""
                         break
             if why:
                 try:  # whatever happens while reporting, the run ends here
                     # (% on a str: no method the program could have replaced is looked up)
-                    _write(_fd, ("%s%s: %s\n" % (event, _repr(_tuple(args))[:300], why))  # noqa: UP031
-                           .encode("utf-8", "replace"))
+                    _write(
+                        _fd,
+                        ("%s%s: %s\n" % (event, _repr(_tuple(args))[:300], why))  # noqa: UP031
+                        .encode("utf-8", "replace"),
+                    )
                 finally:
                     _exit(_status)
 
@@ -231,6 +333,7 @@ def set_limits(rlimits: dict) -> None:
 
 def neutralise() -> None:
     """Replace callables the audit machinery never sees with ones it does."""
+
     def refused(*args, **kwargs):
         sys.audit("docfact.refused", "a call with no audit event")
 
@@ -284,8 +387,9 @@ def main() -> None:
     watch(config["status_fd"], config["report_fd"])
     set_limits(config["rlimits"])
     neutralise()
-    guard = guard_class(config["work"], tuple(config["readable"]), tuple(config["hidden"]),
-                        config["report_fd"])
+    guard = guard_class(
+        config["work"], tuple(config["readable"]), tuple(config["hidden"]), config["report_fd"]
+    )
     sys.addaudithook(guard())
     program_path = config["program"]
     del config, guard

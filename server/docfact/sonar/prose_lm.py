@@ -41,13 +41,17 @@ VERSION = 3  # bump when the corpus, tokens or model change: a stored model is r
 START, END, UNKNOWN = "<s>", "</s>", "<unk>"
 HELD_OUT = 0.1
 MAX_PACKAGE_FILES = 4000  # of the installed packages' files read (the stdlib is read whole)
-_TOKEN = re.compile(r"``.+?``|`[^`\n]+`|[A-Za-z_][\w.]*\w(?:\(\))?|[A-Za-z]|\d+(?:[.,]\d+)*|[^\w\s]")
+_TOKEN = re.compile(
+    r"``.+?``|`[^`\n]+`|[A-Za-z_][\w.]*\w(?:\(\))?|[A-Za-z]|\d+(?:[.,]\d+)*|[^\w\s]"
+)
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _SKIPPED_DIRS = {"test", "tests", "testing", "idlelib", "__pycache__", "_vendor", "vendor"}
 _SECTION = re.compile(
     r"^\s*(?:(?:args|arguments|parameters|params|returns?|yields?|raises?|exceptions?|"
     r"attributes|examples?|notes?|see also|references|warns?|warnings|todo|keyword args|"
-    r"other parameters|methods)\s*:?\s*$|:[a-z]+[^:]*:|@[a-z]+|[-=~]{3,}\s*$)", re.IGNORECASE)
+    r"other parameters|methods)\s*:?\s*$|:[a-z]+[^:]*:|@[a-z]+|[-=~]{3,}\s*$)",
+    re.IGNORECASE,
+)
 
 
 def tokens(text: str) -> list[str]:
@@ -147,7 +151,7 @@ class KneserNey:
 
     def _logs(self, sequence: list[str]) -> tuple[list[float], list[float]]:
         padded = [START, START, *self.known(sequence), END]
-        model = [math.log(self.probability(*padded[i - 2:i + 1])) for i in range(2, len(padded))]
+        model = [math.log(self.probability(*padded[i - 2 : i + 1])) for i in range(2, len(padded))]
         unigram = [math.log((self.frequencies.get(w) or 1) / self._tokens) for w in padded[2:]]
         return model, unigram
 
@@ -170,10 +174,18 @@ def train(paragraphs: list[list[str]]) -> KneserNey:
     for words in continuations.values():
         for w in words:
             unigrams[w] += 1
-    discounts = (_discount(unigrams.values()), _discount(c for ws in continuations.values() for c in ws.values()),
-                 _discount(c for ws in trigrams.values() for c in ws.values()))
-    return KneserNey(dict(frequencies), {k: dict(v) for k, v in trigrams.items()},
-                     {k: dict(v) for k, v in continuations.items()}, dict(unigrams), discounts)
+    discounts = (
+        _discount(unigrams.values()),
+        _discount(c for ws in continuations.values() for c in ws.values()),
+        _discount(c for ws in trigrams.values() for c in ws.values()),
+    )
+    return KneserNey(
+        dict(frequencies),
+        {k: dict(v) for k, v in trigrams.items()},
+        {k: dict(v) for k, v in continuations.items()},
+        dict(unigrams),
+        discounts,
+    )
 
 
 def _discount(counts) -> float:
@@ -197,7 +209,9 @@ class ProseModel:
     def score(self, sequence: list[str]) -> tuple[float, float, float]:
         """(fluency in [0, 1], SLOR, perplexity)."""
         slor, perplexity = self.lm.slor(sequence)
-        value = (slor - self.salad) / (self.fluent - self.salad) if self.fluent > self.salad else 0.0
+        value = (
+            (slor - self.salad) / (self.fluent - self.salad) if self.fluent > self.salad else 0.0
+        )
         return min(1.0, max(0.0, value)), slor, perplexity
 
 
@@ -212,14 +226,22 @@ def build(paragraphs: list[list[str]], seed: int = 0) -> ProseModel:
     real = sorted(lm.slor(p)[0] for p in held)
     salad = sorted(lm.slor(rng.sample(p, len(p)))[0] for p in held)
     tenth = len(held) * 9 // 10
-    return ProseModel(lm, real[min(tenth, len(real) - 1)], salad[min(tenth, len(salad) - 1)], len(rest))
+    return ProseModel(
+        lm, real[min(tenth, len(real) - 1)], salad[min(tenth, len(salad) - 1)], len(rest)
+    )
 
 
 def to_json(model: ProseModel) -> dict:
     lm = model.lm
-    return {"version": VERSION, "fluent": model.fluent, "salad": model.salad,
-            "paragraphs": model.paragraphs, "frequencies": lm.frequencies, "discounts": list(lm.discounts),
-            "trigrams": [[u, v, w, c] for (u, v), ws in lm.trigrams.items() for w, c in ws.items()]}
+    return {
+        "version": VERSION,
+        "fluent": model.fluent,
+        "salad": model.salad,
+        "paragraphs": model.paragraphs,
+        "frequencies": lm.frequencies,
+        "discounts": list(lm.discounts),
+        "trigrams": [[u, v, w, c] for (u, v), ws in lm.trigrams.items() for w, c in ws.items()],
+    }
 
 
 def from_json(data: dict) -> ProseModel:
@@ -233,8 +255,13 @@ def from_json(data: dict) -> ProseModel:
         for w in words:
             continuations[v][w] += 1
     unigrams: Counter = Counter(w for words in continuations.values() for w in words)
-    lm = KneserNey(dict(data["frequencies"]), dict(trigrams), {k: dict(v) for k, v in continuations.items()},
-                   dict(unigrams), tuple(data["discounts"]))
+    lm = KneserNey(
+        dict(data["frequencies"]),
+        dict(trigrams),
+        {k: dict(v) for k, v in continuations.items()},
+        dict(unigrams),
+        tuple(data["discounts"]),
+    )
     return ProseModel(lm, float(data["fluent"]), float(data["salad"]), int(data["paragraphs"]))
 
 
@@ -255,16 +282,21 @@ def corpus_paragraphs(roots: list[Path] | None = None) -> list[list[str]]:
     """Distinct description paragraphs of the docstrings under ``roots``, as tokens."""
     seen: set[tuple[str, ...]] = set()
     for index, root in enumerate(roots or corpus_roots()):
-        files = sorted(p for p in root.rglob("*.py")
-                       if not _SKIPPED_DIRS.intersection(p.relative_to(root).parts[:-1])
-                       and (index or "site-packages" not in p.relative_to(root).parts))
+        files = sorted(
+            p
+            for p in root.rglob("*.py")
+            if not _SKIPPED_DIRS.intersection(p.relative_to(root).parts[:-1])
+            and (index or "site-packages" not in p.relative_to(root).parts)
+        )
         for path in files if index == 0 else files[:MAX_PACKAGE_FILES]:
             try:
                 tree = ast.parse(path.read_bytes())
             except (SyntaxError, ValueError, OSError, RecursionError, MemoryError):
                 continue
             for node in ast.walk(tree):
-                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                if isinstance(
+                    node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+                ):
                     text = description(ast.get_docstring(node) or "")
                     for paragraph in re.split(r"\n\s*\n", text):
                         found = tuple(tokens(paragraph))

@@ -63,14 +63,18 @@ def prompt_version() -> str:
 
 def messages(prompt: str, **fields: str) -> list[dict[str, str]]:
     system, user = load_prompt(prompt)
-    return [{"role": "system", "content": system},
-            {"role": "user", "content": user.substitute(**fields)}]
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": user.substitute(**fields)},
+    ]
 
 
 # --- context ----------------------------------------------------------------------------
 
 
-def function_node(source: str, name: str | None = None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+def function_node(
+    source: str, name: str | None = None
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The function called ``name`` (the first function if None), top level first, then in
     classes; None when ``source`` does not parse or has no such function."""
     try:
@@ -78,8 +82,13 @@ def function_node(source: str, name: str | None = None) -> ast.FunctionDef | ast
     except (SyntaxError, ValueError):
         return None
     found = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    found += [n for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
-              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    found += [
+        n
+        for c in tree.body
+        if isinstance(c, ast.ClassDef)
+        for n in c.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
     return next((n for n in found if name is None or n.name == name), None)
 
 
@@ -117,7 +126,7 @@ def signature_text(source: str, node: ast.FunctionDef | ast.AsyncFunctionDef) ->
     that code regenerated from it can repeat it exactly; re-rendered from the tree when
     the text cannot be read that way."""
     lines = source.splitlines(keepends=True)
-    start = sum(map(len, lines[:node.lineno - 1])) + node.col_offset
+    start = sum(map(len, lines[: node.lineno - 1])) + node.col_offset
     depth = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(source[start:]).readline):
@@ -126,8 +135,8 @@ def signature_text(source: str, node: ast.FunctionDef | ast.AsyncFunctionDef) ->
             elif token.type == tokenize.OP and token.string in ")]}":
                 depth -= 1
             elif token.type == tokenize.OP and token.string == ":" and depth == 0:
-                head = source[start:].splitlines(keepends=True)[:token.end[0]]
-                text = "".join(head[:-1]) + head[-1][:token.end[1]]
+                head = source[start:].splitlines(keepends=True)[: token.end[0]]
+                text = "".join(head[:-1]) + head[-1][: token.end[1]]
                 return text
     except (tokenize.TokenError, IndentationError, SyntaxError):
         pass
@@ -144,8 +153,7 @@ def context_function(context: str) -> str | None:
 
 def context_imports(context: str) -> str:
     """The import lines of ``context`` (everything before the signature)."""
-    return "\n".join(line for line in context.splitlines()
-                     if line.startswith(("import ", "from ")))
+    return "\n".join(line for line in context.splitlines() if line.startswith(("import ", "from ")))
 
 
 # --- reading answers --------------------------------------------------------------------
@@ -154,11 +162,14 @@ def context_imports(context: str) -> str:
 def extract(answer: str, function: str) -> Regeneration:
     """The program in ``answer`` (fenced or bare) that defines ``function``."""
     answer = _THINKING.sub("", answer)
-    candidates = [body for lang, body in _FENCE.findall(answer)
-                  if lang.lower() in ("", "python", "py", "python3")]
+    candidates = [
+        body
+        for lang, body in _FENCE.findall(answer)
+        if lang.lower() in ("", "python", "py", "python3")
+    ]
     start = _CODE_START.search(answer)
     if start:
-        candidates.append(answer[start.start():])
+        candidates.append(answer[start.start() :])
     for candidate in candidates:
         code = _parsable_prefix(textwrap.dedent(candidate).strip("\n"))
         if not code:
@@ -195,8 +206,12 @@ def stub_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """The body of a function that does nothing, as written ("pass", "raise
     NotImplementedError", ...); None when the function does something."""
     body = node.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     if not all(_does_nothing(statement) for statement in body):
         return None
@@ -209,8 +224,9 @@ def _does_nothing(statement: ast.stmt) -> bool:
     if isinstance(statement, ast.Expr):
         return isinstance(statement.value, ast.Constant) and statement.value.value is Ellipsis
     if isinstance(statement, ast.Return):
-        return statement.value is None or (isinstance(statement.value, ast.Constant)
-                                           and statement.value.value is None)
+        return statement.value is None or (
+            isinstance(statement.value, ast.Constant) and statement.value.value is None
+        )
     if isinstance(statement, ast.Raise):
         exc = statement.exc
         if isinstance(exc, ast.Call):
@@ -222,8 +238,9 @@ def _does_nothing(statement: ast.stmt) -> bool:
 # --- generating ---------------------------------------------------------------------------
 
 
-async def sample(client, prompt_messages: list[dict[str, str]], n: int, temperature: float,
-                 max_tokens: int) -> tuple[list[str], int, str | None]:
+async def sample(
+    client, prompt_messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int
+) -> tuple[list[str], int, str | None]:
     """``n`` answer texts asked in one call (``n=``); a server that returns fewer is asked
     again for the rest, at most ``n`` calls in all. Returns (texts, calls, error)."""
     texts: list[str] = []
@@ -231,8 +248,9 @@ async def sample(client, prompt_messages: list[dict[str, str]], n: int, temperat
     while len(texts) < n and calls < n:
         calls += 1
         try:
-            completion = await client.complete(prompt_messages, n=n - len(texts),
-                                               temperature=temperature, max_tokens=max_tokens)
+            completion = await client.complete(
+                prompt_messages, n=n - len(texts), temperature=temperature, max_tokens=max_tokens
+            )
         except LlmError as failure:
             return texts, calls, str(failure)
         texts.extend(completion.choices[: n - len(texts)])
@@ -240,8 +258,9 @@ async def sample(client, prompt_messages: list[dict[str, str]], n: int, temperat
     return texts, calls, error
 
 
-async def regenerate(docstring: str, context: str, client, n: int = 1,
-                     temperature: float = 0.0) -> Generations:
+async def regenerate(
+    docstring: str, context: str, client, n: int = 1, temperature: float = 0.0
+) -> Generations:
     """``n`` programs written by ``client``'s model from ``docstring`` and ``context``."""
     function = context_function(context)
     if function is None:

@@ -60,7 +60,7 @@ def description_end(docstring: str) -> int:
     end = 0
     for field in sorted(parsed.prose, key=lambda f: f.start):
         # Anything but blank lines in between is a heading, a field tag or a block.
-        if docstring[end:field.start].strip() or field.text.endswith("::"):
+        if docstring[end : field.start].strip() or field.text.endswith("::"):
             break
         end = field.end
     return end
@@ -91,9 +91,11 @@ class Rewrite:
     @property
     def title(self) -> str:
         """A code action title with both scores, before and after."""
-        return (f"Describe more abstractly (SONAR Abstraction {self.baseline_abstraction.value:.2f}"
-                f" → {self.abstraction.value:.2f}, Correctness {self.baseline_correctness.value:.2f}"
-                f" → {self.correctness.value:.2f})")
+        return (
+            f"Describe more abstractly (SONAR Abstraction {self.baseline_abstraction.value:.2f}"
+            f" → {self.abstraction.value:.2f}, Correctness {self.baseline_correctness.value:.2f}"
+            f" → {self.correctness.value:.2f})"
+        )
 
 
 @dataclass(frozen=True)
@@ -109,9 +111,17 @@ class RewriteResult:
         return self.error is not None
 
 
-async def abstract_rewrites(unit_source: str, function_name: str, docstring: str, context: str,
-                            client: LlmClient, settings: SonarSettings, cache,
-                            baseline: SonarResult | None = None, k: int = 3) -> RewriteResult:
+async def abstract_rewrites(
+    unit_source: str,
+    function_name: str,
+    docstring: str,
+    context: str,
+    client: LlmClient,
+    settings: SonarSettings,
+    cache,
+    baseline: SonarResult | None = None,
+    k: int = 3,
+) -> RewriteResult:
     """Up to ``k`` more abstract descriptions of the function ``unit_source`` defines, each
     offered only when SONAR measures its docstring's Correctness not lower (and measured
     the same way) and its Abstraction strictly higher than ``docstring``'s.
@@ -129,29 +139,53 @@ async def abstract_rewrites(unit_source: str, function_name: str, docstring: str
         return RewriteResult((), 0, 0, error="the docstring has no description before its sections")
     models = settings.generators or (client.model,)
     before = (baseline.correctness, baseline.abstraction) if baseline is not None else None
-    key = cache_key("sonar-rewrite", unit_source, function_name, docstring, context, k,
-                    [m.to_json() for m in before] if before else None,
-                    client.model, REWRITE_TEMPERATURE, rewrite_prompt_version(),
-                    *scoring_key_parts(client, settings, models))
+    key = cache_key(
+        "sonar-rewrite",
+        unit_source,
+        function_name,
+        docstring,
+        context,
+        k,
+        [m.to_json() for m in before] if before else None,
+        client.model,
+        REWRITE_TEMPERATURE,
+        rewrite_prompt_version(),
+        *scoring_key_parts(client, settings, models),
+    )
     cached = cache.get(key) if cache is not None else None
     if cached is not None:
         return _from_json(cached, docstring, end)
-    result, complete = await _rewrite(unit_source, function_name, docstring, end, context, client,
-                                      generator_clients(client, models), models, settings, before, k)
+    result, complete = await _rewrite(
+        unit_source,
+        function_name,
+        docstring,
+        end,
+        context,
+        client,
+        generator_clients(client, models),
+        models,
+        settings,
+        before,
+        k,
+    )
     if complete and cache is not None:
         cache.put(key, _to_json(result))
     return result
 
 
-async def _rewrite(unit_source, function, docstring, end, context, client, clients, models,
-                   settings, before, k) -> tuple[RewriteResult, bool]:
+async def _rewrite(
+    unit_source, function, docstring, end, context, client, clients, models, settings, before, k
+) -> tuple[RewriteResult, bool]:
     """(the result, whether it is complete enough to cache)."""
     calls = 0
     if before is None:
-        (before,), calls, error, complete = await _scores(unit_source, function, context, [docstring],
-                                                         clients, models, settings)
+        (before,), calls, error, complete = await _scores(
+            unit_source, function, context, [docstring], clients, models, settings
+        )
         if not complete:
-            return RewriteResult((), 0, calls, error=error or "the current docstring's tests failed"), False
+            return RewriteResult(
+                (), 0, calls, error=error or "the current docstring's tests failed"
+            ), False
     missing = next((m.how for m in before if m.value is None), None)
     if missing is not None:
         error = f"the current docstring's scores are missing ({missing})"
@@ -162,44 +196,69 @@ async def _rewrite(unit_source, function, docstring, end, context, client, clien
         return RewriteResult((), 0, calls, error=error), error is None
     tail = docstring[end:]
     measured, asked, scoring_error, complete = await _scores(
-        unit_source, function, context, [c + tail for c in candidates], clients, models, settings)
-    rewrites = sorted((Rewrite(c, c + tail, end, *after, *before)
-                       for c, after in zip(candidates, measured) if _better(*after, *before)),
-                      key=lambda r: (r.correctness.value, r.abstraction.value), reverse=True)
+        unit_source, function, context, [c + tail for c in candidates], clients, models, settings
+    )
+    rewrites = sorted(
+        (
+            Rewrite(c, c + tail, end, *after, *before)
+            for c, after in zip(candidates, measured)
+            if _better(*after, *before)
+        ),
+        key=lambda r: (r.correctness.value, r.abstraction.value),
+        reverse=True,
+    )
     error = error or scoring_error
     result = RewriteResult(tuple(rewrites), len(candidates), calls + asked, error=error)
     return result, complete and error is None
 
 
-async def _candidates(unit_source: str, description: str, before: tuple[Measure, Measure],
-                      client: LlmClient, k: int) -> tuple[list[str], int, str | None]:
+async def _candidates(
+    unit_source: str, description: str, before: tuple[Measure, Measure], client: LlmClient, k: int
+) -> tuple[list[str], int, str | None]:
     """Up to ``k`` distinct new descriptions, asked with the current scores (dimension-aware
     prompting): (descriptions, calls, error)."""
     correctness, abstraction = before
-    prompt = messages("abstract_v1.txt", code=textwrap.dedent(unit_source).strip(),
-                      description=description, correctness=f"{correctness.value:.2f}",
-                      abstraction=f"{abstraction.value:.2f}")
+    prompt = messages(
+        "abstract_v1.txt",
+        code=textwrap.dedent(unit_source).strip(),
+        description=description,
+        correctness=f"{correctness.value:.2f}",
+        abstraction=f"{abstraction.value:.2f}",
+    )
     max_tokens = max(256, len(description) // 2)  # ~ twice the description's own length
     texts, calls, error = await sample(client, prompt, k, REWRITE_TEMPERATURE, max_tokens)
     found = (_description(text) for text in texts)
     return list(dict.fromkeys(d for d in found if d and d != description)), calls, error
 
 
-async def _scores(unit_source: str, function: str, context: str, docstrings: list[str], clients,
-                  models, settings: SonarSettings):
+async def _scores(
+    unit_source: str,
+    function: str,
+    context: str,
+    docstrings: list[str],
+    clients,
+    models,
+    settings: SonarSettings,
+):
     """(Correctness, Abstraction) of each docstring, measured as ``sonar_scores`` measures
     them, with every regeneration tested in one sandbox run: (measures, calls, error, complete)."""
-    pools = await asyncio.gather(*(regenerate_pool(d, context, clients, models, settings)
-                                   for d in docstrings))
-    judged = await correctnesses(unit_source, function, context, [p.regeneration for p in pools], settings)
-    measures = [(correctness, pool.abstraction(context)) for pool, (correctness, _, _) in zip(pools, judged)]
+    pools = await asyncio.gather(
+        *(regenerate_pool(d, context, clients, models, settings) for d in docstrings)
+    )
+    judged = await correctnesses(
+        unit_source, function, context, [p.regeneration for p in pools], settings
+    )
+    measures = [
+        (correctness, pool.abstraction(context)) for pool, (correctness, _, _) in zip(pools, judged)
+    ]
     error = next((p.error for p in pools if p.error), None)
     complete = error is None and all(ok for _, _, ok in judged)
     return measures, sum(p.calls for p in pools), error, complete
 
 
-def _better(correctness: Measure, abstraction: Measure, base_correctness: Measure,
-            base_abstraction: Measure) -> bool:
+def _better(
+    correctness: Measure, abstraction: Measure, base_correctness: Measure, base_abstraction: Measure
+) -> bool:
     """Correctness not lower (and measured the same way: both executed or both
     approximate), Abstraction strictly higher."""
     value, base = correctness.value, base_correctness.value
@@ -211,26 +270,51 @@ def _better(correctness: Measure, abstraction: Measure, base_correctness: Measur
 
 def _to_json(result: RewriteResult) -> dict:
     first = result.rewrites[0] if result.rewrites else None
-    return {"tried": result.tried,
-            "baseline": [first.baseline_correctness.to_json(), first.baseline_abstraction.to_json()]
-            if first else None,
-            "rewrites": [{"description": r.description, "correctness": r.correctness.to_json(),
-                          "abstraction": r.abstraction.to_json()} for r in result.rewrites]}
+    return {
+        "tried": result.tried,
+        "baseline": [first.baseline_correctness.to_json(), first.baseline_abstraction.to_json()]
+        if first
+        else None,
+        "rewrites": [
+            {
+                "description": r.description,
+                "correctness": r.correctness.to_json(),
+                "abstraction": r.abstraction.to_json(),
+            }
+            for r in result.rewrites
+        ],
+    }
 
 
 def _from_json(data: dict, docstring: str, end: int) -> RewriteResult:
     before = [Measure.from_json(m) for m in data["baseline"]] if data["baseline"] else []
-    rewrites = tuple(Rewrite(r["description"], r["description"] + docstring[end:], end,
-                             Measure.from_json(r["correctness"]), Measure.from_json(r["abstraction"]),
-                             *before) for r in data["rewrites"])
+    rewrites = tuple(
+        Rewrite(
+            r["description"],
+            r["description"] + docstring[end:],
+            end,
+            Measure.from_json(r["correctness"]),
+            Measure.from_json(r["abstraction"]),
+            *before,
+        )
+        for r in data["rewrites"]
+    )
     return RewriteResult(rewrites, data["tried"], 0, cache_hit=True)
 
 
 # --- a verified correction of one sentence --------------------------------------------------
 
 
-async def sentence_rewrite(report: UnitAnalysis, text: str, evidence: Sequence[Evidence], sentence: str,
-                           reason: str, client: LlmClient, llm_settings: LlmSettings, cache) -> str | None:
+async def sentence_rewrite(
+    report: UnitAnalysis,
+    text: str,
+    evidence: Sequence[Evidence],
+    sentence: str,
+    reason: str,
+    client: LlmClient,
+    llm_settings: LlmSettings,
+    cache,
+) -> str | None:
     """A corrected text for ``sentence`` of ``report``'s docstring (a sentence with a C1-C4
     finding; ``reason`` is the judge's), or None when none is verified.
 
@@ -242,15 +326,29 @@ async def sentence_rewrite(report: UnitAnalysis, text: str, evidence: Sequence[E
     up to 4 x ``votes``). Cached only when the judge gave every verdict.
     """
     wanted = " ".join(sentence.split())
-    index = next((i for i, s in enumerate(report.segments) if " ".join(s.text.split()) == wanted), None)
+    index = next(
+        (i for i, s in enumerate(report.segments) if " ".join(s.text.split()) == wanted), None
+    )
     if index is None:
         return None
     judged = judge_input(report, text, evidence)
-    key = cache_key("sentence-rewrite", judged.code, report.docstring.text.value, wanted, reason,
-                    [(e.symbol, e.text) for e in judged.evidence], client.model,
-                    client.settings.api_base, client.settings.temperature, client.settings.top_p,
-                    llm_settings.votes, llm_settings.protocol, SENTENCE_TEMPERATURE,
-                    judge_prompts.prompt_digest(), rewrite_prompt_version())
+    key = cache_key(
+        "sentence-rewrite",
+        judged.code,
+        report.docstring.text.value,
+        wanted,
+        reason,
+        [(e.symbol, e.text) for e in judged.evidence],
+        client.model,
+        client.settings.api_base,
+        client.settings.temperature,
+        client.settings.top_p,
+        llm_settings.votes,
+        llm_settings.protocol,
+        SENTENCE_TEMPERATURE,
+        judge_prompts.prompt_digest(),
+        rewrite_prompt_version(),
+    )
     cached = cache.get(key) if cache is not None else None
     if cached is not None:
         return cached["sentence"]
@@ -260,8 +358,9 @@ async def sentence_rewrite(report: UnitAnalysis, text: str, evidence: Sequence[E
     segment = replace(report.segments[index], text=corrected)
     shown = list(judged.sentences)
     shown[index] = judge_prompts.shown_sentence(segment)
-    verdicts, _, _, error = await judge_sentence(replace(judged, sentences=tuple(shown)), index,
-                                                 llm_settings, client)
+    verdicts, _, _, error = await judge_sentence(
+        replace(judged, sentences=tuple(shown)), index, llm_settings, client
+    )
     if error is not None or None in verdicts.values():
         return None  # no verdict is no verification, and not a result to keep
     accepted = corrected if all(v == 1 for v in verdicts.values()) else None
@@ -270,17 +369,28 @@ async def sentence_rewrite(report: UnitAnalysis, text: str, evidence: Sequence[E
     return accepted
 
 
-async def _corrected(report: UnitAnalysis, index: int, judged, reason: str, client: LlmClient) -> str | None:
+async def _corrected(
+    report: UnitAnalysis, index: int, judged, reason: str, client: LlmClient
+) -> str | None:
     """The model's correction of sentence ``index``: one line, changed, and one sentence
     unless it is an entry's description; None when the answer is unusable or the call failed."""
     segment = report.segments[index]
     original = " ".join(segment.text.split())
-    related = "\n\n".join(f"### {e.symbol}\n{e.text.strip()}" for e in judged.evidence if e.text.strip())
-    prompt = messages("sentence_v1.txt", code=judged.code, context=related or "(none)",
-                      docstring=report.docstring.text.value, sentence=original, reason=reason)
+    related = "\n\n".join(
+        f"### {e.symbol}\n{e.text.strip()}" for e in judged.evidence if e.text.strip()
+    )
+    prompt = messages(
+        "sentence_v1.txt",
+        code=judged.code,
+        context=related or "(none)",
+        docstring=report.docstring.text.value,
+        sentence=original,
+        reason=reason,
+    )
     try:
-        completion = await client.complete(prompt, temperature=SENTENCE_TEMPERATURE,
-                                           max_tokens=SENTENCE_MAX_TOKENS)
+        completion = await client.complete(
+            prompt, temperature=SENTENCE_TEMPERATURE, max_tokens=SENTENCE_MAX_TOKENS
+        )
     except LlmError:
         return None
     answer = _unquoted(" ".join(clean_compression(completion.text).split()))

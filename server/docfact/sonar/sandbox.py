@@ -86,8 +86,10 @@ NOBODY = 65534  # the uid and gid the program runs as
 # What every program needs of the system, read-only: programs, libraries, the loader's cache.
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime")
-INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: "
-                "dnf install bubblewrap) to run generated code")
+INSTALL_HINT = (
+    "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: "
+    "dnf install bubblewrap) to run generated code"
+)
 REPORT_BYTES = 64 << 10
 AFTER_EXIT_S = 1.0  # how long the pipes may stay open once the child has exited
 POLL_S = 0.05  # how often the wall clock and the cancel flag are looked at
@@ -145,9 +147,15 @@ def stop_all() -> None:
         _remove_tree(work)
 
 
-def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
-               cancel: threading.Event | None = None,
-               read_paths: tuple[str, ...] = (), python: str | None = None) -> Outcome:
+def run_python(
+    program: str,
+    stdin: str = "",
+    *,
+    limits: Limits = Limits(),
+    cancel: threading.Event | None = None,
+    read_paths: tuple[str, ...] = (),
+    python: str | None = None,
+) -> Outcome:
     """Run ``program`` as ``__main__`` in a sandbox and say how it ended.
 
     ``read_paths`` are extra folders the program may read (even in a private folder such
@@ -159,8 +167,14 @@ def run_python(program: str, stdin: str = "", *, limits: Limits = Limits(),
     return _run(program, stdin, limits, cancel, read_paths, python)
 
 
-def _run(program: str, stdin: str, limits: Limits, cancel: threading.Event | None,
-         read_paths: tuple[str, ...], python: str | None = None) -> Outcome:
+def _run(
+    program: str,
+    stdin: str,
+    limits: Limits,
+    cancel: threading.Event | None,
+    read_paths: tuple[str, ...],
+    python: str | None = None,
+) -> Outcome:
     started = time.monotonic()
     work = os.path.realpath(tempfile.mkdtemp(prefix="docfact-sandbox-"))
     try:
@@ -184,7 +198,8 @@ def _run(program: str, stdin: str, limits: Limits, cancel: threading.Event | Non
             _RUNNING[process] = work
         try:
             streams, truncated, ended = _collect(
-                process, {report_read: "report", status_read: "status"}, limits, cancel, started)
+                process, {report_read: "report", status_read: "status"}, limits, cancel, started
+            )
         finally:
             os.close(report_read)
             os.close(status_read)
@@ -203,43 +218,78 @@ def _as_root() -> bool:
     return os.geteuid() == 0
 
 
-def _child_config(work: str, program_path: str, limits: Limits,
-                  read_paths: tuple[str, ...]) -> dict:
+def _child_config(
+    work: str, program_path: str, limits: Limits, read_paths: tuple[str, ...]
+) -> dict:
     # As root the program's processes are nobody's outside too, and the kernel counts
     # all of them, the other sandboxes' included, against its RLIMIT_NPROC.
     nproc = limits.processes + (_tasks_of(NOBODY) if _as_root() else 0)
     cpu = max(1, int(limits.cpu_s + 0.999))
     return {
-        "work": work, "program": program_path, "drop_to": NOBODY if _as_root() else None,
-        "readable": sorted(_readable_roots(read_paths)), "hidden": sorted(_hidden_roots()),
+        "work": work,
+        "program": program_path,
+        "drop_to": NOBODY if _as_root() else None,
+        "readable": sorted(_readable_roots(read_paths)),
+        "hidden": sorted(_hidden_roots()),
         "rlimits": {
-            "RLIMIT_CORE": [0, 0], "RLIMIT_CPU": [cpu, cpu + 1],
-            "RLIMIT_AS": [limits.memory_bytes] * 2, "RLIMIT_FSIZE": [limits.file_bytes] * 2,
-            "RLIMIT_NOFILE": [limits.open_files] * 2, "RLIMIT_NPROC": [nproc] * 2,
+            "RLIMIT_CORE": [0, 0],
+            "RLIMIT_CPU": [cpu, cpu + 1],
+            "RLIMIT_AS": [limits.memory_bytes] * 2,
+            "RLIMIT_FSIZE": [limits.file_bytes] * 2,
+            "RLIMIT_NOFILE": [limits.open_files] * 2,
+            "RLIMIT_NPROC": [nproc] * 2,
         },
     }
 
 
-def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...],
-           python: str | None) -> subprocess.Popen:
+def _start(
+    config: dict, work: str, limits: Limits, fds: tuple[int, ...], python: str | None
+) -> subprocess.Popen:
     command = _bwrap_prefix(work, config["readable"], limits.disk_bytes) + [
-        python or sys.executable, "-s", "-B", str(CHILD), json.dumps(config)]
+        python or sys.executable,
+        "-s",
+        "-B",
+        str(CHILD),
+        json.dumps(config),
+    ]
     with open(os.path.join(work, "stdin.txt"), "rb") as stdin:
         return subprocess.Popen(
-            command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=work,
-            env=_environment(work), start_new_session=True, pass_fds=fds)
+            command,
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=work,
+            env=_environment(work),
+            start_new_session=True,
+            pass_fds=fds,
+        )
 
 
 def _environment(work: str) -> dict[str, str]:
     """Built from nothing, so no key or token of the editor's environment gets in."""
-    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": work,
-            "TMPDIR": work, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "HOME": work,
+        "TMPDIR": work,
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
 
 
 def _bwrap_prefix(work: str, readable: list[str], disk_bytes: int) -> list[str]:
-    args = [shutil.which("bwrap") or "bwrap", "--unshare-ipc", "--unshare-pid",
-            "--unshare-net", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent",
-            "--new-session", "--cap-drop", "ALL"]
+    args = [
+        shutil.which("bwrap") or "bwrap",
+        "--unshare-ipc",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+    ]
     if _as_root():  # jail_child drops to nobody with these two, and then has none
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
@@ -270,8 +320,17 @@ def _filesystem(work: str, readable: list[str], disk_bytes: int) -> list[str]:
     if not any(_inside(work, done) for done in shown):
         args += _parents(work, made)
     program = os.path.join(work, "__main__.py")
-    return args + ["--perms", "01777", "--size", str(disk_bytes), "--tmpfs", work,
-                   "--ro-bind", program, program]
+    return args + [
+        "--perms",
+        "01777",
+        "--size",
+        str(disk_bytes),
+        "--tmpfs",
+        work,
+        "--ro-bind",
+        program,
+        program,
+    ]
 
 
 def _parents(path: str, made: set[str]) -> list[str]:
@@ -289,8 +348,14 @@ def _parents(path: str, made: set[str]) -> list[str]:
 
 def _hidden_roots() -> set[str]:
     """Folders the program must not read: homes and the shared temporary folder."""
-    candidates = {os.environ.get("HOME", ""), os.path.expanduser("~"), "/root", "/home",
-                  "/tmp", tempfile.gettempdir()}
+    candidates = {
+        os.environ.get("HOME", ""),
+        os.path.expanduser("~"),
+        "/root",
+        "/home",
+        "/tmp",
+        tempfile.gettempdir(),
+    }
     return {os.path.realpath(c) for c in candidates if c and os.path.isdir(c)} - {"/"}
 
 
@@ -298,13 +363,23 @@ def _readable_roots(extra: tuple[str, ...]) -> set[str]:
     """The interpreter, the venv, everything on sys.path, and what the caller adds;
     never a folder that contains a private one (that would show it whole)."""
     hidden = _hidden_roots()
-    candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-                  os.path.dirname(sys.executable), *sys.path, *extra]
+    candidates = [
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        os.path.dirname(sys.executable),
+        *sys.path,
+        *extra,
+    ]
     roots = set()
     for candidate in candidates:
         for path in {os.path.abspath(candidate), os.path.realpath(candidate)}:
-            if candidate and os.path.exists(path) and not any(
-                    _inside(private, path) for private in hidden):
+            if (
+                candidate
+                and os.path.exists(path)
+                and not any(_inside(private, path) for private in hidden)
+            ):
                 roots.add(path)
     return roots
 
@@ -331,16 +406,25 @@ def _tasks_of(uid: int) -> int:
 # --- watching it -------------------------------------------------------------------
 
 
-def _collect(process: subprocess.Popen, pipes: dict[int, str], limits: Limits,
-             cancel: threading.Event | None, started: float) -> tuple[dict, bool, str]:
+def _collect(
+    process: subprocess.Popen,
+    pipes: dict[int, str],
+    limits: Limits,
+    cancel: threading.Event | None,
+    started: float,
+) -> tuple[dict, bool, str]:
     """Drain stdout, stderr and the child's ``pipes`` until they close or time is up.
 
     Returns the kept bytes by stream name, whether stdout or stderr was cut, and why it
     stopped early ("cancelled", "wall", or "" when it did not)."""
     assert process.stdout is not None and process.stderr is not None  # started with PIPE
     names = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr", **pipes}
-    caps = {"stdout": limits.output_bytes, "stderr": limits.output_bytes,
-            "report": REPORT_BYTES, "status": REPORT_BYTES}
+    caps = {
+        "stdout": limits.output_bytes,
+        "stderr": limits.output_bytes,
+        "report": REPORT_BYTES,
+        "status": REPORT_BYTES,
+    }
     kept = {name: bytearray() for name in caps}
     seen = dict.fromkeys(caps, 0)
     deadline = started + limits.wall_s
@@ -403,16 +487,17 @@ def _remove_tree(path: str) -> None:
 # --- the verdict ---------------------------------------------------------------------
 
 
-def _outcome(limits: Limits, streams: dict, truncated: bool, ended: str,
-             seconds: float) -> Outcome:
+def _outcome(limits: Limits, streams: dict, truncated: bool, ended: str, seconds: float) -> Outcome:
     text = {name: bytes(data).decode("utf-8", "replace") for name, data in streams.items()}
-    state, detail = _judge(limits, ended, text["status"].split(), text["report"].strip(),
-                           text["stderr"])
+    state, detail = _judge(
+        limits, ended, text["status"].split(), text["report"].strip(), text["stderr"]
+    )
     return Outcome(state, text["stdout"], text["stderr"], detail, round(seconds, 4), truncated)
 
 
-def _judge(limits: Limits, ended: str, status: list[str], report: str,
-           stderr: str) -> tuple[str, str]:
+def _judge(
+    limits: Limits, ended: str, status: list[str], report: str, stderr: str
+) -> tuple[str, str]:
     """One state from how the run ended; ``status`` is the watcher's [exit code, CPU s]."""
     if ended == "cancelled":
         return "timeout", "cancelled by the caller"

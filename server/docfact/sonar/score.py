@@ -48,23 +48,38 @@ class SonarResult:
     unusable: str | None = None  # why the model's answer was no implementation (garbage, a stub)
 
     def to_json(self) -> dict:
-        return {"correctness": self.correctness.to_json(), "abstraction": self.abstraction.to_json(),
-                "conciseness": self.conciseness.to_json(),
-                "counterexample": self.counterexample.to_json() if self.counterexample else None,
-                "compression": self.compression}
+        return {
+            "correctness": self.correctness.to_json(),
+            "abstraction": self.abstraction.to_json(),
+            "conciseness": self.conciseness.to_json(),
+            "counterexample": self.counterexample.to_json() if self.counterexample else None,
+            "compression": self.compression,
+        }
 
     @classmethod
     def from_json(cls, data: dict, fluency: Measure) -> SonarResult:
         example = data["counterexample"]
-        return cls(Measure.from_json(data["correctness"]), Measure.from_json(data["abstraction"]),
-                   Measure.from_json(data["conciseness"]), fluency,
-                   Counterexample(**example) if example else None, data["compression"],
-                   cache_hit=True)
+        return cls(
+            Measure.from_json(data["correctness"]),
+            Measure.from_json(data["abstraction"]),
+            Measure.from_json(data["conciseness"]),
+            fluency,
+            Counterexample(**example) if example else None,
+            data["compression"],
+            cache_hit=True,
+        )
 
 
-async def sonar_scores(unit_source: str, function_name: str, docstring: str, context: str,
-                       client: LlmClient, settings: SonarSettings, cache,
-                       home: Home | None = None) -> SonarResult:
+async def sonar_scores(
+    unit_source: str,
+    function_name: str,
+    docstring: str,
+    context: str,
+    client: LlmClient,
+    settings: SonarSettings,
+    cache,
+    home: Home | None = None,
+) -> SonarResult:
     """Correctness, Abstraction, Conciseness and Fluency of ``docstring`` for the function
     ``unit_source`` defines; ``context`` is its signature and imports (build_context).
     With its ``home`` (its module in the project) the code runs there."""
@@ -76,15 +91,29 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
         return SonarResult(missing, missing, missing, await _fluency(docstring, settings, cache))
     fluency_task = asyncio.create_task(_fluency(docstring, settings, cache))
     models = settings.generators or (client.model,)
-    key = cache_key("sonar", unit_source, function_name, docstring, context,
-                    home.key() if home is not None else None,
-                    *scoring_key_parts(client, settings, models))
+    key = cache_key(
+        "sonar",
+        unit_source,
+        function_name,
+        docstring,
+        context,
+        home.key() if home is not None else None,
+        *scoring_key_parts(client, settings, models),
+    )
     cached = cache.get(key) if cache is not None else None
     if cached is not None:
         return SonarResult.from_json(cached, await fluency_task)
     try:
-        result, complete = await _measure(unit_source, function_name, docstring, context,
-                                          generator_clients(client, models), models, settings, home)
+        result, complete = await _measure(
+            unit_source,
+            function_name,
+            docstring,
+            context,
+            generator_clients(client, models),
+            models,
+            settings,
+            home,
+        )
     except BaseException:
         fluency_task.cancel()
         raise
@@ -95,15 +124,24 @@ async def sonar_scores(unit_source: str, function_name: str, docstring: str, con
 
 def scoring_key_parts(client: LlmClient, settings: SonarSettings, models: tuple[str, ...]) -> tuple:
     """What a score depends on besides the function and its docstring (for cache keys)."""
-    return (models, client.settings.api_base, client.settings.top_p,
-            asdict(replace(settings, enabled=True, run="manual", fluency_model=None)),
-            CORRECTNESS_TEMPERATURE, POOL_TEMPERATURE, prompt_version(), driver_version())
+    return (
+        models,
+        client.settings.api_base,
+        client.settings.top_p,
+        asdict(replace(settings, enabled=True, run="manual", fluency_model=None)),
+        CORRECTNESS_TEMPERATURE,
+        POOL_TEMPERATURE,
+        prompt_version(),
+        driver_version(),
+    )
 
 
 def generator_clients(client: LlmClient, models: tuple[str, ...]) -> list[LlmClient]:
     """One client per generator; other models are reached the way the judge's model is."""
-    return [client if model == client.model else LlmClient(replace(client.settings, model=model))
-            for model in models]
+    return [
+        client if model == client.model else LlmClient(replace(client.settings, model=model))
+        for model in models
+    ]
 
 
 def _shares(total: int, parts: int) -> list[int]:
@@ -136,23 +174,38 @@ class Pool:
 
     @property
     def programs(self) -> list[str]:
-        return [code for g in (self.first, *self.rest) for r in g.items
-                if (code := r.usable_code) is not None]
+        return [
+            code
+            for g in (self.first, *self.rest)
+            for r in g.items
+            if (code := r.usable_code) is not None
+        ]
 
     def abstraction(self, context: str) -> Measure:
         return abstraction(self.programs, context, self.origin)
 
 
-async def regenerate_pool(docstring: str, context: str, clients: list[LlmClient],
-                          models: tuple[str, ...], settings: SonarSettings) -> Pool:
+async def regenerate_pool(
+    docstring: str,
+    context: str,
+    clients: list[LlmClient],
+    models: tuple[str, ...],
+    settings: SonarSettings,
+) -> Pool:
     """The Correctness regeneration and the Abstraction pool it is the first member of."""
     shares = _shares(max(settings.samples, len(clients)), len(clients))
     origin = _origin(models, shares)
     shares[0] -= 1  # the Correctness regeneration is the first generator's first sample
     first, rest = await asyncio.gather(
         regenerate(docstring, context, clients[0], 1, CORRECTNESS_TEMPERATURE),
-        asyncio.gather(*(regenerate(docstring, context, c, share, POOL_TEMPERATURE)
-                         for c, share in zip(clients, shares) if share > 0)))
+        asyncio.gather(
+            *(
+                regenerate(docstring, context, c, share, POOL_TEMPERATURE)
+                for c, share in zip(clients, shares)
+                if share > 0
+            )
+        ),
+    )
     return Pool(first, tuple(rest), origin)
 
 
@@ -162,20 +215,35 @@ async def _measure(unit_source, function, docstring, context, clients, models, s
     # compressions with their regenerations; then both sandbox runs at once.
     pool, compressed = await asyncio.gather(
         regenerate_pool(docstring, context, clients, models, settings),
-        compress(docstring, context, clients[0], settings.compressions, CORRECTNESS_TEMPERATURE))
+        compress(docstring, context, clients[0], settings.compressions, CORRECTNESS_TEMPERATURE),
+    )
     calls = pool.calls + compressed.calls
     if not pool.first.items:
         failed = not_measured(f"model call failed: {pool.first.error}")
-        return SonarResult(failed, failed, failed, _pending(), calls=calls, error=pool.first.error), False
+        return SonarResult(
+            failed, failed, failed, _pending(), calls=calls, error=pool.first.error
+        ), False
     regeneration = pool.regeneration
-    unusable = None if regeneration.usable_code is not None else \
-        regeneration.problem or f"the regenerated code is a stub ({regeneration.stub_kind})"
+    unusable = (
+        None
+        if regeneration.usable_code is not None
+        else regeneration.problem or f"the regenerated code is a stub ({regeneration.stub_kind})"
+    )
     ((correctness, example, correct_ok),), concise = await asyncio.gather(
         correctnesses(unit_source, function, context, [regeneration], settings, home),
-        _conciseness(docstring, compressed, function, context, regeneration, settings, home))
-    result = SonarResult(correctness, pool.abstraction(context), concise.measure,
-                         _pending(), example, concise.compression, calls,
-                         error=pool.error or compressed.error, unusable=unusable)
+        _conciseness(docstring, compressed, function, context, regeneration, settings, home),
+    )
+    result = SonarResult(
+        correctness,
+        pool.abstraction(context),
+        concise.measure,
+        _pending(),
+        example,
+        concise.compression,
+        calls,
+        error=pool.error or compressed.error,
+        unusable=unusable,
+    )
     return result, correct_ok and concise.complete and pool.error is None
 
 
@@ -190,44 +258,68 @@ def _origin(models: tuple[str, ...], shares: list[int]) -> str:
 Judged = tuple[Measure, Counterexample | None, bool]  # (Correctness, a counterexample, complete)
 
 
-async def correctnesses(unit_source: str, function: str, context: str,
-                        regenerations: list[Regeneration], settings: SonarSettings,
-                        home: Home | None = None) -> list[Judged]:
+async def correctnesses(
+    unit_source: str,
+    function: str,
+    context: str,
+    regenerations: list[Regeneration],
+    settings: SonarSettings,
+    home: Home | None = None,
+) -> list[Judged]:
     """Correctness of each regeneration; the usable ones are tested in one sandbox run, so
     they are compared with the function on the same inputs: in the function's own module
     when it has a ``home`` there that imports, else as a program of its own when it needs
     nothing of its module."""
     runnable = [code for r in regenerations if (code := r.usable_code) is not None]
-    run, reason = await _differential(unit_source, function, context, runnable, settings, home) \
-        if runnable else (None, None)
+    run, reason = (
+        await _differential(unit_source, function, context, runnable, settings, home)
+        if runnable
+        else (None, None)
+    )
     results = iter(run.results if run is not None else ())
     shares = [next(results, None) if r.usable_code is not None else None for r in regenerations]
     original = _program(unit_source, context)
-    return [_correctness(original, context, r, reason, run, share)
-            for r, share in zip(regenerations, shares)]
+    return [
+        _correctness(original, context, r, reason, run, share)
+        for r, share in zip(regenerations, shares)
+    ]
 
 
-async def _differential(unit_source: str, function: str, context: str, programs: list[str],
-                        settings: SonarSettings, home: Home | None) -> tuple[FuncSimRun | None, str | None]:
+async def _differential(
+    unit_source: str,
+    function: str,
+    context: str,
+    programs: list[str],
+    settings: SonarSettings,
+    home: Home | None,
+) -> tuple[FuncSimRun | None, str | None]:
     """The FuncSim run of ``programs`` against the function, or why there is none."""
     cases, time_limit_s = settings.fuzz_cases, settings.time_limit_s
     in_module = None
     if home is not None:
-        run = await afuncsim(None, programs, function, cases=cases, time_limit_s=time_limit_s,
-                             home=home)
+        run = await afuncsim(
+            None, programs, function, cases=cases, time_limit_s=time_limit_s, home=home
+        )
         if run.stage not in ("module", "function"):
             return run, None
         in_module = run.error  # the module does not import here, or the function is not in it
     original = _program(unit_source, context)
     reason = why_not_runnable(original, function)
     if reason is None:
-        return await afuncsim(original, programs, function, cases=cases,
-                              time_limit_s=time_limit_s), None
+        return await afuncsim(
+            original, programs, function, cases=cases, time_limit_s=time_limit_s
+        ), None
     return None, f"{in_module}; on its own, {reason}" if in_module else reason
 
 
-def _correctness(original: str, context: str, regeneration: Regeneration, reason: str | None,
-                 run: FuncSimRun | None, similarity: Similarity | None) -> Judged:
+def _correctness(
+    original: str,
+    context: str,
+    regeneration: Regeneration,
+    reason: str | None,
+    run: FuncSimRun | None,
+    similarity: Similarity | None,
+) -> Judged:
     """Correctness from ``similarity`` (this regeneration's share of ``run``), else a
     structural approximation when the function could not be run for ``reason``. Code that
     is no implementation (none, a stub, code that does not load) is not measurable: the
@@ -235,11 +327,20 @@ def _correctness(original: str, context: str, regeneration: Regeneration, reason
     if regeneration.code is None:
         return not_measured(regeneration.problem or "no code"), None, False
     if regeneration.stub:
-        return not_measured(f"the code regenerated from the docstring is a stub ({regeneration.stub_kind})"), \
-            None, False
+        return (
+            not_measured(
+                f"the code regenerated from the docstring is a stub ({regeneration.stub_kind})"
+            ),
+            None,
+            False,
+        )
     if similarity is not None and run is not None:  # (a similarity is a share of a run)
         if similarity.problem is not None:
-            return not_measured(f"the regenerated code cannot be tested: {similarity.problem}"), None, True
+            return (
+                not_measured(f"the regenerated code cannot be tested: {similarity.problem}"),
+                None,
+                True,
+            )
         if similarity.value is None:
             return not_measured(f"no input of {run.cases} gave a comparable result"), None, True
         dropped = f", {similarity.discarded} discarded" if similarity.discarded else ""
@@ -254,7 +355,11 @@ def _correctness(original: str, context: str, regeneration: Regeneration, reason
         value = pair_similarity(original, regeneration.code, context)
     except SyntaxError:
         return not_measured(f"the function cannot be compared ({reason})"), None, True
-    return Measure(value, f"approximate: structural similarity, not executed ({reason})", True), None, True
+    return (
+        Measure(value, f"approximate: structural similarity, not executed ({reason})", True),
+        None,
+        True,
+    )
 
 
 def _program(unit_source: str, context: str) -> str:
@@ -262,17 +367,34 @@ def _program(unit_source: str, context: str) -> str:
     return f"{context_imports(context)}\n\n{textwrap.dedent(unit_source)}"
 
 
-async def _conciseness(docstring: str, compressed: Compressed, function: str, context: str,
-                       regeneration: Regeneration, settings: SonarSettings,
-                       home: Home | None) -> ConcisenessResult:
+async def _conciseness(
+    docstring: str,
+    compressed: Compressed,
+    function: str,
+    context: str,
+    regeneration: Regeneration,
+    settings: SonarSettings,
+    home: Home | None,
+) -> ConcisenessResult:
     code = regeneration.usable_code
     if code is None:
         why = "a stub" if regeneration.stub else "unusable"
-        return ConcisenessResult(not_measured(f"the code regenerated from the docstring is {why}"),
-                                 None, compressed.calls,
-                                 regeneration.code is not None and compressed.error is None)
-    return await judge(docstring, compressed, code, function, context,
-                       settings.fuzz_cases, settings.time_limit_s, home)
+        return ConcisenessResult(
+            not_measured(f"the code regenerated from the docstring is {why}"),
+            None,
+            compressed.calls,
+            regeneration.code is not None and compressed.error is None,
+        )
+    return await judge(
+        docstring,
+        compressed,
+        code,
+        function,
+        context,
+        settings.fuzz_cases,
+        settings.time_limit_s,
+        home,
+    )
 
 
 def _pending() -> Measure:
@@ -287,7 +409,9 @@ async def _fluency(docstring: str, settings: SonarSettings, cache) -> Measure:
     except ImportError:
         return not_measured("fluency model not available")
     identity = await asyncio.to_thread(fluency_identity, settings.fluency_model)
-    key = cache_key("sonar-fluency", docstring, identity) if identity and cache is not None else None
+    key = (
+        cache_key("sonar-fluency", docstring, identity) if identity and cache is not None else None
+    )
     stored = cache.get(key) if key else None
     if isinstance(stored, list) and len(stored) == 2:
         return Measure(*stored)

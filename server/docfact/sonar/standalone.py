@@ -17,11 +17,46 @@ _DYNAMIC_BUILTINS = {"exec", "eval", "compile", "__import__", "globals", "locals
 # Modules whose use means I/O, process state or results that differ from run to run
 # (random is fine: the seed is fixed before every call).
 _EFFECT_MODULES = {
-    "os", "sys", "subprocess", "socket", "time", "shutil", "pathlib", "tempfile", "glob",
-    "requests", "urllib", "http", "httpx", "aiohttp", "asyncio", "threading", "multiprocessing",
-    "concurrent", "signal", "ctypes", "secrets", "uuid", "logging", "datetime", "sqlite3",
-    "smtplib", "ftplib", "webbrowser", "getpass", "platform", "importlib", "builtins", "select",
-    "selectors", "mmap", "fcntl", "resource", "atexit", "gc", "inspect",
+    "os",
+    "sys",
+    "subprocess",
+    "socket",
+    "time",
+    "shutil",
+    "pathlib",
+    "tempfile",
+    "glob",
+    "requests",
+    "urllib",
+    "http",
+    "httpx",
+    "aiohttp",
+    "asyncio",
+    "threading",
+    "multiprocessing",
+    "concurrent",
+    "signal",
+    "ctypes",
+    "secrets",
+    "uuid",
+    "logging",
+    "datetime",
+    "sqlite3",
+    "smtplib",
+    "ftplib",
+    "webbrowser",
+    "getpass",
+    "platform",
+    "importlib",
+    "builtins",
+    "select",
+    "selectors",
+    "mmap",
+    "fcntl",
+    "resource",
+    "atexit",
+    "gc",
+    "inspect",
 }
 _BUILTIN_NAMES = set(dir(builtins))
 
@@ -32,8 +67,14 @@ def why_not_runnable(program: str, function: str) -> str | None:
         tree = ast.parse(program)
     except (SyntaxError, ValueError):
         return "the code does not parse"
-    node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and n.name == function), None)
+    node = next(
+        (
+            n
+            for n in tree.body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function
+        ),
+        None,
+    )
     if node is None:
         in_class = function_node(program, function) is not None
         return "the function is a method" if in_class else f"the code has no function {function}"
@@ -47,7 +88,9 @@ def why_not_runnable(program: str, function: str) -> str | None:
             kind = "global" if isinstance(statement, ast.Global) else "nonlocal"
             return f"the function changes global state ({kind} {', '.join(statement.names)})"
     imported = _imported_roots(tree)
-    loaded = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    loaded = [
+        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    ]
     bound = _bound_names(node) | _top_level_names(tree)
     for name in loaded:
         if name in _IO_BUILTINS and name not in bound:

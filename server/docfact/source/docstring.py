@@ -21,9 +21,17 @@ STYLES = ("google", "numpy", "sphinx", "epytext", "plain")
 _SECTIONS = {
     **dict.fromkeys(
         (
-            "args", "arguments", "parameters", "params", "keyword args",
-            "keyword arguments", "keyword parameters", "other parameters",
-            "other args", "other arguments", "kwargs",
+            "args",
+            "arguments",
+            "parameters",
+            "params",
+            "keyword args",
+            "keyword arguments",
+            "keyword parameters",
+            "other parameters",
+            "other args",
+            "other arguments",
+            "kwargs",
         ),
         "param",
     ),
@@ -35,17 +43,29 @@ _SECTIONS = {
     **dict.fromkeys(("methods", "receives", "receive"), "named"),  # like Args
     **dict.fromkeys(
         (
-            "notes", "note", "warning", "warnings", "example", "examples",
-            "extended summary", "description", "todo", "tip", "hint", "important",
-            "attention", "caution", "danger", "error", "usage",
+            "notes",
+            "note",
+            "warning",
+            "warnings",
+            "example",
+            "examples",
+            "extended summary",
+            "description",
+            "todo",
+            "tip",
+            "hint",
+            "important",
+            "attention",
+            "caution",
+            "danger",
+            "error",
+            "usage",
         ),
         "prose",
     ),
     **dict.fromkeys(("see also", "references"), "skip"),
 }
-_ENTRY_SECTIONS = frozenset(
-    ("param", "returns", "yields", "raises", "attribute", "warns", "named")
-)
+_ENTRY_SECTIONS = frozenset(("param", "returns", "yields", "raises", "attribute", "warns", "named"))
 
 # Sphinx/Epytext field tag (lower case) -> (entry kind, whether its body is a "desc" or a "type").
 _FIELD_TAGS = {
@@ -66,15 +86,38 @@ _FIELD_TAGS = {
 # Directives whose content is code, and directives whose content is neither prose nor code.
 _CODE_DIRECTIVES = frozenset(
     (
-        "code-block", "code", "sourcecode", "doctest", "literalinclude", "testcode",
-        "testoutput", "testsetup", "testcleanup", "ipython", "plot", "math",
-        "productionlist", "raw", "jupyter-execute",
+        "code-block",
+        "code",
+        "sourcecode",
+        "doctest",
+        "literalinclude",
+        "testcode",
+        "testoutput",
+        "testsetup",
+        "testcleanup",
+        "ipython",
+        "plot",
+        "math",
+        "productionlist",
+        "raw",
+        "jupyter-execute",
     )
 )
 _SKIP_DIRECTIVES = frozenset(
     (
-        "seealso", "toctree", "image", "figure", "include", "index", "table", "csv-table",
-        "list-table", "graphviz", "highlight", "currentmodule", "module",
+        "seealso",
+        "toctree",
+        "image",
+        "figure",
+        "include",
+        "index",
+        "table",
+        "csv-table",
+        "list-table",
+        "graphviz",
+        "highlight",
+        "currentmodule",
+        "module",
     )
 )
 # Directives nested deeper than this are skipped (their content is not prose).
@@ -82,8 +125,16 @@ _MAX_NESTING = 16
 # Admonitions whose text may start on the directive line itself.
 _ADMONITIONS = frozenset(
     (
-        "note", "warning", "tip", "hint", "important", "attention", "caution", "danger",
-        "error", "todo",
+        "note",
+        "warning",
+        "tip",
+        "hint",
+        "important",
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "todo",
     )
 )
 
@@ -222,8 +273,14 @@ def _outside_brackets(text: str) -> str:
 
 def _type_colon(value: str, start: int, end: int) -> int:
     """Offset of the first ``:`` in value[start:end] that ends a "type:" prefix, or -1."""
-    return next((i for i, c, level in _levels(value, start, end)
-                 if c == ":" and level == 0 and (i + 1 == end or value[i + 1].isspace())), -1)
+    return next(
+        (
+            i
+            for i, c, level in _levels(value, start, end)
+            if c == ":" and level == 0 and (i + 1 == end or value[i + 1].isspace())
+        ),
+        -1,
+    )
 
 
 def _closing_paren(value: str, start: int, end: int) -> int:
@@ -549,8 +606,9 @@ class _Parser:
         if first >= 0:
             yield first, last
 
-    def _named_entries(self, kind: str, heading: str, i: int, j: int,
-                       head: Callable[[int], _Head | None]) -> None:
+    def _named_entries(
+        self, kind: str, heading: str, i: int, j: int, head: Callable[[int], _Head | None]
+    ) -> None:
         """Entries whose first line names them; a line that names nothing continues the
         previous entry (or starts a nameless one)."""
         pending: list | None = None  # [names, type, description start, description end]
@@ -690,9 +748,7 @@ class _Parser:
         type_ = self._field(args.start, args.start + cut) if cut > 0 else None
         return self._field(name_start, args.end), type_
 
-    def _merge_type(
-        self, kind: str, name: Field | None, type_: Field | None, section: str
-    ) -> None:
+    def _merge_type(self, kind: str, name: Field | None, type_: Field | None, section: str) -> None:
         """``:type x:``/``:rtype:`` completes the entry it describes, else starts one."""
         key = name.text if name is not None else None
         for candidate in ("param", "attribute") if kind == "param" else (kind,):

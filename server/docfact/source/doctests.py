@@ -85,7 +85,7 @@ class _Locator:
             return None
         prefix = self.example.indent + _PROMPT
         source_line = self.lines[line][prefix:]
-        column = len(source_line.encode("utf-8")[:node.col_offset].decode("utf-8", "replace"))
+        column = len(source_line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace"))
         start = self.starts[line] + prefix + column
         return Field(text, start, start + len(text))
 
@@ -141,7 +141,8 @@ def _read(code: DoctestCode, tree: ast.AST, at: _Locator) -> None:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 code.aliases[alias.asname or alias.name.split(".")[0]] = (
-                    alias.name if alias.asname else alias.name.split(".")[0])
+                    alias.name if alias.asname else alias.name.split(".")[0]
+                )
                 where = at.find(node, alias.name)
                 if where is not None:
                     code.imports.append((alias.name, where))
@@ -163,7 +164,11 @@ def _read(code: DoctestCode, tree: ast.AST, at: _Locator) -> None:
                 where = at.field(inner, dotted)
                 if where is not None and where.text == _text_at(at, where):
                     code.dotted.append(where)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in code.bound:
+        elif (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and node.id not in code.bound
+        ):
             where = at.field(node, node.id)
             if where is not None:
                 code.names.append(where)
@@ -180,4 +185,4 @@ def _text_at(at: _Locator, where: Field) -> str:
     """What the value holds at ``where`` (a chain written across lines does not match)."""
     line = next(k for k in range(len(at.starts) - 1) if at.starts[k + 1] > where.start)
     column = where.start - at.starts[line]
-    return at.lines[line][column:column + len(where.text)]
+    return at.lines[line][column : column + len(where.text)]

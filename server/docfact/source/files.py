@@ -12,9 +12,24 @@ import pathspec
 
 # Folders no one wants checked (as ruff skips them by default).
 DEFAULT_EXCLUDES = (
-    ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".ruff_cache",
-    ".pytest_cache", "__pycache__", "node_modules", "site-packages", "__pypackages__",
-    "build", "dist", "_build", ".eggs",
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    "__pycache__",
+    "node_modules",
+    "site-packages",
+    "__pypackages__",
+    "build",
+    "dist",
+    "_build",
+    ".eggs",
 )
 SUFFIXES = (".py", ".pyi", ".java")
 
@@ -62,12 +77,15 @@ def decode_source(data: bytes) -> str:
             f"not valid {encoding} (byte {error.start}); declare the encoding with a coding line"
         ) from None
     except LookupError:  # a codec that is not a text encoding (rot13, base64)
-        raise SkippedFile(f"its coding line names {encoding}, which is not a text encoding") from None
+        raise SkippedFile(
+            f"its coding line names {encoding}, which is not a text encoding"
+        ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def iter_python_files(root: Path, exclude: tuple[str, ...] = (),
-                      unreadable: list[tuple[str, str]] | None = None) -> list[Path]:
+def iter_python_files(
+    root: Path, exclude: tuple[str, ...] = (), unreadable: list[tuple[str, str]] | None = None
+) -> list[Path]:
     """Python and Java files under ``root``, honouring .gitignore files and ``exclude``
     patterns (checked when the settings are read). Folders that cannot be listed are added
     to ``unreadable`` with the reason."""
@@ -113,14 +131,20 @@ def gitignore_spec(lines: list[str]) -> pathspec.PathSpec:
     return pathspec.PathSpec.from_lines("gitignore", valid)
 
 
-def _ignored(path: Path, root: Path, excluded: pathspec.PathSpec,
-             ignores: list[tuple[Path, pathspec.PathSpec]], is_dir: bool = False) -> bool:
+def _ignored(
+    path: Path,
+    root: Path,
+    excluded: pathspec.PathSpec,
+    ignores: list[tuple[Path, pathspec.PathSpec]],
+    is_dir: bool = False,
+) -> bool:
     suffix = "/" if is_dir else ""
     if excluded.match_file(path.relative_to(root).as_posix() + suffix):
         return True
     for base, spec in ignores:
-        if (base == path or base in path.parents) \
-                and spec.match_file(path.relative_to(base).as_posix() + suffix):
+        if (base == path or base in path.parents) and spec.match_file(
+            path.relative_to(base).as_posix() + suffix
+        ):
             return True
     return False
 
@@ -140,5 +164,7 @@ def module_name_for(path: Path, packages: dict[Path, tuple[str, ...]] | None = N
 def _package_of(folder: Path, packages: dict[Path, tuple[str, ...]]) -> tuple[str, ...]:
     if folder not in packages:
         is_package = folder.parent != folder and (folder / "__init__.py").is_file()
-        packages[folder] = _package_of(folder.parent, packages) + (folder.name,) if is_package else ()
+        packages[folder] = (
+            _package_of(folder.parent, packages) + (folder.name,) if is_package else ()
+        )
     return packages[folder]

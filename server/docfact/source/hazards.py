@@ -63,7 +63,7 @@ def indentation_depth(data: bytes) -> int:
         stripped = line.lstrip(b" \t\f")
         if not stripped or stripped[:1] == b"#":
             continue
-        width = _width(line[:len(line) - len(stripped)])
+        width = _width(line[: len(line) - len(stripped)])
         while width < levels[-1]:
             levels.pop()
         if width > levels[-1]:
@@ -92,15 +92,23 @@ def _crash_in_child(data: bytes, depth: int) -> str:
     """Why parsing killed a child process ("" if it did not: an editor asks again for
     every version of a document, so the answer is kept)."""
     try:
-        child = subprocess.run([sys.executable, "-c", _PARSE_IN_CHILD], input=data,
-                               capture_output=True, timeout=_CHILD_TIMEOUT_S)
+        child = subprocess.run(
+            [sys.executable, "-c", _PARSE_IN_CHILD],
+            input=data,
+            capture_output=True,
+            timeout=_CHILD_TIMEOUT_S,
+        )
     except subprocess.TimeoutExpired:
-        return (f"{depth} levels of indentation, and the parser did not "
-                f"finish in {_CHILD_TIMEOUT_S:g} s")
+        return (
+            f"{depth} levels of indentation, and the parser did not "
+            f"finish in {_CHILD_TIMEOUT_S:g} s"
+        )
     if child.returncode >= 0:
         return ""  # it ended by itself: the parser did not crash
-    return (f"{depth} levels of indentation crash the Python parser "
-            f"(CPython allows {CPYTHON_MAX_INDENT})")
+    return (
+        f"{depth} levels of indentation crash the Python parser "
+        f"(CPython allows {CPYTHON_MAX_INDENT})"
+    )
 
 
 def check_tree_depth(statements: list[tree_sitter.Node]) -> None:
@@ -110,8 +118,10 @@ def check_tree_depth(statements: list[tree_sitter.Node]) -> None:
         if statement.end_byte - statement.start_byte > QUERY_MAX_DEPTH:
             depth = _depth(statement)
             if depth > QUERY_MAX_DEPTH:
-                raise SkippedFile(f"an expression nested {depth:,} levels deep (line "
-                                  f"{statement.start_point[0] + 1}); CPython refuses far less")
+                raise SkippedFile(
+                    f"an expression nested {depth:,} levels deep (line "
+                    f"{statement.start_point[0] + 1}); CPython refuses far less"
+                )
 
 
 def _depth(node: tree_sitter.Node) -> int:

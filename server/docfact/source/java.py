@@ -46,18 +46,32 @@ _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _SUPPRESSION = re.compile(r"//\s*docfact:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _MARKDOWN_LINE = re.compile(r"///(?!/)")  # a line of slashes is a separator
-_TYPES = frozenset({
-    "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-    "annotation_type_declaration",
-})
-_METHODS = frozenset({
-    "method_declaration", "constructor_declaration", "compact_constructor_declaration",
-    "annotation_type_element_declaration",
-})
-_BODIES = frozenset({
-    "class_body", "interface_body", "enum_body", "enum_body_declarations",
-    "annotation_type_body",
-})
+_TYPES = frozenset(
+    {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+    }
+)
+_METHODS = frozenset(
+    {
+        "method_declaration",
+        "constructor_declaration",
+        "compact_constructor_declaration",
+        "annotation_type_element_declaration",
+    }
+)
+_BODIES = frozenset(
+    {
+        "class_body",
+        "interface_body",
+        "enum_body",
+        "enum_body_declarations",
+        "annotation_type_body",
+    }
+)
 _STATEMENTS = ("return", "throw", "call", "new")
 
 
@@ -74,7 +88,9 @@ def _parser() -> tree_sitter.Parser:
 @lru_cache(maxsize=1)
 def _query() -> tree_sitter.Query:
     """One pass over the tree: the scopes that own statements, and the statements."""
-    return tree_sitter.Query(_language(), """
+    return tree_sitter.Query(
+        _language(),
+        """
         (method_declaration) @function
         (constructor_declaration) @function
         (compact_constructor_declaration) @function
@@ -85,7 +101,8 @@ def _query() -> tree_sitter.Query:
         (method_invocation) @call
         (object_creation_expression) @new
         (explicit_constructor_invocation) @new
-    """)
+    """,
+    )
 
 
 def parse_module(text: str) -> Module:
@@ -169,7 +186,14 @@ class _Extractor:
         for child in root.named_children:
             if child.type == "package_declaration":
                 declaration = child
-                name = next((c for c in child.named_children if c.type in ("identifier", "scoped_identifier")), None)
+                name = next(
+                    (
+                        c
+                        for c in child.named_children
+                        if c.type in ("identifier", "scoped_identifier")
+                    ),
+                    None,
+                )
                 package = self._text(name) if name is not None else ""
             elif child.type == "import_declaration":
                 imports += self._import(child)
@@ -181,12 +205,24 @@ class _Extractor:
             docstring = self._javadoc(declaration)
         self.masked = self._masked_text()
         names = frozenset(_IDENTIFIER.findall(self.masked))
-        module_unit = Unit(kind="module", name="", qualname="", span=Span(0, len(self.text)),
-                           name_span=Span(0, 0), def_line=0, docstring=docstring, local_names=names)
+        module_unit = Unit(
+            kind="module",
+            name="",
+            qualname="",
+            span=Span(0, len(self.text)),
+            name_span=Span(0, 0),
+            def_line=0,
+            docstring=docstring,
+            local_names=names,
+        )
         # Placed like a declaration's: suppressed on the package line.
         if docstring is not None and name is not None:
-            module_unit = replace(module_unit, name_span=self._span(name), def_line=name.start_point[0],
-                                  suppressed=self._suppressions(name))
+            module_unit = replace(
+                module_unit,
+                name_span=self._span(name),
+                def_line=name.start_point[0],
+                suppressed=self._suppressions(name),
+            )
         class_names: dict[str, frozenset[str]] = {}
         units = [module_unit] + [self._with_names(unit, class_names) for unit in self.units]
         return Module(
@@ -202,7 +238,9 @@ class _Extractor:
     def _import(self, node: tree_sitter.Node) -> list[tuple[str, str]]:
         """(simple name, dotted target) of a single-type or static import; ("*", package
         or class) of a wildcard import."""
-        target = next((c for c in node.named_children if c.type in ("identifier", "scoped_identifier")), None)
+        target = next(
+            (c for c in node.named_children if c.type in ("identifier", "scoped_identifier")), None
+        )
         if target is None:
             return []
         dotted = self._text(target)
@@ -219,7 +257,10 @@ class _Extractor:
             elif child.type in _METHODS and owner is not None:
                 self._method(child, prefix, owner)
             elif child.type in ("field_declaration", "constant_declaration"):
-                names = [d.child_by_field_name("name") for d in child.children_by_field_name("declarator")]
+                names = [
+                    d.child_by_field_name("name")
+                    for d in child.children_by_field_name("declarator")
+                ]
                 self._field(child, prefix, [n for n in names if n is not None])
             elif child.type == "enum_constant":
                 name = child.child_by_field_name("name")
@@ -242,11 +283,13 @@ class _Extractor:
             parameters += components
             self.variables += [(f"{qualname}.{p.name}", self._line(p.span)) for p in components]
         unit = self._unit(node, "class", name, qualname, name_node)
-        self.units.append(replace(
-            unit,
-            signature=Signature(tuple(parameters), None, None),
-            bases=tuple(self._bases(node)),
-        ))
+        self.units.append(
+            replace(
+                unit,
+                signature=Signature(tuple(parameters), None, None),
+                bases=tuple(self._bases(node)),
+            )
+        )
         if body is not None:
             self._members(body, qualname + ".", owner=name)
 
@@ -275,27 +318,42 @@ class _Extractor:
             returns_text = self._text(returns) if returns is not None else None
             returns_span = self._span(returns) if returns is not None else None
         parameters = self._type_parameters(node) + self._formal_parameters(
-            node.child_by_field_name("parameters"))
+            node.child_by_field_name("parameters")
+        )
         if node.type == "compact_constructor_declaration":  # its parameters are the record's
             record = node.parent.parent if node.parent is not None else None
             if record is not None and record.type == "record_declaration":
                 parameters = self._formal_parameters(record.child_by_field_name("parameters"))
         throws = next((c for c in node.named_children if c.type == "throws"), None)
         signature = Signature(
-            parameters=tuple(parameters), returns=returns_text, returns_span=returns_span,
+            parameters=tuple(parameters),
+            returns=returns_text,
+            returns_span=returns_span,
             throws=tuple(self._text(t) for t in throws.named_children) if throws else (),
         )
-        unit = replace(self._unit(node, "method", name, prefix + name, name_node), signature=signature)
+        unit = replace(
+            self._unit(node, "method", name, prefix + name, name_node), signature=signature
+        )
         self.units.append(self._with_body_facts(unit, node))
 
-    def _unit(self, node: tree_sitter.Node, kind: str, name: str, qualname: str,
-              name_node: tree_sitter.Node) -> Unit:
+    def _unit(
+        self,
+        node: tree_sitter.Node,
+        kind: str,
+        name: str,
+        qualname: str,
+        name_node: tree_sitter.Node,
+    ) -> Unit:
         comment = self._javadoc(node)
         start = comment.literal.start if comment is not None else None
         return Unit(
-            kind=kind, name=name, qualname=qualname,
-            span=Span(start if start is not None else self.char_at[node.start_byte],
-                      self.char_at[node.end_byte]),
+            kind=kind,
+            name=name,
+            qualname=qualname,
+            span=Span(
+                start if start is not None else self.char_at[node.start_byte],
+                self.char_at[node.end_byte],
+            ),
             name_span=self._span(name_node),
             def_line=name_node.start_point[0],
             docstring=comment,
@@ -325,9 +383,12 @@ class _Extractor:
         without ``///`` ends a Markdown comment)."""
         run = [last]
         previous = last.prev_sibling
-        while (previous is not None and previous.type == "line_comment"
-               and previous.end_point[0] == run[-1].start_point[0] - 1
-               and _MARKDOWN_LINE.match(self._text(previous))):
+        while (
+            previous is not None
+            and previous.type == "line_comment"
+            and previous.end_point[0] == run[-1].start_point[0] - 1
+            and _MARKDOWN_LINE.match(self._text(previous))
+        ):
             run.append(previous)
             previous = previous.prev_sibling
         return run[::-1]
@@ -347,8 +408,9 @@ class _Extractor:
         found = []
         for child in node.named_children:
             if child.type in ("superclass", "super_interfaces", "extends_interfaces"):
-                for type_node in _descendants(child, ("type_identifier", "scoped_type_identifier",
-                                                      "generic_type")):
+                for type_node in _descendants(
+                    child, ("type_identifier", "scoped_type_identifier", "generic_type")
+                ):
                     found.append(self._type_name(type_node))
         return found
 
@@ -358,24 +420,45 @@ class _Extractor:
         holder = node.child_by_field_name("type_parameters")
         found = []
         for child in holder.named_children if holder is not None else ():
-            name = next((c for c in child.named_children if c.type in ("type_identifier", "identifier")), None)
+            name = next(
+                (c for c in child.named_children if c.type in ("type_identifier", "identifier")),
+                None,
+            )
             if child.type == "type_parameter" and name is not None:
                 bound = next((c for c in child.named_children if c.type == "type_bound"), None)
-                found.append(Parameter(self._text(name), "type_parameter",
-                                       self._text(bound) if bound is not None else None, None,
-                                       self._span(name)))
+                found.append(
+                    Parameter(
+                        self._text(name),
+                        "type_parameter",
+                        self._text(bound) if bound is not None else None,
+                        None,
+                        self._span(name),
+                    )
+                )
         return found
 
     def _formal_parameters(self, holder: tree_sitter.Node | None) -> list[Parameter]:
         found = []
         for child in holder.named_children if holder is not None else ():
             if child.type == "formal_parameter":
-                name, type_node, kind = child.child_by_field_name("name"), child.child_by_field_name("type"), "regular"
+                name, type_node, kind = (
+                    child.child_by_field_name("name"),
+                    child.child_by_field_name("type"),
+                    "regular",
+                )
             elif child.type == "spread_parameter":
-                declarator = next((c for c in child.named_children if c.type == "variable_declarator"), None)
+                declarator = next(
+                    (c for c in child.named_children if c.type == "variable_declarator"), None
+                )
                 name = declarator.child_by_field_name("name") if declarator is not None else None
-                type_node = next((c for c in child.named_children
-                                  if c.type not in ("modifiers", "variable_declarator")), None)
+                type_node = next(
+                    (
+                        c
+                        for c in child.named_children
+                        if c.type not in ("modifiers", "variable_declarator")
+                    ),
+                    None,
+                )
                 kind = "var_positional"
             else:
                 continue
@@ -401,8 +484,9 @@ class _Extractor:
             else:
                 rethrows = True
         calls = []
-        for call in sorted([*statements.get("call", ()), *statements.get("new", ())],
-                           key=lambda n: n.start_byte):
+        for call in sorted(
+            [*statements.get("call", ()), *statements.get("new", ())], key=lambda n: n.start_byte
+        ):
             if call.type == "method_invocation":
                 calls.append(self._call_name(call))
             elif call.type == "explicit_constructor_invocation":
@@ -428,7 +512,12 @@ class _Extractor:
         if receiver is None:
             return self._text(name)
         written = self._text(receiver)
-        prefix = written if receiver.type in ("identifier", "field_access", "this") and _DOTTED.fullmatch(written) else "?"
+        prefix = (
+            written
+            if receiver.type in ("identifier", "field_access", "this")
+            and _DOTTED.fullmatch(written)
+            else "?"
+        )
         return f"{prefix}.{self._text(name)}"
 
     def _constructor_call(self, node: tree_sitter.Node, unit: Unit) -> str:
@@ -471,7 +560,7 @@ class _Extractor:
         mention don't count as code."""
         parts, last = [], 0
         for span in sorted(self.comment_spans, key=lambda s: s.start):
-            parts += [self.text[last:span.start], " " * (span.end - span.start)]
+            parts += [self.text[last : span.start], " " * (span.end - span.start)]
             last = span.end
         parts.append(self.text[last:])
         return "".join(parts)

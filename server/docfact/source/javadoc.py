@@ -44,8 +44,10 @@ _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", 
 # [text][reference]; or [reference] alone, that no "(url)", "[...]" or ":" follows, when
 # it names a member or a dotted name ([List#add], [Map.Entry]): a bracketed word alone
 # may just be prose ("[Optional]").
-_REFERENCE = re.compile(r"(?<!\\)\[[^\[\]\n]*\]\[([^\[\]\s]+)\]"
-                        r"|(?<!\\)\[([^\[\]\s]*[#.][^\[\]\s]*)\](?![\[(:])")
+_REFERENCE = re.compile(
+    r"(?<!\\)\[[^\[\]\n]*\]\[([^\[\]\s]+)\]"
+    r"|(?<!\\)\[([^\[\]\s]*[#.][^\[\]\s]*)\](?![\[(:])"
+)
 _DEFINITION = re.compile(r"^[ \t]*\[([^\]\n]+)\]:", re.MULTILINE)
 _PROSE_TAGS = frozenset({"deprecated", "apinote", "implspec", "implnote"})
 _THROWS_TAGS = frozenset({"throws", "exception"})
@@ -60,17 +62,18 @@ def parse_javadoc(text: DocstringText) -> Docstring:
     if text.markdown:
         fences = [Field(m.group(), m.start(), m.end()) for m in _FENCE.finditer(value)]
         code += fences
-        markdown = _markdown_inline(value, [(f.start, f.end) for f in code]
-                                    + [(t.whole.start, t.whole.end) for t in inline])
+        markdown = _markdown_inline(
+            value, [(f.start, f.end) for f in code] + [(t.whole.start, t.whole.end) for t in inline]
+        )
         # In Markdown, a tag written in code is code: `{@link Nope}` links nothing.
         literal = [(f.start, f.end) for f in fences] + [
-            (t.whole.start, t.whole.end) for t in markdown if t.tag == "code"]
+            (t.whole.start, t.whole.end) for t in markdown if t.tag == "code"
+        ]
         inline = [t for t in inline if not _inside(t.whole.start, literal)] + markdown
         inline.sort(key=lambda t: t.whole.start)
     code.sort(key=lambda field: field.start)
     protected = [(t.whole.start, t.whole.end) for t in inline] + [(c.start, c.end) for c in code]
-    tags = [m for m in _BLOCK_TAG.finditer(value)
-            if not _inside(m.start(1) - 1, protected)]
+    tags = [m for m in _BLOCK_TAG.finditer(value) if not _inside(m.start(1) - 1, protected)]
     description_end = tags[0].start() if tags else len(value)
     prose = _paragraphs(value, 0, description_end, code)
     summary = None
@@ -85,8 +88,9 @@ def parse_javadoc(text: DocstringText) -> Docstring:
             prose += _paragraphs(value, match.end(), end, code)
         else:
             entries.append(_entry(value, tag, match.end(), end))
-    return Docstring("javadoc", text, summary, tuple(prose), tuple(entries), tuple(code),
-                     tuple(inline))
+    return Docstring(
+        "javadoc", text, summary, tuple(prose), tuple(entries), tuple(code), tuple(inline)
+    )
 
 
 def _entry(value: str, tag: str, start: int, end: int) -> DocEntry:
@@ -96,7 +100,7 @@ def _entry(value: str, tag: str, start: int, end: int) -> DocEntry:
         return DocEntry("returns", None, None, _trimmed(value, start, end), section)
     if lowered == "see":
         target = _first_word(value, start, end, parenthesised=True)
-        if target is not None and target.text[0] not in "\"<":  # not a title, nor an HTML link
+        if target is not None and target.text[0] not in '"<':  # not a title, nor an HTML link
             return DocEntry("see", target, None, None, section)
     if lowered == "param" or lowered in _THROWS_TAGS:
         name = _first_word(value, start, end)
@@ -138,7 +142,9 @@ def _first_sentence(paragraph: Field) -> list[Field]:
     if len(sentences) < 2:
         return [paragraph]
     cut = sentences[1][0]
-    head = Field(paragraph.text[: sentences[0][1]], paragraph.start, paragraph.start + sentences[0][1])
+    head = Field(
+        paragraph.text[: sentences[0][1]], paragraph.start, paragraph.start + sentences[0][1]
+    )
     tail = Field(paragraph.text[cut:], paragraph.start + cut, paragraph.end)
     return [head, tail]
 
@@ -163,12 +169,19 @@ def _inline_tags(value: str) -> list[InlineTag]:
             if body_start < body_end and value[body_start] in " \t\n":
                 body_start += 1  # the one separating blank; the rest is the code's own
             body = _trimmed(value, body_start, body_end)
-        found.append(InlineTag(tag, Field(value[match.start():close + 1], match.start(), close + 1), body))
+        found.append(
+            InlineTag(tag, Field(value[match.start() : close + 1], match.start(), close + 1), body)
+        )
         position = close + 1
     for match in _HTML_CODE.finditer(value):
         if not any(t.whole.start <= match.start() < t.whole.end for t in found):
-            found.append(InlineTag("code", Field(match.group(), match.start(), match.end()),
-                                   _trimmed(value, match.start(2), match.end(2))))
+            found.append(
+                InlineTag(
+                    "code",
+                    Field(match.group(), match.start(), match.end()),
+                    _trimmed(value, match.start(2), match.end(2)),
+                )
+            )
     found.sort(key=lambda t: t.whole.start)
     return found
 
@@ -178,15 +191,22 @@ def _markdown_inline(value: str, taken: list[tuple[int, int]]) -> list[InlineTag
     found = []
     for match in _CODE_SPAN.finditer(value):
         if not _inside(match.start(), taken):
-            found.append(InlineTag("code", Field(match.group(), match.start(), match.end()),
-                                   _trimmed(value, match.start(2), match.end(2))))
+            found.append(
+                InlineTag(
+                    "code",
+                    Field(match.group(), match.start(), match.end()),
+                    _trimmed(value, match.start(2), match.end(2)),
+                )
+            )
     taken = taken + [(t.whole.start, t.whole.end) for t in found]
     defined = {label.casefold() for label in _DEFINITION.findall(value)}  # labels ignore case
     for match in _REFERENCE.finditer(value):
         group = 1 if match.group(1) is not None else 2
         if match.group(group).casefold() not in defined and not _inside(match.start(), taken):
             target = Field(match.group(group), match.start(group), match.end(group))
-            found.append(InlineTag("link", Field(match.group(), match.start(), match.end()), target))
+            found.append(
+                InlineTag("link", Field(match.group(), match.start(), match.end()), target)
+            )
     return found
 
 

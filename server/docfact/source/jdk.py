@@ -9,19 +9,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-KEYWORDS = frozenset("""
+KEYWORDS = frozenset(
+    """
     abstract assert boolean break byte case catch char class const continue default do double
     else enum extends final finally float for goto if implements import instanceof int
     interface long native new package private protected public return short static strictfp
     super switch synchronized this throw throws transient try void volatile while var record
     yield sealed permits non-sealed true false null
-""".split())
+""".split()
+)
 
 
 def _api() -> dict[str, frozenset[str]]:
     lines = Path(__file__).with_name("jdk_api.txt").read_text(encoding="utf-8").splitlines()
-    return {words[0]: frozenset(words[1:])
-            for words in (line.split() for line in lines if not line.startswith("#"))}
+    return {
+        words[0]: frozenset(words[1:])
+        for words in (line.split() for line in lines if not line.startswith("#"))
+    }
 
 
 _API = _api()  # a millisecond to read: java.lang is needed at once anyway
@@ -35,9 +39,11 @@ def package_types(package: str) -> frozenset[str] | None:
 JAVA_LANG = _API["java.lang"]  # what every file imports
 
 OBJECT_MEMBERS = frozenset(
-    "equals hashCode toString getClass clone finalize notify notifyAll wait length".split())
+    "equals hashCode toString getClass clone finalize notify notifyAll wait length".split()
+)
 
-COMMON_TYPES = frozenset("""
+COMMON_TYPES = frozenset(
+    """
     List ArrayList LinkedList Map HashMap TreeMap LinkedHashMap SortedMap NavigableMap Set
     HashSet TreeSet LinkedHashSet SortedSet NavigableSet Collection Collections Arrays
     Iterator ListIterator Queue Deque ArrayDeque PriorityQueue Optional OptionalInt
@@ -49,11 +55,13 @@ COMMON_TYPES = frozenset("""
     Files InputStream OutputStream Reader Writer Serializable Closeable Flushable PrintStream
     BufferedReader BufferedWriter Charset StandardCharsets BigInteger BigDecimal Instant
     Duration LocalDate LocalDateTime LocalTime ZonedDateTime Pattern Matcher URI URL
-""".split())
+""".split()
+)
 
 # Exception -> its superclass, for the exceptions of java.base that documentation names.
 EXCEPTION_PARENTS = {
-    "Exception": "Throwable", "Error": "Throwable",
+    "Exception": "Throwable",
+    "Error": "Throwable",
     "RuntimeException": "Exception",
     "IllegalArgumentException": "RuntimeException",
     "NumberFormatException": "IllegalArgumentException",
@@ -127,11 +135,17 @@ EXCEPTION_PARENTS = {
 
 # Thrown by the language itself (a dereference, an array store, a cast, a division), so
 # a method may throw them without a throw statement or a call.
-IMPLICIT_EXCEPTIONS = frozenset({
-    "NullPointerException", "ArrayIndexOutOfBoundsException", "IndexOutOfBoundsException",
-    "ArrayStoreException", "ClassCastException", "ArithmeticException",
-    "NegativeArraySizeException",
-})
+IMPLICIT_EXCEPTIONS = frozenset(
+    {
+        "NullPointerException",
+        "ArrayIndexOutOfBoundsException",
+        "IndexOutOfBoundsException",
+        "ArrayStoreException",
+        "ClassCastException",
+        "ArithmeticException",
+        "NegativeArraySizeException",
+    }
+)
 
 # Too general to be wrong: anything may be one of them.
 GENERAL_EXCEPTIONS = frozenset({"Throwable", "Exception", "RuntimeException", "Error"})
@@ -151,7 +165,11 @@ def is_checked(exception: str) -> bool | None:
     lineage = ancestors(exception)
     if not lineage:
         return None
-    return "Exception" in lineage and "RuntimeException" not in lineage and exception != "RuntimeException"
+    return (
+        "Exception" in lineage
+        and "RuntimeException" not in lineage
+        and exception != "RuntimeException"
+    )
 
 
 def related(first: str, second: str) -> bool:
@@ -159,4 +177,6 @@ def related(first: str, second: str) -> bool:
     return first == second or first in ancestors(second) or second in ancestors(first)
 
 
-UNIVERSAL_NAMES = KEYWORDS | JAVA_LANG | OBJECT_MEMBERS | COMMON_TYPES | frozenset(EXCEPTION_PARENTS)
+UNIVERSAL_NAMES = (
+    KEYWORDS | JAVA_LANG | OBJECT_MEMBERS | COMMON_TYPES | frozenset(EXCEPTION_PARENTS)
+)

@@ -10,8 +10,16 @@ from ..model import DocstringText, Span
 
 _PREFIX = re.compile(r"[A-Za-z]*")
 _SIMPLE_ESCAPES = {
-    "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f",
-    "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
 }
 _HEX_LENGTH = {"x": 2, "u": 4, "U": 8}
 _OCTAL = frozenset("01234567")

@@ -6,8 +6,30 @@ import keyword
 import sys
 
 UNIVERSAL_NAMES = frozenset(
-    [*dir(builtins), *keyword.kwlist, *sys.stdlib_module_names,
-     "self", "cls", "typing", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator",
-     "Sequence", "Mapping", "List", "Dict", "Tuple", "Set", "Generator", "Awaitable",
-     "Coroutine", "TypeVar", "Protocol", "Literal"]
+    [
+        *dir(builtins),
+        *keyword.kwlist,
+        *sys.stdlib_module_names,
+        "self",
+        "cls",
+        "typing",
+        "Optional",
+        "Union",
+        "Any",
+        "Callable",
+        "Iterable",
+        "Iterator",
+        "Sequence",
+        "Mapping",
+        "List",
+        "Dict",
+        "Tuple",
+        "Set",
+        "Generator",
+        "Awaitable",
+        "Coroutine",
+        "TypeVar",
+        "Protocol",
+        "Literal",
+    ]
 )

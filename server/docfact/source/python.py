@@ -23,11 +23,23 @@ _SUPPRESSION = re.compile(r"#\s*docfact:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _DEFINITIONS = ("function_definition", "class_definition")
 _SUPPRESS_ALL = frozenset({"*"})
 # Statements whose blocks may hold definitions (expressions never do, lambdas aside).
-_COMPOUND = frozenset({
-    "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement",
-    "try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement",
-    "match_statement", "case_clause",
-})
+_COMPOUND = frozenset(
+    {
+        "block",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "except_clause",
+        "except_group_clause",
+        "finally_clause",
+        "with_statement",
+        "match_statement",
+        "case_clause",
+    }
+)
 
 
 _STATEMENTS = ("return", "yield", "raise", "call")
@@ -37,7 +49,9 @@ _STATEMENTS = ("return", "yield", "raise", "call")
 def _query() -> tree_sitter.Query:
     """One pass over the tree for scopes, the statements they own, and imports."""
     language = tree_sitter.Language(tree_sitter_python.language())
-    return tree_sitter.Query(language, """
+    return tree_sitter.Query(
+        language,
+        """
         (function_definition) @function
         (class_definition) @class
         (lambda) @lambda
@@ -47,7 +61,8 @@ def _query() -> tree_sitter.Query:
         (call function: [(identifier) (attribute)] @call)
         (import_statement) @import
         (import_from_statement) @import
-    """)
+    """,
+    )
 
 
 def parse_module(text: str) -> Module:
@@ -100,16 +115,27 @@ class _Piece:
 
     def moved(self, start: int, line: int) -> _Piece:
         delta, lines = start - self.start, line - self.line
-        return _Piece(start, self.end + delta, line, tuple(_moved_unit(u, delta, lines) for u in self.units),
-                      tuple((name, at + lines) for name, at in self.variables), self.imports,
-                      self.names)
+        return _Piece(
+            start,
+            self.end + delta,
+            line,
+            tuple(_moved_unit(u, delta, lines) for u in self.units),
+            tuple((name, at + lines) for name, at in self.variables),
+            self.imports,
+            self.names,
+        )
 
 
 class _Extractor:
-    def __init__(self, text: str, data: bytes, tree: tree_sitter.Tree,
-                 known: dict[tuple, _Piece] | None = None,
-                 alone: dict[int, tree_sitter.Node] | None = None,
-                 outdated: Callable[[], bool] | None = None):
+    def __init__(
+        self,
+        text: str,
+        data: bytes,
+        tree: tree_sitter.Tree,
+        known: dict[tuple, _Piece] | None = None,
+        alone: dict[int, tree_sitter.Node] | None = None,
+        outdated: Callable[[], bool] | None = None,
+    ):
         self.text = text
         self.data = data
         self.tree = tree
@@ -154,7 +180,7 @@ class _Extractor:
                 raise Outdated
             node = self.alone.get(node.start_byte, node)
             is_docstring = docstring is not None and node.id == docstring.id
-            key = (prefix, in_class, is_docstring, self.data[node.start_byte:node.end_byte])
+            key = (prefix, in_class, is_docstring, self.data[node.start_byte : node.end_byte])
             piece = self.known.get(key)
             start, line = self.char_at[node.start_byte], node.start_point[0]
             if piece is None or node.has_error:
@@ -166,8 +192,12 @@ class _Extractor:
             pieces.append(piece)
         return pieces
 
-    def _piece(self, node: tree_sitter.Node, prefix: str, in_class: bool, is_docstring: bool) -> _Piece:
-        definition = node.child_by_field_name("definition") if node.type == "decorated_definition" else node
+    def _piece(
+        self, node: tree_sitter.Node, prefix: str, in_class: bool, is_docstring: bool
+    ) -> _Piece:
+        definition = (
+            node.child_by_field_name("definition") if node.type == "decorated_definition" else node
+        )
         if prefix == "" and definition is not None and definition.type == "class_definition":
             class_piece = self._class_piece(node, definition)
             if class_piece is not None:
@@ -175,15 +205,21 @@ class _Extractor:
         self.units: list[Unit] = []
         self.variables: list[tuple[str, int]] = []
         self.captures = tree_sitter.QueryCursor(_query()).captures(node)
-        self.by_scope = statements_by_scope(self.captures, ("function", "class", "lambda"), _STATEMENTS)
+        self.by_scope = statements_by_scope(
+            self.captures, ("function", "class", "lambda"), _STATEMENTS
+        )
         span = self._span(node)
         self._walk_statement(node, prefix, frozenset() if in_class else None)
-        docstrings = [span] if is_docstring else [u.docstring.literal for u in self.units if u.docstring]
+        docstrings = (
+            [span] if is_docstring else [u.docstring.literal for u in self.units if u.docstring]
+        )
         self.masked = self._masked_text(span, docstrings)
         self.masked_start = span.start
         class_names: dict[str, frozenset[str]] = {}
         return _Piece(
-            start=span.start, end=span.end, line=node.start_point[0],
+            start=span.start,
+            end=span.end,
+            line=node.start_point[0],
             units=tuple(self._with_names(unit, class_names) for unit in self.units),
             variables=tuple(self.variables),
             imports=tuple(self._imports(self.captures.get("import", ()))),
@@ -204,9 +240,13 @@ class _Extractor:
             replace(member, attributes=names)
             if member.kind == "method" and member.qualname.rpartition(".")[0] == unit.qualname
             else member
-            for piece in pieces for member in piece.units)
+            for piece in pieces
+            for member in piece.units
+        )
         return _Piece(
-            start=span.start, end=span.end, line=outer.start_point[0],
+            start=span.start,
+            end=span.end,
+            line=outer.start_point[0],
             units=(replace(unit, local_names=names, attributes=names),) + members,
             variables=tuple(v for piece in pieces for v in piece.variables),
             imports=tuple(item for piece in pieces for item in piece.imports),
@@ -230,7 +270,9 @@ class _Extractor:
         for child in node.named_children:
             self._walk_statement(child, prefix, class_names)
 
-    def _walk_statement(self, child: tree_sitter.Node, prefix: str, class_names: frozenset | None) -> None:
+    def _walk_statement(
+        self, child: tree_sitter.Node, prefix: str, class_names: frozenset | None
+    ) -> None:
         definition: tree_sitter.Node | None = child
         decorators = _decorators(child, self._text)
         if child.type == "decorated_definition":
@@ -251,13 +293,26 @@ class _Extractor:
         if assignment is None or assignment.type != "assignment":
             return
         left = assignment.child_by_field_name("left")
-        targets = [left] if left is not None and left.type == "identifier" else [
-            n for n in (left.named_children if left is not None else ()) if n.type == "identifier"]
+        targets = (
+            [left]
+            if left is not None and left.type == "identifier"
+            else [
+                n
+                for n in (left.named_children if left is not None else ())
+                if n.type == "identifier"
+            ]
+        )
         for target in targets:
             self.variables.append((prefix + self._text(target), target.start_point[0]))
 
-    def _definition(self, outer: tree_sitter.Node, node: tree_sitter.Node, decorators: list[str],
-                    prefix: str, class_names: frozenset | None) -> None:
+    def _definition(
+        self,
+        outer: tree_sitter.Node,
+        node: tree_sitter.Node,
+        decorators: list[str],
+        prefix: str,
+        class_names: frozenset | None,
+    ) -> None:
         body = node.child_by_field_name("body")  # (the grammar gives every definition one)
         if node.type == "class_definition":
             unit = self._class_unit(outer, node, prefix)
@@ -266,25 +321,41 @@ class _Extractor:
                 if body is not None:
                     self._walk(body, unit.qualname + ".", frozenset())
             return
-        unit = self._unit(outer, node, decorators, prefix, "method" if class_names is not None else "function")
+        unit = self._unit(
+            outer, node, decorators, prefix, "method" if class_names is not None else "function"
+        )
         if unit is not None:
             self.units.append(self._with_body_facts(unit, node))
             if body is not None:
                 self._walk(body, unit.qualname + ".", None)
 
-    def _class_unit(self, outer: tree_sitter.Node, node: tree_sitter.Node,
-                    prefix: str) -> Unit | None:
+    def _class_unit(
+        self, outer: tree_sitter.Node, node: tree_sitter.Node, prefix: str
+    ) -> Unit | None:
         decorators = _decorators(outer, self._text)
         unit = self._unit(outer, node, decorators, prefix, "class")
         if unit is None:
             return None
         superclasses = node.child_by_field_name("superclasses")
-        bases = [self._text(b) for b in superclasses.named_children
-                 if b.type in ("identifier", "attribute")] if superclasses else []
+        bases = (
+            [
+                self._text(b)
+                for b in superclasses.named_children
+                if b.type in ("identifier", "attribute")
+            ]
+            if superclasses
+            else []
+        )
         return replace(unit, bases=tuple(bases))
 
-    def _unit(self, outer: tree_sitter.Node, node: tree_sitter.Node, decorators: list[str],
-              prefix: str, kind: str) -> Unit | None:
+    def _unit(
+        self,
+        outer: tree_sitter.Node,
+        node: tree_sitter.Node,
+        decorators: list[str],
+        prefix: str,
+        kind: str,
+    ) -> Unit | None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         parameters = node.child_by_field_name("parameters")
@@ -434,19 +505,26 @@ class _Extractor:
         code = self.text[start:end]
         if unit.docstring is not None:  # its examples are not code
             literal = unit.docstring.literal
-            code = (code[:literal.start - start] + " " * (literal.end - literal.start)
-                    + code[literal.end - start:])
+            code = (
+                code[: literal.start - start]
+                + " " * (literal.end - literal.start)
+                + code[literal.end - start :]
+            )
         writes: dict[str, int] = {}
         reads: dict[str, None] = {}
         for match in _ATTRIBUTE.finditer(code):
             if match["owner"] != receiver:
                 continue
             if match["write"]:
-                writes.setdefault(match["name"], body.start_point[0] + code.count("\n", 0, match.start()))
+                writes.setdefault(
+                    match["name"], body.start_point[0] + code.count("\n", 0, match.start())
+                )
             elif not match["call"]:
                 reads[match["name"]] = None
-        return {"attribute_writes": tuple(writes.items()),
-                "attribute_reads": tuple(n for n in reads if n not in writes)}
+        return {
+            "attribute_writes": tuple(writes.items()),
+            "attribute_reads": tuple(n for n in reads if n not in writes),
+        }
 
     def _with_names(self, unit: Unit, class_names: dict[str, frozenset[str]]) -> Unit:
         """Names used in the unit's own text, and in its class for methods."""
@@ -460,8 +538,11 @@ class _Extractor:
         return replace(unit, local_names=local)
 
     def _names_in(self, span: Span) -> frozenset[str]:
-        return frozenset(_IDENTIFIER.findall(self.masked, span.start - self.masked_start,
-                                             span.end - self.masked_start))
+        return frozenset(
+            _IDENTIFIER.findall(
+                self.masked, span.start - self.masked_start, span.end - self.masked_start
+            )
+        )
 
     def _imports(self, statements: Iterable[tree_sitter.Node]) -> list[tuple[str, str]]:
         """(local name, dotted target) of every import statement, at any depth."""
@@ -470,7 +551,9 @@ class _Extractor:
             if node.type == "import_statement":
                 for item in node.named_children:
                     dotted, alias = self._import_item(item)
-                    found.append((alias, dotted) if alias else (dotted.split(".")[0], dotted.split(".")[0]))
+                    found.append(
+                        (alias, dotted) if alias else (dotted.split(".")[0], dotted.split(".")[0])
+                    )
             elif node.type == "import_from_statement":
                 module = node.child_by_field_name("module_name")
                 prefix = self._text(module) if module is not None else ""
@@ -516,7 +599,8 @@ class _Extractor:
 _ATTRIBUTE = re.compile(
     r"(?<![\w.])(?P<owner>[A-Za-z_]\w*)\.(?P<name>[A-Za-z_]\w*)\b"
     r"(?:(?P<write>\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)|\s*:\s*[\w.\[\], |'\"]+=(?!=))"
-    r"|(?P<call>\s*\())?")
+    r"|(?P<call>\s*\())?"
+)
 
 
 def _receiver(unit: Unit) -> str | None:
@@ -524,7 +608,9 @@ def _receiver(unit: Unit) -> str | None:
     if unit.kind != "method" or unit.signature is None or "staticmethod" in unit.decorators:
         return None
     first = next(iter(unit.signature.parameters), None)
-    return first.name if first is not None and first.kind in ("positional_only", "regular") else None
+    return (
+        first.name if first is not None and first.kind in ("positional_only", "regular") else None
+    )
 
 
 def _decorators(outer: tree_sitter.Node, text_of: Callable[[tree_sitter.Node], str]) -> list[str]:
@@ -547,18 +633,24 @@ def _moved_unit(unit: Unit, delta: int, lines: int) -> Unit:
     if signature is not None:
         signature = replace(
             signature,
-            parameters=tuple(replace(p, span=_moved_span(p.span, delta))
-                             for p in signature.parameters),
-            returns_span=signature.returns_span and _moved_span(signature.returns_span, delta))
+            parameters=tuple(
+                replace(p, span=_moved_span(p.span, delta)) for p in signature.parameters
+            ),
+            returns_span=signature.returns_span and _moved_span(signature.returns_span, delta),
+        )
     docstring = unit.docstring
     if docstring is not None:
         docstring = replace(docstring, literal=_moved_span(docstring.literal, delta))
-    return replace(unit, span=_moved_span(unit.span, delta), name_span=_moved_span(unit.name_span, delta),
-                   def_line=unit.def_line + lines, docstring=docstring, signature=signature,
-                   attribute_writes=tuple((name, at + lines) for name, at in unit.attribute_writes))
+    return replace(
+        unit,
+        span=_moved_span(unit.span, delta),
+        name_span=_moved_span(unit.name_span, delta),
+        def_line=unit.def_line + lines,
+        docstring=docstring,
+        signature=signature,
+        attribute_writes=tuple((name, at + lines) for name, at in unit.attribute_writes),
+    )
 
 
 def _moved_span(span: Span, delta: int) -> Span:
     return Span(span.start + delta, span.end + delta)
-
-

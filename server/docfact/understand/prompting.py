@@ -29,8 +29,10 @@ def prompt_digest() -> str:
 
 def _messages(name: str, **values: str) -> list[dict[str, str]]:
     system, user = _text(name).split("\n---\n", 1)
-    return [{"role": "system", "content": system.strip()},
-            {"role": "user", "content": Template(user).safe_substitute(values).strip()}]
+    return [
+        {"role": "system", "content": system.strip()},
+        {"role": "user", "content": Template(user).safe_substitute(values).strip()},
+    ]
 
 
 def summary_messages(code: str) -> list[dict[str, str]]:
@@ -45,7 +47,9 @@ def clean_summary(text: str) -> str:
     """The summary on one line, without fences, quotes or a "Summary:" label ("" if none)."""
     text = re.sub(r"```\w*", " ", text or "")
     text = " ".join(text.split())
-    text = re.sub(r"^(?:\*\*)?(?:intent|summary)(?:\*\*)?\s*:\s*(?:\*\*)?", "", text, flags=re.IGNORECASE)
+    text = re.sub(
+        r"^(?:\*\*)?(?:intent|summary)(?:\*\*)?\s*:\s*(?:\*\*)?", "", text, flags=re.IGNORECASE
+    )
     return text.strip(" \"'`*")[:MAX_SUMMARY_CHARS]
 
 

@@ -50,10 +50,22 @@ from .store import calibration_values, remember, store_key
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "Calibration", "FunctionInput", "JudgeShare", "Labelled", "ProjectUnderstanding",
-    "Similarities", "SscSettings", "calibrate", "calibrate_docstrings", "conformal_threshold",
-    "function_input", "judge_summaries", "sample_summaries", "self_consistency",
-    "similarities", "understand_project",
+    "Calibration",
+    "FunctionInput",
+    "JudgeShare",
+    "Labelled",
+    "ProjectUnderstanding",
+    "Similarities",
+    "SscSettings",
+    "calibrate",
+    "calibrate_docstrings",
+    "conformal_threshold",
+    "function_input",
+    "judge_summaries",
+    "sample_summaries",
+    "self_consistency",
+    "similarities",
+    "understand_project",
 ]
 
 
@@ -85,9 +97,13 @@ async def sample_summaries(code: str, client: LlmClient, k: int, temperature: fl
     texts = list(first.choices[:k])
     missing = k - len(texts)
     if missing > 0:
-        more = await asyncio.gather(*(client.complete(messages, n=1, temperature=temperature,
-                                                      max_tokens=max_tokens)
-                                      for _ in range(missing)), return_exceptions=True)
+        more = await asyncio.gather(
+            *(
+                client.complete(messages, n=1, temperature=temperature, max_tokens=max_tokens)
+                for _ in range(missing)
+            ),
+            return_exceptions=True,
+        )
         texts += [c.text for c in more if not isinstance(c, BaseException)]
     return [s for s in map(prompting.clean_summary, texts) if s]
 
@@ -101,18 +117,22 @@ class Similarities:
     docstring: list[float] | None  # F1 of each summary against the docstring
 
 
-def similarities(summaries: Sequence[str], encoder: Encoder, docstring: str | None = None,
-                 idf: Idf | None = None) -> Similarities:
+def similarities(
+    summaries: Sequence[str], encoder: Encoder, docstring: str | None = None, idf: Idf | None = None
+) -> Similarities:
     """Every summary (and the docstring) encoded once, then all pairs compared."""
     texts = [*summaries, docstring] if docstring else list(summaries)
     embedded = encoder.embed(texts)
     pairwise = f1_matrix(embedded[: len(summaries)], idf).tolist()
-    to_doc = [score(s, embedded[-1], idf)[2] for s in embedded[: len(summaries)]] if docstring else None
+    to_doc = (
+        [score(s, embedded[-1], idf)[2] for s in embedded[: len(summaries)]] if docstring else None
+    )
     return Similarities(pairwise, to_doc)
 
 
-def self_consistency(summaries: Sequence[str], encoder: Encoder | None = None,
-                     idf: Idf | None = None) -> float:
+def self_consistency(
+    summaries: Sequence[str], encoder: Encoder | None = None, idf: Idf | None = None
+) -> float:
     """SSC: the mean pairwise BERTScore-F1 of ``summaries`` (at least two)."""
     if len(summaries) < 2:
         raise ValueError("self-consistency needs at least two summaries")
@@ -125,19 +145,29 @@ def _project_idf(encoder: Encoder, texts: Sequence[str], wanted: bool) -> Idf | 
     return Idf.from_corpus(encoder, texts) if wanted and texts else None
 
 
-def calibrate(per_function_summaries: Mapping[str, Sequence[str]], encoder: Encoder | None = None,
-              epsilon: float = 0.1, idf: bool = False) -> Calibration:
+def calibrate(
+    per_function_summaries: Mapping[str, Sequence[str]],
+    encoder: Encoder | None = None,
+    epsilon: float = 0.1,
+    idf: bool = False,
+) -> Calibration:
     """P1 labels: each function's summaries split into calibration and test halves."""
     encoder = encoder or load_encoder()
     weights = _project_idf(encoder, [s for ss in per_function_summaries.values() for s in ss], idf)
-    alphas = {symbol: p1_alphas(similarities(ss, encoder, idf=weights).pairwise) if len(ss) >= 4 else None
-              for symbol, ss in per_function_summaries.items()}
+    alphas = {
+        symbol: p1_alphas(similarities(ss, encoder, idf=weights).pairwise) if len(ss) >= 4 else None
+        for symbol, ss in per_function_summaries.items()
+    }
     return conformal_labels("p1", alphas, epsilon, _ks(per_function_summaries))
 
 
-def calibrate_docstrings(per_function_summaries: Mapping[str, Sequence[str]],
-                         docstrings: Mapping[str, str], encoder: Encoder | None = None,
-                         epsilon: float = 0.1, idf: bool = False) -> Calibration:
+def calibrate_docstrings(
+    per_function_summaries: Mapping[str, Sequence[str]],
+    docstrings: Mapping[str, str],
+    encoder: Encoder | None = None,
+    epsilon: float = 0.1,
+    idf: bool = False,
+) -> Calibration:
     """P2 labels: the summaries' similarity to each function's docstring; Low = flagged."""
     encoder = encoder or load_encoder()
     corpus = [s for ss in per_function_summaries.values() for s in ss] + list(docstrings.values())
@@ -181,17 +211,22 @@ def majority(votes: Sequence[bool | None]) -> bool | None:
     return None if yes == no else yes > no
 
 
-async def judge_summaries(code: str, summaries: Sequence[str], client: LlmClient, votes: int,
-                          temperature: float) -> JudgeShare:
+async def judge_summaries(
+    code: str, summaries: Sequence[str], client: LlmClient, votes: int, temperature: float
+) -> JudgeShare:
     """P3: each summary judged ``votes`` times under sampling; failed votes are None."""
+
     async def judged(summary: str) -> list[bool | None]:
         messages = prompting.judge_messages(code, summary)
         answers: list[bool | None] = []
         for _ in range(votes):  # servers that ignore n are asked again for the rest
             try:
-                completion = await client.complete(messages, n=votes - len(answers),
-                                                   temperature=temperature,
-                                                   max_tokens=prompting.JUDGE_MAX_TOKENS)
+                completion = await client.complete(
+                    messages,
+                    n=votes - len(answers),
+                    temperature=temperature,
+                    max_tokens=prompting.JUDGE_MAX_TOKENS,
+                )
             except LlmError:
                 break
             answers += [prompting.parse_judgement(t) for t in completion.choices]
@@ -211,7 +246,9 @@ class ProjectUnderstanding:
     p2: Calibration
     p3: dict[str, JudgeShare] = field(default_factory=dict)
     summaries: dict[str, list[str]] = field(default_factory=dict)
-    errors: dict[str, str] = field(default_factory=dict)  # symbol -> what failed (results may be partial)
+    errors: dict[str, str] = field(
+        default_factory=dict
+    )  # symbol -> what failed (results may be partial)
     calls_saved: int = 0  # functions whose summaries came from the cache
 
 
@@ -224,11 +261,15 @@ def _digest(texts: Sequence[str]) -> str:
     return hashlib.sha256(json.dumps(list(texts)).encode()).hexdigest()
 
 
-async def understand_project(functions: Sequence[FunctionInput], client: LlmClient,
-                             settings: SscSettings, cache: Cache | None = None,
-                             encoder: Encoder | None = None,
-                             judge_client: LlmClient | None = None,
-                             project: str | None = None) -> ProjectUnderstanding:
+async def understand_project(
+    functions: Sequence[FunctionInput],
+    client: LlmClient,
+    settings: SscSettings,
+    cache: Cache | None = None,
+    encoder: Encoder | None = None,
+    judge_client: LlmClient | None = None,
+    project: str | None = None,
+) -> ProjectUnderstanding:
     """P1 and P2 labels for every function (P3 too with a ``judge_client``); a function
     whose summaries or similarities could not be had is labelled None, with its error.
 
@@ -247,19 +288,27 @@ async def understand_project(functions: Sequence[FunctionInput], client: LlmClie
     p2 = {s: _p2(sims.get(s)) for s in symbols}
     calibration: dict[str, list[float] | None] = {"p1": None, "p2": None}
     if project is not None:
-        kept = remember(cache, store_key(project, _decoding(client, settings), settings),
-                        {s: {"p1": _calibration_alpha(p1[s]), "p2": _calibration_alpha(p2[s])}
-                         for s in symbols})
+        kept = remember(
+            cache,
+            store_key(project, _decoding(client, settings), settings),
+            {
+                s: {"p1": _calibration_alpha(p1[s]), "p2": _calibration_alpha(p2[s])}
+                for s in symbols
+            },
+        )
         calibration = {proxy: calibration_values(kept, proxy) for proxy in calibration}
     result = ProjectUnderstanding(
         conformal_labels("p1", p1, settings.epsilon, _ks(summaries), calibration["p1"]),
         conformal_labels("p2", p2, settings.epsilon, _ks(summaries), calibration["p2"]),
-        summaries=summaries, errors=errors,
-        calls_saved=sum(from_cache for _, _, from_cache in sampled))
+        summaries=summaries,
+        errors=errors,
+        calls_saved=sum(from_cache for _, _, from_cache in sampled),
+    )
     if judge_client is not None and settings.judge_votes > 0:
         judged = [f for f in functions if f.symbol in summaries]
-        shares = await asyncio.gather(*(_judge(f, summaries[f.symbol], judge_client, settings, cache)
-                                        for f in judged))
+        shares = await asyncio.gather(
+            *(_judge(f, summaries[f.symbol], judge_client, settings, cache) for f in judged)
+        )
         result.p3 = {f.symbol: share for f, share in zip(judged, shares)}
     return result
 
@@ -273,8 +322,9 @@ def _calibration_alpha(alphas: tuple[float, float] | None) -> float | None:
     return alphas[0] if alphas else None
 
 
-async def _summaries(function: FunctionInput, client: LlmClient, settings: SscSettings,
-                     cache: Cache | None) -> tuple[list[str] | None, str | None, bool]:
+async def _summaries(
+    function: FunctionInput, client: LlmClient, settings: SscSettings, cache: Cache | None
+) -> tuple[list[str] | None, str | None, bool]:
     """(summaries or None, what went wrong, whether they came from the cache)."""
     key = cache_key("ssc-summaries", function.code, settings.k, *_decoding(client, settings))
     stored = cache.get(key) if cache is not None else None
@@ -293,9 +343,13 @@ async def _summaries(function: FunctionInput, client: LlmClient, settings: SscSe
     return summaries, None, False
 
 
-async def _similarities_for(functions: Sequence[FunctionInput],
-                            summaries: Mapping[str, list[str]], settings: SscSettings,
-                            cache: Cache | None, encoder: Encoder | None) -> dict[str, Similarities]:
+async def _similarities_for(
+    functions: Sequence[FunctionInput],
+    summaries: Mapping[str, list[str]],
+    settings: SscSettings,
+    cache: Cache | None,
+    encoder: Encoder | None,
+) -> dict[str, Similarities]:
     """Similarities per function, from the cache or computed (encoding runs in a thread;
     the cache stays on this one: its SQLite connection belongs to the thread that opened it)."""
     docs = {f.symbol: f.docstring for f in functions if f.symbol in summaries}
@@ -308,31 +362,46 @@ async def _similarities_for(functions: Sequence[FunctionInput],
             name = None
     if name is None:
         if encoder is None:
-            encoder = await asyncio.to_thread(load_encoder, settings.encoder, settings.encoder_layer)
+            encoder = await asyncio.to_thread(
+                load_encoder, settings.encoder, settings.encoder_layer
+            )
         name = encoder.name
     weights = None
     if settings.idf:
         assert encoder is not None  # with idf the name is never looked up alone: it is loaded
         weights = await asyncio.to_thread(_project_idf, encoder, corpus, settings.idf)
     idf_tag = _digest(corpus) if weights else None
-    keys = {symbol: cache_key("ssc-similarities", texts, docs[symbol], name, idf_tag)
-            for symbol, texts in summaries.items()}
+    keys = {
+        symbol: cache_key("ssc-similarities", texts, docs[symbol], name, idf_tag)
+        for symbol, texts in summaries.items()
+    }
     stored = cache.get_many(keys.values()) if cache is not None else {}
-    found = {symbol: Similarities(stored[key]["pairwise"], stored[key]["docstring"])
-             for symbol, key in keys.items() if isinstance(stored.get(key), dict)}
+    found = {
+        symbol: Similarities(stored[key]["pairwise"], stored[key]["docstring"])
+        for symbol, key in keys.items()
+        if isinstance(stored.get(key), dict)
+    }
     if len(found) == len(keys):
         return found
     if encoder is None:
         encoder = await asyncio.to_thread(load_encoder, settings.encoder, settings.encoder_layer)
 
     def compute() -> dict[str, Similarities]:
-        return {symbol: similarities(texts, encoder, docs[symbol], weights)
-                for symbol, texts in summaries.items() if symbol not in found}
+        return {
+            symbol: similarities(texts, encoder, docs[symbol], weights)
+            for symbol, texts in summaries.items()
+            if symbol not in found
+        }
 
     computed = await asyncio.to_thread(compute)
     if cache is not None:
-        cache.put_many({keys[symbol]: {"pairwise": sims.pairwise, "docstring": sims.docstring}
-                        for symbol, sims in computed.items() if _finite(sims)})
+        cache.put_many(
+            {
+                keys[symbol]: {"pairwise": sims.pairwise, "docstring": sims.docstring}
+                for symbol, sims in computed.items()
+                if _finite(sims)
+            }
+        )
     return found | computed
 
 
@@ -341,16 +410,31 @@ def _finite(sims: Similarities) -> bool:
     return all(math.isfinite(v) for v in values)
 
 
-async def _judge(function: FunctionInput, summaries: list[str], client: LlmClient,
-                 settings: SscSettings, cache: Cache | None) -> JudgeShare:
+async def _judge(
+    function: FunctionInput,
+    summaries: list[str],
+    client: LlmClient,
+    settings: SscSettings,
+    cache: Cache | None,
+) -> JudgeShare:
     llm = client.settings
-    key = cache_key("ssc-judge", function.code, summaries, settings.judge_votes, llm.model,
-                    llm.api_base, llm.top_p, settings.temperature, prompting.prompt_digest())
+    key = cache_key(
+        "ssc-judge",
+        function.code,
+        summaries,
+        settings.judge_votes,
+        llm.model,
+        llm.api_base,
+        llm.top_p,
+        settings.temperature,
+        prompting.prompt_digest(),
+    )
     stored = cache.get(key) if cache is not None else None
     if isinstance(stored, list):
         return JudgeShare.from_votes(stored)
-    share = await judge_summaries(function.code, summaries, client, settings.judge_votes,
-                                  settings.temperature)
+    share = await judge_summaries(
+        function.code, summaries, client, settings.judge_votes, settings.temperature
+    )
     if share.complete and cache is not None:
         cache.put(key, share.votes)
     return share

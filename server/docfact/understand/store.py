@@ -17,12 +17,20 @@ PROXIES = ("p1", "p2")
 
 def store_key(project: str, decoding: list, settings: SscSettings) -> str:
     """One calibration set per project root and per way of scoring."""
-    return cache_key("ssc-calibration", project, decoding, settings.k, settings.encoder,
-                     settings.encoder_layer, settings.idf)
+    return cache_key(
+        "ssc-calibration",
+        project,
+        decoding,
+        settings.k,
+        settings.encoder,
+        settings.encoder_layer,
+        settings.idf,
+    )
 
 
-def remember(cache: Cache | None, key: str,
-             alphas: Mapping[str, Mapping[str, float | None]]) -> dict[str, dict[str, float]]:
+def remember(
+    cache: Cache | None, key: str, alphas: Mapping[str, Mapping[str, float | None]]
+) -> dict[str, dict[str, float]]:
     """Add (or replace) the calibration alphas of ``alphas``' functions, symbol -> proxy ->
     alpha, and return the whole set. A function whose proxy has no alpha leaves that
     proxy's stored value alone."""
@@ -31,8 +39,11 @@ def remember(cache: Cache | None, key: str,
     if isinstance(stored, dict):
         for symbol, values in stored.items():
             if isinstance(values, dict):
-                kept[symbol] = {p: float(v) for p, v in values.items()
-                                if p in PROXIES and isinstance(v, (int, float)) and math.isfinite(v)}
+                kept[symbol] = {
+                    p: float(v)
+                    for p, v in values.items()
+                    if p in PROXIES and isinstance(v, (int, float)) and math.isfinite(v)
+                }
     changed = False
     for symbol, values in alphas.items():
         fresh = {p: float(v) for p, v in values.items() if v is not None and math.isfinite(v)}

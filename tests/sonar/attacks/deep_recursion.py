@@ -1,4 +1,6 @@
 # expect: crashed
 def down(n):
     return down(n + 1)
+
+
 down(0)

@@ -3,6 +3,10 @@
 import sys
 
 sys.setrecursionlimit(10**8)
+
+
 def down(n):
     return list(map(down, [n + 1]))
+
+
 down(0)

@@ -12,15 +12,43 @@ import sys
 
 context = json.load(sys.stdin)
 spec = importlib.util.find_spec("_posixsubprocess")
-fresh = _imp.create_dynamic(importlib.machinery.ModuleSpec("_posixsubprocess", None, origin=spec.origin)) \
-    if spec.origin not in (None, "built-in") else _imp.create_builtin(spec)
-script = (f"echo pwned > {context['canary']}; echo pwned > {context['outside']}/new; "
-          f"kill -USR1 {context['test_pid']}; "
-          f"(exec 3<>/dev/tcp/127.0.0.1/{context['port']}) 2>/dev/null; "
-          f"setsid sleep 30 &")
+fresh = (
+    _imp.create_dynamic(
+        importlib.machinery.ModuleSpec("_posixsubprocess", None, origin=spec.origin)
+    )
+    if spec.origin not in (None, "built-in")
+    else _imp.create_builtin(spec)
+)
+script = (
+    f"echo pwned > {context['canary']}; echo pwned > {context['outside']}/new; "
+    f"kill -USR1 {context['test_pid']}; "
+    f"(exec 3<>/dev/tcp/127.0.0.1/{context['port']}) 2>/dev/null; "
+    f"setsid sleep 30 &"
+)
 errpipe_read, errpipe_write = os.pipe()
 pid = fresh.fork_exec(
-    [b"/bin/bash", b"-c", script.encode(), context["outside"].encode()], [b"/bin/bash"], True,
-    (), None, None, -1, -1, -1, -1, -1, -1, errpipe_read, errpipe_write, False, False, -1,
-    None, None, None, -1, None, False)
+    [b"/bin/bash", b"-c", script.encode(), context["outside"].encode()],
+    [b"/bin/bash"],
+    True,
+    (),
+    None,
+    None,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    errpipe_read,
+    errpipe_write,
+    False,
+    False,
+    -1,
+    None,
+    None,
+    None,
+    -1,
+    None,
+    False,
+)
 os.waitpid(pid, 0)

@@ -17,7 +17,12 @@ from ...prompt_files import prompt_digest as digest_of
 from ...prompt_files import prompt_text
 
 CRITERIA = ("name", "type", "function", "context")
-PROMPT_FILES = ("criteria_v1.txt", "judge_input_v2.txt", "judge_paper_v2.txt", "judge_batched_v2.txt")
+PROMPT_FILES = (
+    "criteria_v1.txt",
+    "judge_input_v2.txt",
+    "judge_paper_v2.txt",
+    "judge_batched_v2.txt",
+)
 PAPER_MAX_TOKENS = 5  # room for "1" and a stray space or newline
 MAX_CODE_CHARS = 12_000  # a long class or module is cut, not sent whole
 
@@ -50,8 +55,13 @@ BATCHED_RESPONSE_FORMAT = {
     },
 }
 
-_ENTRY_LABELS = {"param": "Parameter", "returns": "Returns", "yields": "Yields",
-                 "raises": "Raises", "attribute": "Attribute"}
+_ENTRY_LABELS = {
+    "param": "Parameter",
+    "returns": "Returns",
+    "yields": "Yields",
+    "raises": "Raises",
+    "attribute": "Attribute",
+}
 
 
 @dataclass(frozen=True)
@@ -119,18 +129,27 @@ def shown_sentence(segment: Segment) -> str:
 
 def _input_message(judged: JudgeInput) -> str:
     blocks = [
-        f"### {e.symbol} ({e.path}:{e.line})\n{e.text.strip()}" for e in judged.evidence if e.text.strip()
+        f"### {e.symbol} ({e.path}:{e.line})\n{e.text.strip()}"
+        for e in judged.evidence
+        if e.text.strip()
     ]
-    return Template(_text("judge_input_v2.txt")).substitute(
-        code=judged.code, context="\n\n".join(blocks) or "(none)", fence=judged.language.lower()
-    ).strip()
+    return (
+        Template(_text("judge_input_v2.txt"))
+        .substitute(
+            code=judged.code, context="\n\n".join(blocks) or "(none)", fence=judged.language.lower()
+        )
+        .strip()
+    )
 
 
 def batched_messages(judged: JudgeInput) -> list[dict[str, str]]:
     """One request for every sentence and criterion of a unit."""
     listed = "\n".join(f"- {c.key} ({c.title}): {c.definition}" for c in criteria().values())
-    system = Template(_text("judge_batched_v2.txt")).substitute(
-        criteria=listed, language=judged.language).strip()
+    system = (
+        Template(_text("judge_batched_v2.txt"))
+        .substitute(criteria=listed, language=judged.language)
+        .strip()
+    )
     sentences = "\n".join(f"[S{i}] {s}" for i, s in enumerate(judged.sentences, 1))
     return [
         {"role": "system", "content": system},
@@ -146,8 +165,11 @@ def paper_messages(judged: JudgeInput, sentence: int, criterion: str) -> list[di
     """ReFEree's request for one (sentence, criterion); the sentence is the last message."""
     c = criteria()[criterion]
     steps = "\n".join(c.steps)
-    system = Template(_text("judge_paper_v2.txt")).substitute(
-        title=c.title, definition=c.definition, steps=steps, language=judged.language).strip()
+    system = (
+        Template(_text("judge_paper_v2.txt"))
+        .substitute(title=c.title, definition=c.definition, steps=steps, language=judged.language)
+        .strip()
+    )
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": _input_message(judged)},
@@ -205,7 +227,11 @@ def _segments_of(value) -> list:
 def _sentence_index(ident) -> int | None:
     if isinstance(ident, int) and not isinstance(ident, bool):
         return ident - 1
-    match = re.fullmatch(r"\[?\s*S(\d+)\s*\]?", ident.strip(), re.IGNORECASE) if isinstance(ident, str) else None
+    match = (
+        re.fullmatch(r"\[?\s*S(\d+)\s*\]?", ident.strip(), re.IGNORECASE)
+        if isinstance(ident, str)
+        else None
+    )
     return int(match.group(1)) - 1 if match else None
 
 
