@@ -14,11 +14,17 @@ KEY_ENV = "DOCFACT_TEST_LLM_KEY"
 
 
 def docfact_with_model(
-    tmp_path, server, command: str, *arguments: str, timeout: int = 600, **env: str
+    tmp_path,
+    server,
+    command: str,
+    *arguments: str,
+    timeout: int = 600,
+    python_flags: tuple[str, ...] = (),
+    **env: str,
 ) -> subprocess.CompletedProcess:
-    """Runs the real CLI (`docfact COMMAND ... ARGUMENTS`) against a scripted model server,
-    with the key in the environment, a cache under tmp_path and no model download; the key
-    must never be printed and nothing may crash."""
+    """Runs the real CLI (`python PYTHON_FLAGS -m docfact COMMAND ... ARGUMENTS`) against a
+    scripted model server, with the key in the environment, a cache under tmp_path and no
+    model download; the key must never be printed and nothing may crash."""
     environment = {
         **os.environ,
         KEY_ENV: SECRET,
@@ -35,7 +41,7 @@ def docfact_with_model(
         KEY_ENV,
     ]
     done = subprocess.run(
-        [sys.executable, "-m", "docfact", command, *model, *arguments],
+        [sys.executable, *python_flags, "-m", "docfact", command, *model, *arguments],
         capture_output=True,
         text=True,
         env=environment,

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from llm_helpers import KEY_ENV, SECRET, arithmetic_responder, docfact_with_model
+from llm_helpers import arithmetic_responder, docfact_with_model
 from scripted_server import ScriptedServer
 
 SUMS = [f"plus_{n}" for n in range(19)]  # 20 functions: tau below the odd one out
@@ -131,35 +131,10 @@ def test_a_cached_score_loads_no_model(tmp_path, server):
     """Everything cached: neither litellm nor torch (the encoder, a causal LM) is imported,
     which is what keeps a cached `docfact score` within seconds."""
     (tmp_path / "arith.py").write_text(SOURCE)
-    env = {
-        **os.environ,
-        KEY_ENV: SECRET,
-        "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-        "HF_HUB_OFFLINE": "1",
-    }
-    score = [
-        "-m",
-        "docfact",
-        "score",
-        "--llm-model",
-        "openai/test-model",
-        "--llm-api-base",
-        server.base_url,
-        "--llm-api-key-env",
-        KEY_ENV,
-        f"{tmp_path / 'arith.py'}::larger",
-    ]
-    first = subprocess.run(
-        [sys.executable, *score], capture_output=True, text=True, env=env, timeout=600
-    )
+    larger = f"{tmp_path / 'arith.py'}::larger"
+    first = docfact_with_model(tmp_path, server, "score", larger)
     asked = len(server.requests)
-    again = subprocess.run(
-        [sys.executable, "-X", "importtime", *score],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
+    again = docfact_with_model(tmp_path, server, "score", larger, python_flags=("-X", "importtime"))
     assert first.returncode == again.returncode == 0 and again.stdout == first.stdout
     assert len(server.requests) == asked
     imported = {

@@ -72,17 +72,7 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
         if kind == "module":
             suggestions = suggestions | sys.stdlib_module_names
         closest = nearest(target, suggestions)
-    if closest:
-        message += f"; did you mean `{closest}`?"
-    return ctx.finding(
-        "DF107",
-        message,
-        reference.target.start,
-        reference.target.end,
-        segment=segment,
-        fix=(f"Replace with `{closest}`", closest) if closest else None,
-        condition=(kind, shown),
-    )
+    return _finding(ctx, reference, segment, message, closest, condition=(kind, shown))
 
 
 def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
@@ -95,6 +85,18 @@ def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
         f"{_described(reference)} resolves nowhere"
     )
     closest = fixed if all(_bound(ctx, part) for part in fixed.split(".")) else None
+    return _finding(ctx, reference, segment, message, closest)
+
+
+def _finding(
+    ctx: CheckContext,
+    reference: Reference,
+    segment,
+    message: str,
+    closest: str | None,
+    condition: tuple[str, str] | None = None,
+) -> Finding:
+    """DF107 on the reference's target, with the nearest name as its fix when there is one."""
     if closest:
         message += f"; did you mean `{closest}`?"
     return ctx.finding(
@@ -104,6 +106,7 @@ def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
         reference.target.end,
         segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
+        condition=condition,
     )
 
 
