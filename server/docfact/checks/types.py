@@ -232,12 +232,12 @@ def _constructor(ctx: CheckContext) -> bool:
 
 def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
     """(start, end, type) of a return claim at the start of a sentence or Returns entry."""
-    if segment.role == "returns" or (
-        segment.role in ("summary", "prose") and re.match(r"Returns?\s", segment.text)
-    ):
-        match = claims.match(segment.text)
-    else:
+    claimed_in_prose = segment.role in ("summary", "prose") and re.match(
+        r"Returns?\s", segment.text
+    )
+    if segment.role != "returns" and not claimed_in_prose:
         return None
+    match = claims.match(segment.text)
     if match is None:
         return None
     if match.group("literal"):
