@@ -29,6 +29,32 @@ const shot = async (name) => {
   step(`screenshot ${name}`, { file });
 };
 
+// The Problems panel's tree is virtualised: only the rows on screen are in the page. Scroll
+// it through from the top and keep every row seen, in order.
+const allProblemRows = async (markers) => {
+  const seen = [];
+  const collect = async () => {
+    let added = 0;
+    for (const text of await markers.locator(".monaco-list-row").allInnerTexts()) {
+      if (!seen.includes(text)) {
+        seen.push(text);
+        added++;
+      }
+    }
+    return added;
+  };
+  await collect();
+  const box = await markers.locator(".monaco-list").first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let scrolls = 0; scrolls < 50; scrolls++) {
+    await page.mouse.wheel(0, box.height / 2);
+    await page.waitForTimeout(300);
+    if ((await collect()) === 0) break;
+  }
+  step("problems read", { rows: seen.length });
+  return seen.join("\n");
+};
+
 try {
   await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
   await page.waitForSelector(".monaco-workbench", { timeout: 120_000 });
@@ -73,8 +99,8 @@ try {
   await markers.waitFor({ timeout: 20_000 });
   await page.waitForFunction(() => /DF\d{3}/.test(document.querySelector(".markers-panel")?.textContent ?? ""), null, { timeout: 60_000 });
   await page.waitForTimeout(1000);
-  results.problems = await markers.innerText();
   await shot("1-problems");
+  results.problems = await allProblemRows(markers);
 
   // Hover the name of restock (a card shows on a function's name and on flagged words).
   const name = page.locator(".monaco-editor .view-line span", { hasText: /^restock$/ }).first();

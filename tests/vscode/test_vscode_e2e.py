@@ -202,7 +202,7 @@ def _drive(
 def _assert_warnings_and_quick_fix(results: dict, workspace: Path) -> None:
     assert results.get("ok"), results.get("error")
     problems = results["problems"]
-    # The panel's tree is virtualised: only the rows on screen are in the page.
+    # Every row of the Problems panel, scrolled through (its tree is virtualised).
     for code in ("DF101", "DF102", "DF201", "DF202", "DF203"):
         assert code in problems, problems
     assert "ammount" in problems
