@@ -280,6 +280,44 @@ def test_doctests_names_attributes_imports_and_keywords(tmp_path):
     assert "`parse_url` takes no keyword `strikt`" in found[3][3]
 
 
+def test_doctests_calling_the_documented_function_by_a_former_name(tmp_path):
+    """Examples that never use the function's present name and call an undefined name
+    sharing a word with it: the function was renamed under its examples."""
+    found = findings(
+        tmp_path,
+        {
+            "shop/headers.py": '''
+        def parse_cachecontrol(header):
+            """Parse a Cache-Control header.
+
+            >>> cachecontrol_directives('public, max-age=3600')
+            {'public': None, 'max-age': '3600'}
+            """
+            return header
+
+
+        def parse_pragma(header):
+            """Examples that use the function: another undefined name is set-up's.
+
+            >>> parse_pragma(pragma_fixture)
+            """
+            return header
+
+
+        def split_words(text):
+            """An undefined name sharing no word with the function: set-up's.
+
+            >>> tokenize_input('a b')
+            """
+            return text.split()
+    '''
+        },
+    )
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF108", "cachecontrol_directives", "parse_cachecontrol")
+    ]
+
+
 # --- DF101 with **kwargs ---------------------------------------------------------------------
 
 

@@ -6,12 +6,15 @@ member it has; an import of the project must import something that exists; a key
 argument passed to a project callable must be one of its parameters. What only the
 project can tell is settled by the graph (``graph/references.py``).
 
-A name the module lacks is reported only when a name of the module is spelled closely:
-doctests often rely on names a test set-up provides (``np``, ``pd``, fixtures).
+A name the module lacks is reported only when a name of the module is spelled closely, or
+when it reads as the documented function's former name (the examples never use its present
+name, and the two share a word): doctests often rely on names a test set-up provides
+(``np``, ``pd``, fixtures).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ..model import Field, Finding, Segment
@@ -35,7 +38,9 @@ def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
     for name in code.names:
         if name.text in known or name.text in code.bound or "_" + name.text in known:
             continue  # ... or a private name by its public spelling (``write_call``)
-        closest = closest_name(name.text, (known - ctx.universal_names) | code.bound)
+        closest = closest_name(
+            name.text, (known - ctx.universal_names) | code.bound
+        ) or _former_name(ctx, code, name.text)
         if closest is None or len(name.text) < 4:
             continue  # a name the set-up may provide (``np``, ``xps``): not a clear typo
         yield _finding(
@@ -68,6 +73,26 @@ def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
                 f"`{callee}` takes no keyword `{keyword.text}`",
                 ("keyword", f"{target.replace('|', '')}:{keyword.text}"),
             )
+
+
+def _former_name(ctx: CheckContext, code: DoctestCode, name: str) -> str | None:
+    """The documented function's or class's own name when ``name`` reads as what it was
+    called before a rename: its examples never use it by its present name, and the two
+    names share a word (``cachecontrol_directives(...)`` in the examples of
+    ``parse_cachecontrol``)."""
+    unit = ctx.unit
+    if unit.kind not in ("function", "class") or not _words(name) & _words(unit.name):
+        return None
+    used = {n.text for n in code.names} | {
+        part for dotted in code.dotted for part in dotted.text.split(".")
+    }
+    return None if unit.name in used or unit.name in code.bound else unit.name
+
+
+def _words(name: str) -> set[str]:
+    """The words of a snake_case or CamelCase name long enough to tell it (not ``get``)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).replace("_", " ")
+    return {word.lower() for word in spaced.split() if len(word) >= 4}
 
 
 def _absolute(code: DoctestCode, dotted: str, known, every_part: bool = True) -> str | None:
