@@ -15,10 +15,14 @@ import os
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..config import LlmSettings
 from .redact import redact
+
+if TYPE_CHECKING:
+    from litellm import ModelResponse
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +66,7 @@ class UsageStats:
 
 
 @functools.cache
-def _import_litellm():
+def _import_litellm() -> ModuleType:
     """litellm, quiet: local price map, no telemetry, no callbacks, no debug printing.
 
     The import takes seconds: call it through ``_litellm`` so it runs off the event loop.
@@ -82,7 +86,7 @@ def _import_litellm():
     return litellm
 
 
-async def _litellm():
+async def _litellm() -> ModuleType:
     if _import_litellm.cache_info().currsize:
         return _import_litellm()
     return await asyncio.to_thread(_import_litellm)
@@ -148,7 +152,14 @@ class LlmClient:
             finally:
                 self.in_flight -= 1
 
-    async def _complete_with_retries(self, messages, response_format, max_tokens, temperature, n):
+    async def _complete_with_retries(
+        self,
+        messages: list[dict[str, str]],
+        response_format: dict | None,
+        max_tokens: int | None,
+        temperature: float | None,
+        n: int,
+    ) -> Completion:
         attempt = 0
         while True:
             self._check_breaker()
@@ -168,7 +179,14 @@ class LlmClient:
             attempt += 1
             await asyncio.sleep(delay)
 
-    async def _attempt(self, messages, response_format, max_tokens, temperature, n):
+    async def _attempt(
+        self,
+        messages: list[dict[str, str]],
+        response_format: dict | None,
+        max_tokens: int | None,
+        temperature: float | None,
+        n: int,
+    ) -> Completion | tuple[str, bool, float | None]:
         """A Completion, or (scrubbed message, retryable, Retry-After seconds or None)."""
         settings = self.settings
         secret = os.environ.get(settings.api_key_env) if settings.api_key_env else None
@@ -207,7 +225,7 @@ class LlmClient:
             return _describe(error, secret), _is_retryable(error), _retry_after(error)
         return self._account(litellm, response)
 
-    def _account(self, litellm, response) -> Completion:
+    def _account(self, litellm: ModuleType, response: ModelResponse) -> Completion:
         usage = getattr(response, "usage", None)
         prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
         completion_tokens = getattr(usage, "completion_tokens", 0) or 0

@@ -57,6 +57,12 @@ class Agreement:
 
 AGREES = " (the model agrees)"
 
+# Per sentence, criterion -> every sample's verdict.
+Votes = list[dict[str, list[int | None]]]
+# What a protocol returns: the votes, the reason given for 0s (one per sentence), the
+# number of calls, and the error that cost verdicts, if any.
+RunOutcome = tuple[Votes, list[str], int, str | None]
+
 
 @dataclass
 class JudgeResult:
@@ -190,16 +196,15 @@ async def judge_sentence(
 
 
 # --- the two protocols --------------------------------------------------------------------
-# Each returns, per sentence, criterion -> every sample's verdict, the reasons given for
-# 0s (one per sentence), the number of calls, and the error that cost verdicts, if any.
+# Each returns a RunOutcome.
 
 
-async def _run(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
+async def _run(judged: JudgeInput, settings: LlmSettings, client: LlmClient) -> RunOutcome:
     protocol = _run_batched if settings.protocol == "batched" else _run_paper
     return await protocol(judged, settings, client)
 
 
-async def _run_batched(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
+async def _run_batched(judged: JudgeInput, settings: LlmSettings, client: LlmClient) -> RunOutcome:
     count = len(judged.sentences)
     texts, calls, error = await _samples(
         client,
@@ -219,7 +224,7 @@ async def _run_batched(judged: JudgeInput, settings: LlmSettings, client: LlmCli
     return votes, reasons, calls, error
 
 
-async def _run_paper(judged: JudgeInput, settings: LlmSettings, client: LlmClient):
+async def _run_paper(judged: JudgeInput, settings: LlmSettings, client: LlmClient) -> RunOutcome:
     pairs = [(i, c) for i in range(len(judged.sentences)) for c in CRITERIA]
     outcomes = await asyncio.gather(
         *(
@@ -240,7 +245,14 @@ async def _run_paper(judged: JudgeInput, settings: LlmSettings, client: LlmClien
     return votes, [""] * len(judged.sentences), calls, error
 
 
-async def _samples(client: LlmClient, messages, votes: int, **options):
+async def _samples(
+    client: LlmClient,
+    messages: list[dict[str, str]],
+    votes: int,
+    *,
+    response_format: dict | None = None,
+    max_tokens: int | None = None,
+) -> tuple[list[str | None], int, str | None]:
     """``votes`` answer texts (None for each one lost to a failure), calls made, error.
 
     Asks for all samples in one call (``n``); a server that returns fewer is asked again
@@ -252,7 +264,12 @@ async def _samples(client: LlmClient, messages, votes: int, **options):
     while len(texts) < votes and calls < votes:
         calls += 1
         try:
-            completion = await client.complete(messages, n=votes - len(texts), **options)
+            completion = await client.complete(
+                messages,
+                n=votes - len(texts),
+                response_format=response_format,
+                max_tokens=max_tokens,
+            )
         except LlmError as failure:
             error = str(failure)
             break
@@ -281,7 +298,7 @@ def majority(values: Sequence[int | None]) -> int | None:
 # --- cache and results ---------------------------------------------------------------------
 
 
-def _from_cache(cache: Cache, key: str, count: int):
+def _from_cache(cache: Cache, key: str, count: int) -> tuple[Votes, list[str]] | None:
     stored = cache.get(key)
     if not isinstance(stored, list) or len(stored) != count:
         return None
@@ -297,8 +314,8 @@ def _result(
     report: UnitAnalysis,
     evidence: Sequence[Evidence],
     settings: LlmSettings,
-    votes,
-    reasons,
+    votes: Votes,
+    reasons: list[str],
     *,
     calls: int,
     cache_hit: bool,

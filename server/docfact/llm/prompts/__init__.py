@@ -187,9 +187,11 @@ def parse_batched(text: str, sentence_count: int) -> list[Answer]:
     """One Answer per sentence; anything missing, misnamed or malformed is no verdict."""
     answers = [NO_ANSWER] * sentence_count
     items = _segments_of(_find_json(text))
-    seen = set()
+    seen: set[int] = set()
     for item in items:
-        index = _sentence_index(item.get("id")) if isinstance(item, dict) else None
+        if not isinstance(item, dict):
+            continue
+        index = _sentence_index(item.get("id"))
         if index is None or not 0 <= index < sentence_count or index in seen:
             continue
         seen.add(index)
@@ -201,7 +203,7 @@ def parse_batched(text: str, sentence_count: int) -> list[Answer]:
     return answers
 
 
-def _find_json(text: str):
+def _find_json(text: str) -> object:
     """The first JSON value in ``text`` that holds segments, tolerating prose and fences."""
     try:
         return json.loads(text)
@@ -218,13 +220,13 @@ def _find_json(text: str):
     return None
 
 
-def _segments_of(value) -> list:
+def _segments_of(value: object) -> list[object]:
     if isinstance(value, dict):
         value = value.get("segments")
     return value if isinstance(value, list) else []
 
 
-def _sentence_index(ident) -> int | None:
+def _sentence_index(ident: object) -> int | None:
     if isinstance(ident, int) and not isinstance(ident, bool):
         return ident - 1
     match = (
@@ -235,7 +237,7 @@ def _sentence_index(ident) -> int | None:
     return int(match.group(1)) - 1 if match else None
 
 
-def _verdict(value) -> int | None:
+def _verdict(value: object) -> int | None:
     if isinstance(value, str):
         value = value.strip()
         return int(value) if value in ("0", "1") else None
