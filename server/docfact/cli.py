@@ -8,11 +8,17 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .baseline import BaselineError
 from .config import STYLES, ConfigError, Settings, load_settings
 from .model import SEVERITIES
+
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .gitdiff import ChangedUnits
+    from .runner import ModelPasses, RunResult
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -20,7 +26,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit status 2."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"docfact: error: {message} (see `docfact {self._sub} --help`)\n")
 
     @property
@@ -204,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _settings(arguments) -> tuple[Settings, Path | None]:
+def _settings(arguments: argparse.Namespace) -> tuple[Settings, Path | None]:
     if arguments.config is not None:
         if not arguments.config.is_file():
             raise ConfigError(f"--config {arguments.config}: no such file")
@@ -256,7 +262,7 @@ def _warn_without_sandbox() -> None:
         )
 
 
-def _run(arguments):
+def _run(arguments: argparse.Namespace) -> tuple[RunResult, Settings]:
     """The run behind `check` and `report`: settings, cache, and every file checked."""
     from .cache import Cache
     from .runner import check_paths
@@ -284,7 +290,7 @@ def _run(arguments):
     return result, settings
 
 
-def _model_passes(settings, cache):
+def _model_passes(settings: Settings, cache: Cache | None) -> ModelPasses | None:
     """The model passes of `check` when a model is configured (litellm and the judge load
     only then), else None."""
     from .model_layers import judge_runs
@@ -298,7 +304,7 @@ def _model_passes(settings, cache):
     )
 
 
-def _check(arguments) -> int:
+def _check(arguments: argparse.Namespace) -> int:
     from . import output
     from .gitdiff import ChangedUnits, DiffError
 
@@ -321,7 +327,9 @@ def _check(arguments) -> int:
     return EXIT_FINDINGS if output.exceeds(result, settings.fail_on) else EXIT_OK
 
 
-def _reported(arguments, changed):
+def _reported(
+    arguments: argparse.Namespace, changed: ChangedUnits | None
+) -> tuple[RunResult, Settings]:
     """The run, narrowed to the findings the baseline and --diff let through."""
     result, settings = _run(arguments)
     if arguments.baseline is not None:
@@ -331,7 +339,7 @@ def _reported(arguments, changed):
     return result, settings
 
 
-def _fixed(result, unsafe: bool) -> bool:
+def _fixed(result: RunResult, unsafe: bool) -> bool:
     """Apply the fixes and say what changed (on stderr: stdout keeps the report's
     format); whether any file was rewritten."""
     from .fixes import apply_fixes
@@ -368,7 +376,7 @@ def _not_in_baseline(path: Path, diagnostics: list[dict]) -> list[dict]:
     return new
 
 
-def _report(arguments) -> int:
+def _report(arguments: argparse.Namespace) -> int:
     from . import report
 
     missing = [p for p in arguments.paths if not p.exists()]
@@ -388,7 +396,7 @@ def _report(arguments) -> int:
     return EXIT_OK
 
 
-def _score(arguments) -> int:
+def _score(arguments: argparse.Namespace) -> int:
     from . import output
     from .cache import Cache
     from .model_passes import ScoreError, score_one
@@ -433,7 +441,7 @@ def _write(text: str) -> None:
     sys.stdout.buffer.flush()
 
 
-def _serve(arguments) -> int:
+def _serve(arguments: argparse.Namespace) -> int:
     from .lsp.server import serve
 
     if arguments.log_file is not None:
@@ -448,7 +456,7 @@ def _serve(arguments) -> int:
     return serve(tcp=arguments.tcp, verbose=arguments.verbose, log_file=arguments.log_file)
 
 
-def _cache(arguments) -> int:
+def _cache(arguments: argparse.Namespace) -> int:
     from .cache import Cache
 
     cache = Cache(arguments.cache_dir and Path(arguments.cache_dir))

@@ -111,7 +111,7 @@ def analyze(
 
 
 def check_units(
-    units,
+    units: tuple[Unit, ...],
     module: Module,
     module_name: str,
     path: str,

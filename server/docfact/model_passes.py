@@ -9,25 +9,28 @@ client's concurrency bound and its HTTP connections are shared by every file.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import replace
 
-from .analysis import FileAnalysis
+from .analysis import FileAnalysis, UnitAnalysis
 from .cache import Cache
 from .config import Settings
 from .engine import analyze, resolve
 from .finding_json import diagnostic_json
 from .graph.build import ProjectGraph
-from .llm import client_for, judge_units
+from .llm import LlmClient, client_for, judge_units
 from .llm.judge import AGREES, Agreement
+from .model import Finding
 from .model_layers import sonar_runs, ssc_runs
 from .rule_settings import FileRules, suppressions
-from .runner import FileJob, RunResult
+from .runner import FileJob, FileOutcome, RunResult
 from .sonar_ssc import scorable, score_findings, score_units, sonar_json, ssc_json
 from .source.files import SkippedFile, decode_source
+from .source.lines import LineIndex
 
 
 def model_passes(
-    outcomes: list[tuple[FileJob, dict]],
+    outcomes: list[tuple[FileJob, FileOutcome]],
     project: ProjectGraph,
     settings: Settings,
     cache: Cache | None,
@@ -51,7 +54,14 @@ def model_passes(
     }
 
 
-async def _passes(outcomes, project, settings, cache, client, result: RunResult) -> int:
+async def _passes(
+    outcomes: list[tuple[FileJob, FileOutcome]],
+    project: ProjectGraph,
+    settings: Settings,
+    cache: Cache | None,
+    client: LlmClient,
+    result: RunResult,
+) -> int:
     files = [
         job for job, outcome in outcomes if not outcome.get("skipped") and outcome.get("units")
     ]
@@ -83,10 +93,10 @@ def _analysis(job: FileJob, settings: Settings, project: ProjectGraph) -> FileAn
 async def _judge_file(
     job: FileJob,
     analysis: FileAnalysis,
-    project,
-    settings,
-    cache,
-    client,
+    project: ProjectGraph,
+    settings: Settings,
+    cache: Cache | None,
+    client: LlmClient,
     result: RunResult,
     entries: _ScoreEntries,
 ) -> int:
@@ -108,10 +118,10 @@ async def _judge_file(
 
 
 async def _score(
-    analyses,
+    analyses: list[tuple[FileJob, FileAnalysis]],
     settings: Settings,
-    cache,
-    client,
+    cache: Cache | None,
+    client: LlmClient,
     result: RunResult,
     entries: _ScoreEntries,
     sonar: bool,
@@ -137,7 +147,11 @@ async def _score(
 
 
 def _add_findings(
-    result: RunResult, findings, analysis: FileAnalysis, job: FileJob, settings: Settings
+    result: RunResult,
+    findings: Iterable[Finding],
+    analysis: FileAnalysis,
+    job: FileJob,
+    settings: Settings,
 ) -> None:
     rules = FileRules.of(
         settings, job.relative, suppressions(analysis.module.units, analysis.module_name)
@@ -170,7 +184,7 @@ class _ScoreEntries:
         return self.index[path, symbol]
 
 
-def _note_agreement(result: RunResult, path: str, agreement: Agreement, lines) -> None:
+def _note_agreement(result: RunResult, path: str, agreement: Agreement, lines: LineIndex) -> None:
     """The deterministic finding stands; say that the model agrees with it."""
     line, column = lines.position(agreement.finding.span.start)
     for item in result.diagnostics:
@@ -187,7 +201,8 @@ def _note_agreement(result: RunResult, path: str, agreement: Agreement, lines) -
 
 
 class ScoreError(Exception):
-    """The function cannot be scored (not found, not a function); the message says why."""
+    """The function cannot be scored (no model, not found, not a function); the message
+    says why."""
 
 
 def score_one(
@@ -195,6 +210,9 @@ def score_one(
 ) -> dict:
     """ReFEree, SONAR and SSC of one function (SSC labelled against the project's
     calibration set), as the ``scores`` item of the JSON report, with its findings."""
+    client = client_for(settings.llm)
+    if client is None:
+        raise ScoreError("scoring needs a model: set model in [tool.docfact.llm]")
     analysis = _analysis(job, settings, project)
     if analysis is None:
         raise ScoreError(f"{job.display} cannot be read as source")
@@ -205,7 +223,6 @@ def score_one(
         raise ScoreError(
             f"{job.display} has no documented function {qualname} (documented: {names})"
         )
-    client = client_for(settings.llm)
     result = RunResult()
     asyncio.run(_score_one(job, analysis, report, project, settings, cache, client, result))
     entry = result.scores[0]
@@ -213,7 +230,16 @@ def score_one(
     return entry
 
 
-async def _score_one(job, analysis, report, project, settings, cache, client, result):
+async def _score_one(
+    job: FileJob,
+    analysis: FileAnalysis,
+    report: UnitAnalysis,
+    project: ProjectGraph,
+    settings: Settings,
+    cache: Cache | None,
+    client: LlmClient,
+    result: RunResult,
+) -> None:
     entries = _ScoreEntries(result)
     entries.of(job.display, report.symbol, analysis)
     _add_findings(result, report.findings, analysis, job, settings)  # the judge may agree with them

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .checks.registry import RULES
 from .model import SEVERITIES
+
+if TYPE_CHECKING:
+    from .runner import RunResult
 
 PUBLIC_RULES_URL = "https://github.com/docfact/docfact/blob/main/docs/rules.md"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
@@ -32,7 +36,7 @@ def rule_url(code: str) -> str:
     return f"{rules_document()}#{code.lower()}-{rule.name}" if rule else rules_document()
 
 
-def sort_key(diagnostic: dict):
+def sort_key(diagnostic: dict) -> tuple[str, int, int, str]:
     return (
         diagnostic["path"],
         diagnostic["start"]["line"],
@@ -41,7 +45,7 @@ def sort_key(diagnostic: dict):
     )
 
 
-def to_json(result) -> str:
+def to_json(result: RunResult) -> str:
     report = {
         "tool": "docfact",
         "version": __version__,
@@ -55,7 +59,7 @@ def to_json(result) -> str:
     return json.dumps(report, indent=2, ensure_ascii=False)
 
 
-def to_text(result) -> str:
+def to_text(result: RunResult) -> str:
     lines = []
     for d in sorted(result.diagnostics, key=sort_key):
         lines.append(
@@ -150,7 +154,7 @@ def _score_line(label: str, value: float | None, how: str) -> str:
     return f"{label:<36} {'█' * filled}{'░' * (10 - filled)}  {value:.2f}  {how}"
 
 
-def to_sarif(result) -> str:
+def to_sarif(result: RunResult) -> str:
     used = sorted({d["code"] for d in result.diagnostics})
     rules = [
         {
@@ -233,7 +237,7 @@ def to_sarif(result) -> str:
     )
 
 
-def exceeds(result, fail_on: str) -> bool:
+def exceeds(result: RunResult, fail_on: str) -> bool:
     """Whether any finding is at or above the ``fail_on`` severity."""
     if fail_on == "never":
         return False

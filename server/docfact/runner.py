@@ -73,6 +73,8 @@ class FileOutcome(TypedDict, total=False):
 # What runs after the project graph is built: (outcomes, project, result) -> the model's
 # usage. The command line passes the model passes when a model is configured.
 ModelPasses = Callable[[list[tuple[FileJob, FileOutcome]], ProjectGraph, "RunResult"], dict]
+# One file's check, as workers run it (``check_job``).
+Check = Callable[[FileJob, Settings], FileOutcome]
 
 
 def check_paths(
@@ -143,7 +145,9 @@ def file_outcomes(
     return _outcomes(jobs, keys, settings, cache, progress, result)
 
 
-def _keyed_jobs(paths, settings, config_root, result) -> tuple[list[FileJob], list[str]]:
+def _keyed_jobs(
+    paths: list[Path], settings: Settings, config_root: Path | None, result: RunResult
+) -> tuple[list[FileJob], list[str]]:
     """The files to check, each with the cache key of its outcome."""
     jobs = _discover(paths, settings, config_root, result)
     settings_key = asdict(settings) | {"cache_dir": None, "jobs": None, "llm": None}
@@ -162,7 +166,14 @@ def _keyed_jobs(paths, settings, config_root, result) -> tuple[list[FileJob], li
     return jobs, keys
 
 
-def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJob, FileOutcome]]:
+def _outcomes(
+    jobs: list[FileJob],
+    keys: list[str],
+    settings: Settings,
+    cache: Cache | None,
+    progress: bool,
+    result: RunResult,
+) -> list[tuple[FileJob, FileOutcome]]:
     cached = cache.get_many(keys, _is_outcome) if cache else {}
     result.cache_hits = len(cached)
     missing = [(key, job) for key, job in zip(keys, jobs) if key not in cached]
@@ -177,7 +188,7 @@ def _outcomes(jobs, keys, settings, cache, progress, result) -> list[tuple[FileJ
     return [(job, cached.get(key) or computed[key]) for key, job in zip(keys, jobs)]
 
 
-def _is_outcome(value) -> bool:
+def _is_outcome(value: object) -> bool:
     """The shape ``check_job`` returns (a cache entry of another shape is recomputed)."""
     return isinstance(value, dict) and (
         isinstance(value.get("skipped"), str)
@@ -188,7 +199,7 @@ def _is_outcome(value) -> bool:
     )
 
 
-def _is_project_result(value) -> bool:
+def _is_project_result(value: object) -> bool:
     return isinstance(value, dict) and all(
         isinstance(value.get(k), t)
         for k, t in (("skipped", list), ("diagnostics", list), ("files", int), ("units", int))
@@ -215,7 +226,9 @@ def standing_findings(
     return rules.apply(found)
 
 
-def _discover(paths, settings, config_root, result) -> list[FileJob]:
+def _discover(
+    paths: list[Path], settings: Settings, config_root: Path | None, result: RunResult
+) -> list[FileJob]:
     jobs = []
     seen = set()
     packages: dict[Path, tuple[str, ...]] = {}
@@ -271,7 +284,11 @@ def _run_jobs(
 
 
 def in_workers(
-    check, jobs: list[FileJob], settings: Settings, workers: int, report=None
+    check: Check,
+    jobs: list[FileJob],
+    settings: Settings,
+    workers: int,
+    report: _Progress | None = None,
 ) -> list[FileOutcome]:
     """``check(job, settings)`` of every job, in worker processes, in order."""
     outcomes = []
@@ -287,7 +304,9 @@ def in_workers(
     return outcomes
 
 
-def _one_by_one(check, jobs: list[FileJob], settings: Settings, report) -> list[FileOutcome]:
+def _one_by_one(
+    check: Check, jobs: list[FileJob], settings: Settings, report: _Progress | None
+) -> list[FileOutcome]:
     """After a worker died (a crash in native code): every file not yet done, alone in
     a worker, so that a file that kills its worker costs only itself."""
     outcomes = []

@@ -13,12 +13,19 @@ import logging
 import math
 import textwrap
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .analysis import FileAnalysis, UnitAnalysis
 from .checks.registry import RULES
 from .config import Settings
-from .model import Finding
+from .model import Finding, Span
+
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .llm.client import LlmClient
+    from .sonar.score import SonarResult
+    from .understand.calibrate import Calibration, Labelled
+    from .understand.ssc import FunctionInput, JudgeShare
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +37,10 @@ DIMENSIONS = ("correctness", "abstraction", "conciseness", "fluency")
 @dataclass
 class FunctionScores:
     symbol: str
-    sonar: Any = None  # sonar.score.SonarResult
-    ssc: Any = None  # understand.calibrate.Labelled, P1
-    docstring_similarity: Any = None  # Labelled, P2
-    judged: Any = None  # understand.ssc.JudgeShare, P3
+    sonar: SonarResult | None = None
+    ssc: Labelled | None = None  # P1
+    docstring_similarity: Labelled | None = None  # P2
+    judged: JudgeShare | None = None  # P3
     ssc_error: str | None = None
 
 
@@ -45,8 +52,8 @@ def scorable(report: UnitAnalysis) -> bool:
 async def score_units(
     items: list[tuple[FileAnalysis, UnitAnalysis]],
     settings: Settings,
-    cache,
-    client,
+    cache: Cache | None,
+    client: LlmClient,
     *,
     sonar: bool,
     ssc: bool,
@@ -56,7 +63,7 @@ async def score_units(
     if sonar:
         limit = asyncio.Semaphore(SANDBOX_PARALLELISM)
 
-        async def one(analysis, report):
+        async def one(analysis: FileAnalysis, report: UnitAnalysis) -> None:
             async with limit:
                 scores[report.symbol].sonar = await _sonar(
                     analysis, report, client, settings, cache
@@ -68,7 +75,7 @@ async def score_units(
         from .understand.ssc import function_input, understand_project
 
         judge = client if settings.ssc.judge_votes > 0 else None
-        by_project: dict[str, list] = {}
+        by_project: dict[str, list[FunctionInput]] = {}
         for analysis, report in items:
             root = project_root_of(analysis.path, analysis.module_name)
             by_project.setdefault(root, []).append(
@@ -91,7 +98,7 @@ async def score_units(
 _UNCALIBRATED_SAID: set[str] = set()
 
 
-def _say_if_uncalibrated(project: str, calibration, epsilon: float) -> None:
+def _say_if_uncalibrated(project: str, calibration: Calibration, epsilon: float) -> None:
     """Once per project and process: too few of its functions are scored to label any."""
     from .understand.calibrate import minimum_functions
 
@@ -109,7 +116,13 @@ def _say_if_uncalibrated(project: str, calibration, epsilon: float) -> None:
     )
 
 
-async def _sonar(analysis: FileAnalysis, report: UnitAnalysis, client, settings: Settings, cache):
+async def _sonar(
+    analysis: FileAnalysis,
+    report: UnitAnalysis,
+    client: LlmClient,
+    settings: Settings,
+    cache: Cache | None,
+) -> SonarResult:
     from .sonar.home import find_home
     from .sonar.measure import not_measured
     from .sonar.score import SonarResult, sonar_scores
@@ -192,7 +205,7 @@ def score_findings(report: UnitAnalysis, scores: FunctionScores) -> list[Finding
     return found
 
 
-def _finding(code: str, message: str, span, report: UnitAnalysis, sentence: str) -> Finding:
+def _finding(code: str, message: str, span: Span, report: UnitAnalysis, sentence: str) -> Finding:
     rule = RULES[code]
     return Finding(
         code,
@@ -214,7 +227,7 @@ def _threshold(tau: float) -> float:
 # --- JSON ----------------------------------------------------------------------------
 
 
-def sonar_json(result) -> dict | None:
+def sonar_json(result: SonarResult | None) -> dict | None:
     """``scores[].sonar``: each dimension's value (or null) and how it was measured."""
     if result is None:
         return None
@@ -232,7 +245,7 @@ def ssc_json(scores: FunctionScores) -> dict | None:
     p1 = scores.ssc
     if p1 is None or p1.value is None:
         return {"value": None, "error": scores.ssc_error} if scores.ssc_error else None
-    shaped = {
+    shaped: dict[str, Any] = {
         "value": round(p1.value, 4),
         "label": p1.label,
         "k": p1.k,
