@@ -95,6 +95,86 @@ def test_raises_through_an_attribute_an_override_or_a_factory(tmp_path):
     ) == [("release", "DF302", "Invalid")]
 
 
+def test_raises_through_a_property_a_setter_or_an_error_made_first(tmp_path):
+    # textual: `self.screen.mount(...)` calls a method of what a property returns;
+    # google-auth: `self.rules = rules` runs the property's setter, and
+    # `new_exc = exceptions.X(...)` then `raise new_exc from caught_exc`.
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/errors.py": '''
+            class Invalid(Exception):
+                """Invalid."""
+
+            class Missing(Exception):
+                """Missing."""
+        ''',
+            "pkg/app.py": '''
+            from pkg import errors
+
+            class Screen:
+                def mount(self, widget):
+                    if widget is None:
+                        raise errors.Missing(widget)
+
+            class App:
+                @property
+                def screen(self):
+                    return Screen()
+
+                def mount(self, widget):
+                    """Mount on the screen.
+
+                    Raises:
+                        Missing: if there is no widget.
+                    """
+                    return self.screen.mount(widget)
+
+            class Rule:
+                def __init__(self, rules):
+                    """Make a rule.
+
+                    Raises:
+                        Invalid: if the rules are not a list.
+                    """
+                    self.rules = rules
+
+                @property
+                def rules(self):
+                    return self._rules
+
+                @rules.setter
+                def rules(self, value):
+                    if not isinstance(value, list):
+                        raise errors.Invalid(value)
+                    self._rules = value
+
+                def load(self, path):
+                    """Load.
+
+                    Raises:
+                        errors.Invalid: if the file is not JSON.
+                    """
+                    try:
+                        return open(path).read()
+                    except ValueError as caught:
+                        new_exc = errors.Invalid(caught)
+                        raise new_exc from caught
+
+                def save(self, path):
+                    """Save.
+
+                    Raises:
+                        errors.Missing: never, in fact.
+                    """
+                    new_exc = errors.Invalid(path)
+                    raise new_exc
+        ''',
+        },
+    ) == [("save", "DF302", "errors.Missing")]
+
+
 def test_abstract_methods_document_what_implementations_raise(tmp_path):
     assert findings(
         tmp_path,

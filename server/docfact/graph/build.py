@@ -514,6 +514,8 @@ class ProjectGraph:
                         raised.add(target.rsplit(".", 1)[-1])
                 if edge["kinds"] & {"calls", "instantiates"}:
                     callees.append(target)
+                elif edge["kinds"] & {"reads", "writes"} and self.kind(target) == "method":
+                    callees.append(target)  # a property: ``self.rules = rules`` runs its setter
                 if node in factories and "instantiates" in edge["kinds"]:
                     raised.add(target.rsplit(".", 1)[-1])
             return raised, callees

@@ -92,6 +92,8 @@ def file_facts(
     ]
     if module.package is not None:  # Java
         units = _overloads_merged(units)
+    else:  # a property's getter and setter: the entity may do what either does
+        units = _overloads_merged(units[::-1])[::-1]
     return {
         "module": module_name,
         "path": path,
@@ -171,8 +173,9 @@ def _is_overload(unit: Unit) -> bool:
 
 
 def _overloads_merged(units: list[UnitFacts]) -> list[UnitFacts]:
-    """Java: one entity per qualified name. Overloads share it, so the graph sees what
-    any of them calls, throws or documents (for the throws rule: may it throw)."""
+    """One entity per qualified name, the first of ``units`` so named. Java's overloads
+    share it, and so do Python's property accessors (the last definition is the entity),
+    so the graph sees what any of them calls, throws or documents (may it raise)."""
     merged: dict[str, UnitFacts] = {}
     for unit in units:
         first = merged.setdefault(unit["q"], unit)

@@ -62,8 +62,10 @@ class FileScope:
         if head in ("self", "cls", "this") and rest:
             first, _, deeper = rest.partition(".")
             found = self._method(unit, first)
-            if deeper and found and self._resolving_in.kind(found[0]) in ("attribute", "variable"):
-                return None  # a method of an attribute's value, whose type is unknown
+            if deeper and found and self._resolving_in.kind(found[0]) != "class":
+                # A method of an attribute's value, or of what a property returns
+                # (``self.screen.mount()``): its type is unknown.
+                return None
             return found
         # Enclosing scopes, innermost first: nested definitions, then the module.
         scope = unit

@@ -70,6 +70,27 @@ def parse_module(text: str) -> Module:
     return ModuleParser().parse(text)
 
 
+def _made_by_calls(
+    callees: Iterable[tree_sitter.Node], text: Callable[[tree_sitter.Node], str]
+) -> dict[str, list[str]]:
+    """Local name -> the callees whose result the function assigns to it (``error =
+    errors.Invalid(...)``), from the callee nodes of its calls."""
+    made: dict[str, list[str]] = {}
+    for callee in callees:
+        call = callee.parent
+        assignment = call.parent if call is not None else None
+        if assignment is None or assignment.type != "assignment":
+            continue
+        target = assignment.child_by_field_name("left")
+        if (
+            target is not None
+            and target.type == "identifier"
+            and (assignment.child_by_field_name("right") == call)
+        ):
+            made.setdefault(text(target), []).append(text(callee))
+    return made
+
+
 class ModuleParser:
     """Parses successive versions of one document (an editor buffer): the tree is
     updated from the last one (``reparse.Reparser``), and the statements (top-level, and
@@ -477,13 +498,15 @@ class _Extractor:
         bare = any(not n.named_children for n in statements.get("return", ()))
         raises = []
         reraises = False
+        made = _made_by_calls(statements.get("call", ()), self._text)
         for raise_node in statements.get("raise", ()):
             exception = raise_node.named_children[0] if raise_node.named_children else None
             reraises = reraises or exception is None
             if exception is not None and exception.type == "call":
                 exception = exception.child_by_field_name("function")
             if exception is not None and exception.type in ("identifier", "attribute"):
-                raises.append(self._text(exception))
+                # ``error = Invalid(...)`` then ``raise error from caught``: what it made.
+                raises += made.get(self._text(exception), [self._text(exception)])
         return replace(
             unit,
             return_values=tuple(self._text(n) for n in returns),
