@@ -320,6 +320,30 @@ def test_illustrations_and_enumerations_name_instances_not_code():
     ''') == [("DF102", "strictly"), ("DF102", "handler_name")]
 
 
+def test_names_the_reader_writes_or_that_belong_to_something_outside():
+    # paramiko: "if you made a subclass ``MP3Handler``" (and later mentions of it), stdio's
+    # ``fgets``; pyramid: the ``mod_auth_tkt`` specification; scikit-image: the Python
+    # library ``qpformat``; textual: "handled using an `on_x` method" / "`on_x` in a
+    # subclass". A name with none of these words around it is still reported.
+    assert codes('''
+        class Serve:
+            """Handle a subsystem.
+
+            For example, if you made a subclass ``MP3Handler`` and registered it, an object
+            of class ``MP3Handler`` is made. Unlike stdio's ``fgets``, it keeps nulls. The
+            ``mod_auth_tkt`` specification says so; the Python library ``qpformat`` too.
+            """
+
+            class Changed:
+                """Posted on change.
+
+                This message can be handled using an `on_serve_changed` method. Can be
+                handled using `on_serve_blurred` in a subclass of `Serve`. It does
+                nothing. The `on_serve_focused` method is gone, and so is ``MP4Handler``.
+                """
+    ''') == [("DF102", "on_serve_focused"), ("DF102", "MP4Handler")]
+
+
 def test_acronyms_constants_and_placeholders_on_a_known_name():
     # A name in capitals with no near miss is an environment variable, a protocol constant
     # or a placeholder (``CLIG_PATH``, ``SSH_MSG_CHANNEL_EOF``); ``TypeAB`` is no placeholder

@@ -84,6 +84,28 @@ _C_API = re.compile(r"_?_?Py[A-Z_]")
 _ILLUSTRATION = re.compile(
     r"\b(?:for (?:example|instance)|e\.g\.|such as)[^.;:()]{0,12}$", re.IGNORECASE
 )
+# A name the reader is to write: "if you made a subclass ``MP3Handler``", "define an
+# `on_changed` method", "handled using `on_changed` in a subclass of ...".
+_READER_WRITES_BEFORE = re.compile(
+    r"\b(?:(?:an?|your(?:\s+own)?)\s+(?:new\s+|custom\s+)?(?:sub)?class(?:\s+(?:called|named))?"
+    r"|(?:define|implement|write|create|add|provide)s?\s+(?:an?|your(?:\s+own)?)"
+    r"|handled\s+(?:using|with|by)(?:\s+an?)?)\s*[`'\"]*$",
+    re.IGNORECASE,
+)
+_INDEFINITE = re.compile(r"\ban?\s*[`'\"]*$", re.IGNORECASE)
+_CALLABLE_NOUN = re.compile(r"[`'\"]*\s*(?:method|function|handler|callback|hook)\b", re.IGNORECASE)
+_IN_A_SUBCLASS = re.compile(r"[`'\"]*\s+in\s+(?:a|your(?:\s+own)?)\s+subclass\b", re.IGNORECASE)
+# A name that belongs to something outside the code: "stdio's ``fgets``", "the Python
+# library ``qpformat``", "the ``mod_auth_tkt`` specification".
+_OWNED_BEFORE = re.compile(
+    r"(?:\b\w+'s|\b(?:library|package|program|utility|tool|command|specification))\s*[`'\"]*$",
+    re.IGNORECASE,
+)
+_OUTSIDE_NOUN = re.compile(
+    r"[`'\"]*\s*(?:library|package|program|utility|tool|command|executable|binary"
+    r"|specification|spec|protocol|directive|setting)s?\b",
+    re.IGNORECASE,
+)
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # Code spans in a row: "``nan``, ``inf``, and ``-inf``", "``a`` or ``b``".
 _CODE_LIST = re.compile(
@@ -642,9 +664,29 @@ def _incidental(
         return True  # a name built on a one-letter placeholder is a pattern (``X_nowait``)
     at = start - segment.start
     # A window, not the sentence so far: a sentence of many names would be read again per name.
-    return _ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None or _in_enumeration(
-        segment, at, ctx
+    return (
+        _ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None
+        or _outside_or_to_write(ctx.docstring.text.value, head)
+        or _in_enumeration(segment, at, ctx)
     )
+
+
+@lru_cache(maxsize=256)  # asked once per unresolved name of a docstring
+def _outside_or_to_write(text: str, name: str) -> bool:
+    """Whether the words around some mention of ``name`` in the docstring ``text`` say it
+    is one the reader is to write (``a subclass ``X````, ``an `on_x` method``, ``handled
+    using `on_x` in a subclass``) or one of something outside the code (``stdio's
+    ``fgets````, ``the ``mod_auth_tkt`` specification``): once said, every mention is."""
+    for match in re.finditer(rf"(?<![\w.]){re.escape(name)}(?![\w(])", text):
+        before = text[max(0, match.start() - 50) : match.start()]
+        after = text[match.end() : match.end() + 40]
+        if _READER_WRITES_BEFORE.search(before) or _OWNED_BEFORE.search(before):
+            return True
+        if _IN_A_SUBCLASS.match(after) or _OUTSIDE_NOUN.match(after):
+            return True
+        if _INDEFINITE.search(before) and _CALLABLE_NOUN.match(after):
+            return True
+    return False
 
 
 def _template(name: str, ctx: CheckContext) -> bool:
