@@ -127,3 +127,92 @@ def test_a_decorated_generator_returns_what_its_decorator_makes():
             """
             yield from open(path)
     ''') == [("DF204", "list: The lines.")]
+
+
+def test_returns_entries_one_per_member_of_what_the_caller_unpacks():
+    # google-auth: Google style "bytes: ..." lines, one per member of the returned tuple;
+    # scikit-image: NumPy entries of a `tuple(...)` or a generator the caller unpacks.
+    assert codes('''
+        def fingerprints(cert):
+            """Fingerprints.
+
+            Returns:
+                bytes: The cert bytes.
+                str: The fingerprint.
+            """
+            return cert, str(cert)
+
+        def parse(doc, params):
+            """Parse.
+
+            Returns
+            -------
+            warn_str : str
+                The warning.
+            doc_str : str
+                The docstring.
+            """
+            return (s % params for s in (doc, doc))
+
+        def coefficient(a, b):
+            """Correlation.
+
+            Returns
+            -------
+            pcc : float
+                The coefficient.
+            p-value : float
+                Its p-value.
+            """
+            return tuple(float(v) for v in (a, b))
+
+        def single(cert):
+            """One.
+
+            Returns:
+                bytes: The cert bytes, the fingerprint.
+            """
+            return cert, str(cert)
+    ''') == [("DF202", "bytes")]
+
+
+def test_generators_annotated_with_an_iterator_type_under_any_name():
+    # textual: `def compose(self) -> ComposeResult` (an alias of Iterable) documents
+    # Returns; google-auth: an abstract `async def content(...) -> AsyncGenerator[bytes,
+    # None]` documents Yields and raises NotImplementedError. Unannotated, both are reported.
+    assert codes('''
+        from typing import AsyncGenerator
+        from .types import ComposeResult
+
+        def compose(self) -> ComposeResult:
+            """Compose.
+
+            Returns:
+                The content of the screen.
+            """
+            yield 1
+
+        def render(self):
+            """Render.
+
+            Returns:
+                The lines.
+            """
+            yield 1
+
+        async def content(self, size) -> AsyncGenerator[bytes, None]:
+            """The content.
+
+            Yields:
+                AsyncGenerator[bytes, None]: the chunks.
+            """
+            raise NotImplementedError("content must be implemented.")
+
+        def chunks(self, size):
+            """The chunks.
+
+            Yields:
+                bytes: the chunks.
+            """
+            return b""
+    ''') == [("DF204", "The lines."), ("DF203", "bytes: the chunks.")]

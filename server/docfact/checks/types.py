@@ -32,6 +32,10 @@ _AS = re.compile(r"\s+as\s+(?:an?\s+)?(bytes object|\w+)")
 _DESCRIBES_ITERATOR = re.compile(
     r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b", re.IGNORECASE
 )
+# A Returns entry whose text goes on with "type: what" lines, one per returned member.
+_MORE_TYPED_LINES = re.compile(r"\n\s*[A-Za-z_][\w.]*(?:\[[\w., \[\]]*\])?\s*:\s")
+# What a caller can unpack into the members several Returns entries describe.
+_UNPACKED = frozenset({"tuple", "list", "Generator"})
 # Decorators whose function still returns the generator when called.
 _KEEPS_GENERATOR = frozenset(
     {"staticmethod", "classmethod", "abstractmethod", "overload", "override"}
@@ -118,10 +122,16 @@ def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     for entry in returns:
         if entry.type is None:
             continue
-        # Several Returns entries describe the members of a returned tuple.
-        describes_member = len(returns) > 1
+        # Several Returns entries (or one whose text goes on with more "type: ..." lines,
+        # as Google style writes them) describe the members of a returned tuple.
+        describes_member = len(returns) > 1 or _MORE_TYPED_LINES.search(
+            entry.description.text if entry.description else ""
+        )
         verdict = _returned_contradiction(
-            ctx, parse_doc_type(entry.type.text), loose_claim=describes_member
+            ctx,
+            parse_doc_type(entry.type.text),
+            loose_claim=bool(describes_member),
+            members=bool(describes_member),
         )
         if verdict is None:
             continue
@@ -150,6 +160,8 @@ def yields_without_generator(ctx: CheckContext) -> Iterator[Finding]:
     entry = next((e for e in ctx.docstring.entries if e.kind == "yields"), None)
     if entry is None:
         return
+    if unit.signature.returns and _iterator_like(unit.signature.returns):
+        return  # returns an iterator made elsewhere, or a stub: ``-> AsyncGenerator[bytes]``
     verdict = _returned_contradiction(ctx, parse_annotation("Iterator"))
     if verdict is None:
         return
@@ -184,9 +196,10 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
 
 def describes_the_generator(unit, entry) -> bool:
     """Whether a generator's Returns entry describes the generator object itself, which is
-    true: an iterator-like type or annotation (``Iterator[Item]``), or a description that
-    starts by calling it one ("An iterator of ...", "Yields ...")."""
-    if unit.signature and unit.signature.returns and _iterator_like(unit.signature.returns):
+    true: an iterator-like type, any return annotation (a generator's can only be an
+    iterator type, under any alias: ``-> ComposeResult``), or a description that starts
+    by calling it one ("An iterator of ...", "Yields ...")."""
+    if unit.signature and unit.signature.returns:
         return True
     if entry.type and _iterator_like(entry.type.text):
         return True
@@ -257,11 +270,14 @@ def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
     return segment.start + match.start("noun"), segment.start + converted.end(), as_type
 
 
-def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = False):
+def _returned_contradiction(
+    ctx: CheckContext, documented, loose_claim: bool = False, members: bool = False
+):
     """(what the code returns instead, fix, evidence) when it contradicts ``documented``.
 
     A ``loose_claim`` is prose ("Return True if ..."): it may describe one member of a
-    returned tuple, and "True" may stand for any truthy int.
+    returned tuple, and "True" may stand for any truthy int. ``members``: it is one of
+    several Returns entries, each about one member of what the caller unpacks.
     """
     signature = ctx.unit.signature
     if documented is None or signature is None:
@@ -290,6 +306,8 @@ def _returned_contradiction(ctx: CheckContext, documented, loose_claim: bool = F
     displays = [t for t, v in zip(types, values) if not v.startswith("tuple(")]
     if loose_claim and _loosely_true(documented, displays):
         return None
+    if members and {t.name for t in types} <= _UNPACKED:
+        return None  # what the caller unpacks: ``return tuple(...)``, ``return (... for ...)``
     shown = ", ".join(f"`{v}` ({describe(t)})" for v, t in zip(values[:3], types))
     more = " and more" if len(values) > 3 else ""
     evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, f"returns {shown}"),)
