@@ -82,6 +82,31 @@ def test_roles_resolve_in_the_class_the_module_the_project_and_the_libraries(tmp
     )
 
 
+def test_standard_library_targets_with_what_their_modules_import_with_a_star(tmp_path):
+    """``time`` is compiled into the interpreter, ``asyncio`` gathers its submodules with
+    ``*`` and ``datetime`` star-imports its C accelerator with a Python fallback beside it:
+    their names are known, so a missing one is reported. ``math`` (a C extension with no
+    source) cannot be told."""
+    found = findings(
+        tmp_path,
+        {
+            "shop/clock.py": '''
+        def wait(seconds):
+            """Sleeps with :func:`time.sleep`, not :func:`time.sleeep`; see
+            :func:`asyncio.get_event_loop`, :func:`asyncio.get_event_lop`,
+            :class:`datetime.datetime`, :class:`datetime.dateime`, :func:`itertools.chain`,
+            :func:`os.listdir` and :func:`math.sqrtt`.
+            """
+    '''
+        },
+    )
+    assert [(text, fix) for _, _, text, _, fix in found] == [
+        ("time.sleeep", "time.sleep"),
+        ("asyncio.get_event_lop", "asyncio.get_event_loop"),
+        ("datetime.dateime", "datetime.datetime"),
+    ]
+
+
 def test_a_member_renamed_is_reported_with_the_real_name_as_fix(tmp_path):
     found = findings(
         tmp_path,

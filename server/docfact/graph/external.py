@@ -1,11 +1,14 @@
 """Symbols outside the project (the standard library, installed packages), read
 statically from their source files: nothing is imported or run. ``external_evidence``
 gives one symbol's signature and summary; ``defined_outside`` says whether a name exists
-there at all (what a docstring may name from another library)."""
+there at all (what a docstring may name from another library); ``stdlib_module_names``
+what one module of the standard library has."""
 
 from __future__ import annotations
 
+import ast
 import builtins
+import importlib
 import re
 import sys
 import sysconfig
@@ -222,6 +225,73 @@ def _module_names(module: tuple[str, ...]) -> frozenset[str]:
     if source.name in ("__init__.py", "__init__.pyi"):
         return _names_under(source.parent)
     return _names_in([source])
+
+
+# A module that makes its names at run time: ``globals().update(...)`` (multiprocessing),
+# enums converted into module constants (``ssl``'s ``_convert_``), a module ``__getattr__``.
+_RUNTIME_NAMES = re.compile(r"\bglobals\(\)|\._convert_\(|^def __getattr__\(", re.MULTILINE)
+
+
+@lru_cache(maxsize=256)
+def stdlib_module_names(
+    module: tuple[str, ...], depth: int = _REEXPORT_HOPS
+) -> frozenset[str] | None:
+    """Every name the standard library's ``module`` has: what its source binds or uses,
+    with what it imports with ``*`` (``os`` from ``posix``, ``asyncio`` from its
+    submodules). None when that cannot be told: no source and not compiled into the
+    interpreter, an unguarded ``*`` import of such a module, or names made at run time.
+    A ``*`` import of a C accelerator inside ``try: ... except ImportError`` adds nothing
+    the Python fallback beside it lacks (``datetime`` from ``_datetime``)."""
+    source = _module_source(module)
+    if source is None:
+        name = ".".join(module)
+        if name in sys.builtin_module_names:  # compiled in: importing it runs no file
+            return frozenset(dir(importlib.import_module(name)))
+        return None
+    try:
+        text = decode_source(read_regular(source, _MAX_BYTES))
+    except SkippedFile:
+        return None
+    if _RUNTIME_NAMES.search(text):
+        return None
+    names = set(parse_module(text).defined_names)
+    package = module if source.stem == "__init__" else module[:-1]
+    for target, guarded in _star_imports(text):
+        resolved = _absolute(("." * target[0]) + target[1], ".".join(package))
+        found = stdlib_module_names(tuple(resolved.split(".")), depth - 1) if depth else None
+        if found is not None:
+            names |= found
+        elif not guarded:
+            return None
+    return frozenset(names)
+
+
+def _star_imports(text: str) -> list[tuple[tuple[int, str], bool]]:
+    """((leading dots, module), guarded by ``except ImportError``) of each ``from m import *``."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    guarded = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+            _catches_import_error(handler) for handler in node.handlers
+        ):
+            guarded |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
+    return [
+        ((node.level, node.module or ""), id(node) in guarded)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+    ]
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return caught is None or any(
+        isinstance(name, ast.Name) and name.id in ("ImportError", "ModuleNotFoundError")
+        for name in names
+    )
 
 
 def _in_stdlib(top: str) -> bool:

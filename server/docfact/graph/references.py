@@ -17,12 +17,9 @@ import sys
 import types
 import typing
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ..source.files import SkippedFile, decode_source
 from ..source.pynames import UNIVERSAL_NAMES
-from ..source.python import parse_module
-from .external import _module_source, class_members_outside
+from .external import _module_source, class_members_outside, stdlib_module_names
 
 
 @dataclass(frozen=True)
@@ -251,32 +248,20 @@ def missing_reference(project, symbol: str, written: str, loosely: bool = False)
 
 
 def _missing_in_stdlib(parts: list[str]) -> Missing | None:
-    """What a dotted name of the standard library lacks (``re.RegexObject``), read from
-    the source of its longest importable module; None when that module has no Python
-    source (a C module), imports with ``*``, or uses the name anywhere."""
+    """What a dotted name of the standard library lacks (``re.RegexObject``,
+    ``itertools.izip``), from the names of its longest module; None when that module's
+    names cannot be told or include it."""
     for cut in range(len(parts) - 1, 0, -1):
-        source = _module_source(tuple(parts[:cut]))
-        if source is None:
-            continue
-        names = _library_names(source)
+        module = tuple(parts[:cut])
+        names = stdlib_module_names(module)
+        if names is None and _module_source(module) is None:
+            continue  # not a module: ``os.path`` is an attribute of ``os``
         if names is None or parts[cut] in names or _module_source(tuple(parts[: cut + 1])):
             return None
-        owner = ".".join(parts[:cut])
+        owner = ".".join(module)
         public = {n for n in names if not n.startswith("_")}
         return Missing(owner, parts[cut], owner, nearest(parts[cut], public))
     return None
-
-
-@lru_cache(maxsize=256)
-def _library_names(source) -> frozenset[str] | None:
-    """Every name a library file's code uses; None when it imports with ``*``."""
-    try:
-        module = parse_module(decode_source(source.read_bytes()))
-    except (OSError, SkippedFile):
-        return None
-    if any(local == "*" for local, _ in module.imports):
-        return None
-    return module.defined_names
 
 
 def missing_module(project, symbol: str, written: str) -> Missing | None:
