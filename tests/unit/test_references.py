@@ -542,7 +542,7 @@ def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):
         from .util import Parser
 
 
-        def connect(a, b, c, d):
+        def connect(a, b, c, d, eta, when):
             """Connect.
 
             Args:
@@ -550,6 +550,8 @@ def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):
                 b (DataFrame): a library's class, unknown here.
                 c (MutableMapping): a class every module may name.
                 d (Parser): the project's.
+                eta (~datetime.dateime): a misspelt link to the standard library.
+                when (~datetime.datetime): the link spelt right.
 
             Returns:
                 Parser: the parser.
@@ -557,7 +559,10 @@ def test_class_names_in_entry_types_are_reported_only_when_misspelt(tmp_path):
     '''
         },
     )
-    assert [(code, text, fix) for code, _, text, _, fix in found] == [("DF107", "Parsr", "Parser")]
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF107", "Parsr", "Parser"),
+        ("DF107", "datetime.dateime", "datetime.datetime"),
+    ]
 
 
 # --- DF109 unknown-attribute ---------------------------------------------------------------

@@ -23,7 +23,11 @@ _ROLE = re.compile(r"(?<![\w:]):(?:py:)?(?P<role>[a-z]+):`(?P<body>[^`\n]+)`")
 _EPYTEXT_LINK = re.compile(r"\bL\{(?P<body>[^{}\n]+)\}")
 _EPYTEXT_CODE = re.compile(r"\bC\{(?P<body>[^{}\n]+)\}")
 _BACKQUOTED = re.compile(r"(?::[\w:]+:)?`[^`]*`")
-_CLASS_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*_?[A-Z]\w*[a-z]\w*(?![\w.(])")
+_CLASS_NAME = re.compile(
+    r"(?<![\w.])(?:[A-Za-z_]\w*\.)*_?[A-Z]\w*[a-z]\w*(?![\w.(])"
+    # or any dotted name after Sphinx's ``~`` (napoleon links a type): ``~datetime.datetime``
+    r"|(?<=~)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w.(])"
+)
 _TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # A dotted name with a character no Python name has: ``FingerprintFormats.MD5-HEX``.
 _HYPHENATED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:-\w+)+(?:\.\w+(?:-\w+)*)*")
@@ -72,8 +76,8 @@ def references(docstring: Docstring) -> list[Reference]:
 
 def _entry_types(docstring: Docstring) -> list[Reference]:
     """Class names in the types of entries (``x (Optional[Cart]):``, ``x : Cart``,
-    ``:rtype: Cart``): dotted words with a capital and a lower-case letter, outside
-    backquotes (a role there is found as a role)."""
+    ``:rtype: Cart``): dotted words with a capital and a lower-case letter, or any dotted
+    name written with a ``~``, outside backquotes (a role there is found as a role)."""
     found = []
     for entry in docstring.entries:
         if entry.type is None or docstring.style == "epytext":
