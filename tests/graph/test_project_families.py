@@ -450,3 +450,28 @@ def test_a_stub_documents_what_its_implementation_raises(tmp_path):
         ''',
         },
     ) == [("describe", "DF302", "ValueError")]
+
+
+def test_a_role_target_read_as_an_absolute_name_of_a_package_imported_from_outside(tmp_path):
+    # sphinx: `from sphinx.util import docutils` in the file, and
+    # :class:`~docutils.transforms.Transform` in a docstring: Sphinx reads the target as
+    # an absolute name, the docutils library's (which other files import). A member the
+    # project's own module lacks, written through a name no outside package has, stands.
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/util/__init__.py": "",
+            "pkg/util/docutils.py": "def new_document():\n    return None\n",
+            "pkg/util/helpers.py": "def assist():\n    return None\n",
+            "pkg/nodes.py": "from docutils import nodes\n",
+            "pkg/app.py": '''
+            from pkg.util import docutils, helpers
+
+            def add_transform(transform):
+                """Add a :class:`~docutils.transforms.Transform`, after
+                :func:`helpers.asist`."""
+                return docutils.new_document(), helpers.assist(), transform
+        ''',
+        },
+    ) == [("add_transform", "DF107", "helpers.asist")]

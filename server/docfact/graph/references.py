@@ -228,6 +228,8 @@ def missing_reference(project, symbol: str, written: str, loosely: bool = False)
         if entity is not None:
             if cut == len(parts):
                 return None
+            if _outside_by_absolute_name(project, parts, entity):
+                return None
             return _missing_member(project, entity, parts[cut], ".".join(parts[:cut]))
     head = parts[0]
     if head.startswith("__") and head.endswith("__"):
@@ -245,6 +247,19 @@ def missing_reference(project, symbol: str, written: str, loosely: bool = False)
     if closest is None and len(parts) > 1:
         return None  # ``clickpkg.Command``: a package this interpreter lacks, or a placeholder
     return Missing(None, head, "", closest)
+
+
+def _outside_by_absolute_name(project, parts: list[str], entity: str) -> bool:
+    """Whether a reference whose head the file's import makes a project module (``from
+    sphinx.util import docutils``) is, read as an absolute name as Sphinx reads it, one of
+    a package the project imports from outside (``docutils.transforms.Transform``): then
+    it is unknown, not missing."""
+    head = parts[0]
+    if len(parts) < 2 or entity.split(".")[0] == head or project.kind(head) is not None:
+        return False  # written from the project's top, or a top-level name of it
+    return any(
+        target == head or target.startswith(head + ".") for target in project.imported_modules()
+    )
 
 
 def _missing_in_stdlib(parts: list[str]) -> Missing | None:
