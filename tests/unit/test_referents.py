@@ -350,6 +350,29 @@ def test_inline_code_calling_a_name_with_arguments_calls_the_code():
     ''') == [("DF103", "mkpipe")]
 
 
+def test_a_name_renamed_under_both_the_prose_and_the_examples():
+    # pytest: the class became ``RaisesGroup``; the prose and the ``Examples::`` block kept
+    # ``RaisesGroups(...)``. Names an example binds itself, or names no typo away from
+    # the code's, stay the example's own; a known name's plural in prose is a plural.
+    assert codes('''
+        class RaisesGroup:
+            """Matches a group.
+
+            So ``RaisesGroups(ValueError, TypeError)`` matches too, like the
+            ``RaisesGroup``s around it, and ``handler(request)`` runs once.
+
+            Examples::
+
+                with RaisesGroups(ValueError):
+                    raise ExceptionGroup("", (ValueError(),))
+                handler = make_handler()
+                handler(reqest)
+            """
+            def __init__(self, request):
+                self.request = request
+    ''') == [("DF103", "RaisesGroups")]
+
+
 def test_a_type_field_of_a_class_that_types_nothing():
     # twisted's attrs-made Runner: "@type whenRunningArguments:" beside "@ivar
     # _whenRunningArguments:"; a type field of a documented or defined name is fine.

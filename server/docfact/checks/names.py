@@ -516,7 +516,7 @@ def _unresolved(
     if referent.resolved:
         return
     head = referent.name
-    if _stands_for_known(head, ctx.known_names):
+    if _stands_for_known(head, ctx.known_names, called=how == "example"):
         return
     if any(p.startswith(head + "_") for p in ctx.referents.parameters):
         return  # what a parameter is about: ``kw_only`` of ``kw_only_default``
@@ -610,9 +610,10 @@ def _callee_parameters(ctx: CheckContext, callee: str) -> frozenset[str] | None:
     return frozenset(p.name for p in definition.signature.parameters)
 
 
-def _stands_for_known(head: str, known: NameScope) -> bool:
-    """Whether an unknown name still points at a known one, or is not a name at all."""
-    if _C_API.match(head) or (head.endswith("s") and head[:-1] in known):
+def _stands_for_known(head: str, known: NameScope, called: bool = False) -> bool:
+    """Whether an unknown name still points at a known one, or is not a name at all.
+    One ``called`` with arguments (``RaisesGroups(ValueError)``) is code, never a plural."""
+    if _C_API.match(head) or (not called and head.endswith("s") and head[:-1] in known):
         return True  # the C API, or the plural of a known name ("`MagicMock`s")
     if head.endswith("_") or (
         head.startswith("_")

@@ -112,13 +112,26 @@ class Referents:
             return Referent("unresolved", attribute, self._condition(attribute))
         if head in self.parameters:
             return Referent("parameter", head)
-        if head in self.docstring_names:
+        if head in self.docstring_names and not self._stale_example_name(head):
             return Referent("docstring", head)
         if head in ctx.universal_names:
             return Referent("universal", head)
         if head in ctx.known_names:
             return Referent("code", head)
         return Referent("unresolved", head, self._condition(head))
+
+    def _stale_example_name(self, name: str) -> bool:
+        """Whether the docstring's examples only use ``name``, a typo away from a name of
+        the code: renamed under both its examples and its prose (``RaisesGroups`` for the
+        class ``RaisesGroup``), so the examples do not make it the docstring's own."""
+        ctx = self._ctx
+        if name in ctx.universal_names or name in ctx.known_names:
+            return False
+        closest = self.nearest(name)
+        if closest is None or not one_typo_apart(name, closest):
+            return False
+        binding = rf"(?:\b(?:def|class|as|import|for)\s+{name}\b|\b{name}\s*(?::[^=\n]*)?=(?!=))"
+        return re.search(binding, ctx.docstring.text.value) is None
 
     def _condition(self, name: str) -> tuple[str, str]:
         return ("visible" if self._ctx.docstring.style == "javadoc" else "defined", name)
