@@ -322,9 +322,10 @@ def test_illustrations_and_enumerations_name_instances_not_code():
 
 def test_names_the_reader_writes_or_that_belong_to_something_outside():
     # paramiko: "if you made a subclass ``MP3Handler``" (and later mentions of it), stdio's
-    # ``fgets``; pyramid: the ``mod_auth_tkt`` specification; scikit-image: the Python
-    # library ``qpformat``; textual: "handled using an `on_x` method" / "`on_x` in a
-    # subclass". A name with none of these words around it is still reported.
+    # ``fgets`` (and ``fseek``, near ``seek``); pyramid: the ``mod_auth_tkt``
+    # specification; scikit-image: the Python library ``qpformat``, "where `low_val` is";
+    # textual: "handled using an `on_x` method", "`on_x` in a subclass", "a method named
+    # `on_x`". A name with none of these words around it is still reported.
     assert codes('''
         class Serve:
             """Handle a subsystem.
@@ -332,7 +333,11 @@ def test_names_the_reader_writes_or_that_belong_to_something_outside():
             For example, if you made a subclass ``MP3Handler`` and registered it, an object
             of class ``MP3Handler`` is made. Unlike stdio's ``fgets``, it keeps nulls. The
             ``mod_auth_tkt`` specification says so; the Python library ``qpformat`` too.
+            It pads with `low_val`, where `low_val` is 0 for unsigned images.
             """
+
+            def seek(self, offset):
+                """Set the position, like stdio's ``fseek``, unlike ``sekk``."""
 
             class Changed:
                 """Posted on change.
@@ -340,8 +345,9 @@ def test_names_the_reader_writes_or_that_belong_to_something_outside():
                 This message can be handled using an `on_serve_changed` method. Can be
                 handled using `on_serve_blurred` in a subclass of `Serve`. It does
                 nothing. The `on_serve_focused` method is gone, and so is ``MP4Handler``.
+                Or write a method named `on_serve_closed`.
                 """
-    ''') == [("DF102", "on_serve_focused"), ("DF102", "MP4Handler")]
+    ''') == [("DF102", "sekk"), ("DF102", "on_serve_focused"), ("DF102", "MP4Handler")]
 
 
 def test_acronyms_constants_and_placeholders_on_a_known_name():

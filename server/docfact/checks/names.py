@@ -89,9 +89,13 @@ _ILLUSTRATION = re.compile(
 _READER_WRITES_BEFORE = re.compile(
     r"\b(?:(?:an?|your(?:\s+own)?)\s+(?:new\s+|custom\s+)?(?:sub)?class(?:\s+(?:called|named))?"
     r"|(?:define|implement|write|create|add|provide)s?\s+(?:an?|your(?:\s+own)?)"
-    r"|handled\s+(?:using|with|by)(?:\s+an?)?)\s*[`'\"]*$",
+    r"|handled\s+(?:using|with|by)(?:\s+an?)?"
+    r"|\ban?\s+(?:method|function|handler|callback|hook|class|subclass)\s+(?:named|called)"
+    r")\s*[`'\"]*$",
     re.IGNORECASE,
 )
+_WHERE = re.compile(r"\bwhere\s*[`'\"]*$", re.IGNORECASE)
+_DEFINED_AS = re.compile(r"[`'\"]*\s+(?:is|are|denotes|stands for)\b")
 _INDEFINITE = re.compile(r"\ban?\s*[`'\"]*$", re.IGNORECASE)
 _CALLABLE_NOUN = re.compile(r"[`'\"]*\s*(?:method|function|handler|callback|hook)\b", re.IGNORECASE)
 _IN_A_SUBCLASS = re.compile(r"[`'\"]*\s+in\s+(?:a|your(?:\s+own)?)\s+subclass\b", re.IGNORECASE)
@@ -531,6 +535,8 @@ def _unresolved(
         )
     ):
         return  # history names what is gone; only a plain typo of what exists is reported
+    if how in ("code", "example") and _outside_or_to_write(ctx.docstring.text.value, head):
+        return  # said to be the reader's to write, or something else's: near miss or not
     # camelCase is Java's own style of names, not a sign of a name from elsewhere.
     foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
     if closest is None and (
@@ -665,10 +671,8 @@ def _incidental(
         return True  # a name built on a one-letter placeholder is a pattern (``X_nowait``)
     at = start - segment.start
     # A window, not the sentence so far: a sentence of many names would be read again per name.
-    return (
-        _ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None
-        or _outside_or_to_write(ctx.docstring.text.value, head)
-        or _in_enumeration(segment, at, ctx)
+    return _ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None or _in_enumeration(
+        segment, at, ctx
     )
 
 
@@ -685,6 +689,8 @@ def _outside_or_to_write(text: str, name: str) -> bool:
             return True
         if _IN_A_SUBCLASS.match(after) or _OUTSIDE_NOUN.match(after):
             return True
+        if _WHERE.search(before) and _DEFINED_AS.match(after):
+            return True  # "where `low_val` is 0 for unsigned images": the text's own name
         if _INDEFINITE.search(before) and _CALLABLE_NOUN.match(after):
             return True
     return False
