@@ -216,3 +216,24 @@ def test_generators_annotated_with_an_iterator_type_under_any_name():
             """
             return b""
     ''') == [("DF204", "The lines."), ("DF203", "bytes: the chunks.")]
+
+
+def test_a_literal_with_a_participle_is_a_noun_phrase():
+    # textual: "Returns: None encoded." of an encoder returning bytes.
+    assert codes('''
+        def encode_none(datum) -> bytes:
+            """Encode None.
+
+            Returns:
+                None encoded.
+            """
+            return b"N"
+
+        def encode_nothing(datum) -> bytes:
+            """Encode nothing.
+
+            Returns:
+                None if there is nothing.
+            """
+            return b"N"
+    ''') == [("DF205", "None")]

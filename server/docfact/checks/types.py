@@ -18,7 +18,9 @@ _CLAIM_NOUNS = (
     r"|bool|bytes object|generator|iterator)\b(?!\s*-))"
 )
 _CLAIM = re.compile(
-    r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b|whether\b" + _CLAIM_NOUNS
+    # "None encoded": a participle makes the literal a noun phrase, not the value.
+    r"^(?:Returns?:?\s+)?(?:(?P<literal>True|False|None)\b(?!\s+[a-z]+ed\b)|whether\b"
+    + _CLAIM_NOUNS
 )
 # Javadoc: "{@code true} if ...", "<code>false</code> when ..."; any object may be null,
 # so "null" claims nothing about the type.
