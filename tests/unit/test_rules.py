@@ -350,6 +350,20 @@ def test_names_the_reader_writes_or_that_belong_to_something_outside():
     ''') == [("DF102", "sekk"), ("DF102", "on_serve_focused"), ("DF102", "MP4Handler")]
 
 
+def test_names_owned_by_a_library_the_code_does_not_know():
+    # pyramid: "a Routes ``Mapper`` object"; sphinx: "a Python class
+    # ``MyModule.MyClass``, the main name is ``MyClass``". Owned by a known name, or
+    # written alone, a name is still reported.
+    assert codes('''
+        class Route:
+            """Interface representing a Routes ``Mapper`` object, not a Route ``Mapper``.
+
+            For example, in the declaration of a Python class ``MyModule.MyClass``, the
+            main name is ``MyClass``, unlike ``MyOtherClass``.
+            """
+    ''') == [("DF102", "Mapper"), ("DF102", "MyOtherClass")]
+
+
 def test_acronyms_constants_and_placeholders_on_a_known_name():
     # A name in capitals with no near miss is an environment variable, a protocol constant
     # or a placeholder (``CLIG_PATH``, ``SSH_MSG_CHANNEL_EOF``); ``TypeAB`` is no placeholder

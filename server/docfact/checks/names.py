@@ -94,6 +94,8 @@ _READER_WRITES_BEFORE = re.compile(
     r")\s*[`'\"]*$",
     re.IGNORECASE,
 )
+# A capitalised word in mid-sentence right before a name: "a Routes ``Mapper`` object".
+_PROPER_OWNER = re.compile(r"\b(?:an?|the|[a-z]+)\s+(?P<owner>[A-Z][A-Za-z0-9]+)\s*[`'\"]*$")
 _WHERE = re.compile(r"\bwhere\s*[`'\"]*$", re.IGNORECASE)
 _DEFINED_AS = re.compile(r"[`'\"]*\s+(?:is|are|denotes|stands for)\b")
 _INDEFINITE = re.compile(r"\ban?\s*[`'\"]*$", re.IGNORECASE)
@@ -671,8 +673,29 @@ def _incidental(
         return True  # a name built on a one-letter placeholder is a pattern (``X_nowait``)
     at = start - segment.start
     # A window, not the sentence so far: a sentence of many names would be read again per name.
-    return _ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None or _in_enumeration(
-        segment, at, ctx
+    return (
+        _ILLUSTRATION.search(segment.text, max(0, at - 40), at) is not None
+        or _in_enumeration(segment, at, ctx)
+        or _owned_by_an_outside_name(segment.text, at, ctx)
+        or _tail_of_an_outside_name(ctx, head)
+    )
+
+
+def _owned_by_an_outside_name(sentence: str, at: int, ctx: CheckContext) -> bool:
+    """Whether a capitalised word the code does not know comes right before the name, in
+    mid-sentence: its owner, a library or product (``a Routes ``Mapper`` object``)."""
+    match = _PROPER_OWNER.search(sentence, max(0, at - 40), at)
+    return match is not None and not ctx.referents.resolve(match["owner"]).resolved
+
+
+def _tail_of_an_outside_name(ctx: CheckContext, name: str) -> bool:
+    """Whether the docstring also writes ``name`` as the last part of a dotted name whose
+    head the code does not know (``MyModule.MyClass``, then ``MyClass``): the same thing.
+    Not the target of a TSDoc link, which generated docstrings write for every member."""
+    pattern = rf"(?<![\w.])([A-Za-z_]\w*)(?:\.\w+)*\.{re.escape(name)}(?![\w(])"
+    return any(
+        match[1] not in _SELF_AND_CLS and not ctx.referents.resolve(match[1]).resolved
+        for match in re.finditer(pattern, _TSDOC_LINK.sub("", ctx.docstring.text.value))
     )
 
 
