@@ -267,13 +267,15 @@ def test_numpy_maths_has_near_misses_only_among_the_parameters():
         def structure(G, xy):
             """A component structure is an `nxn` array, placed at `xyz`.
 
+            Its `B_e` and `v_A` are maths; `num_G` is a name built on `G`, not maths.
+
             Parameters
             ----------
             G : graph
             xy : float
             """
             return nx
-    ''') == [("DF102", "xyz")]
+    ''') == [("DF102", "xyz"), ("DF102", "num_G")]
 
 
 def test_see_single_backtick_word_is_a_cross_reference_where_code_has_double_backticks():

@@ -237,3 +237,27 @@ def test_a_literal_with_a_participle_is_a_noun_phrase():
             """
             return b"N"
     ''') == [("DF205", "None")]
+
+
+def test_an_empty_container_default_tells_the_kind_of_value_only():
+    # nltk: ``keep=()`` documented as a list, ``reflections={}`` as a dict, ``{}`` written
+    # for an empty set: no item type, only the kind. A ``()`` is no dict, ``{}`` no list.
+    assert codes('''
+        def replace(text, keep=(), drop=[], only={}, reflections={}, used=()):
+            """Replace.
+
+            :param list keep: Names to keep.
+            :param tuple drop: Names to drop.
+            :param set only: Names to use.
+            :param dict reflections: A mapping.
+            :type used: dict
+            """
+            return text, keep, drop, only, reflections, used
+
+        def chat(pairs, reflections={}):
+            """Chat.
+
+            :type reflections: list
+            """
+            return pairs, reflections
+    ''') == [("DF201", "dict"), ("DF201", "list")]

@@ -27,8 +27,10 @@ _EPYTEXT_CODE = re.compile(r"\bC\{(?P<body>[^{}\n]+)\}")
 _CAMEL_CASE = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
 # A letter with a subscript is maths in any docstring: ``K_4``, ``C_m``, `s_i`.
 _SUBSCRIPTED = re.compile(r"[A-Za-z]_[A-Za-z0-9]{1,2}")
-# Maths in NumPy docstrings' single backticks: `s_i`, `K_4`, `vA`, `nxn`.
-_MATH = re.compile(r"[A-Za-z]{1,3}(?:_[A-Za-z0-9]{1,2})?")
+# Maths in NumPy docstrings' single backticks: `s_i`, `K_4`, `vA`, `nxn`. A subscript
+# follows a symbol of one or two letters (`B_e`, `v_A`, `d_k`): `num_G` and `old_G` are
+# names built on the parameter `G`, not maths.
+_MATH = re.compile(r"[A-Za-z]{1,3}|[A-Za-z]{1,2}_[A-Za-z0-9]{1,2}")
 # Sentences about history name what is gone: "Renamed from ``resultcallback``". A present
 # or future passive tells what the code does, and names what is there ("each tab is
 # replaced", "it will be removed", "it is used to unpack"); "was called" is history only

@@ -9,7 +9,14 @@ from ..model import DocEntry, Finding, Parameter, Segment, Signature
 from .context import CheckContext
 from .javatypes import as_python_annotation
 from .registry import rule
-from .typeexpr import contradicts, describe, parse_annotation, parse_doc_type, type_of_expression
+from .typeexpr import (
+    TypeExpr,
+    contradicts,
+    describe,
+    parse_annotation,
+    parse_doc_type,
+    type_of_expression,
+)
 
 # "Returns True if ...", "Return a list of ...": the claim and the type it makes.
 _CLAIM_NOUNS = (
@@ -29,7 +36,17 @@ _JAVA_CLAIM = re.compile(
     r"|whether\b" + _CLAIM_NOUNS
 )
 # Defaults that stand for "nothing" rather than for the parameter's type.
-_NO_TYPE_DEFAULTS = frozenset({"None", "()", "[]", "{}", "set()", "frozenset()", "..."})
+_NO_TYPE_DEFAULTS = frozenset({"None", "..."})
+# An empty container stands for "no items": ``keep=()`` of a parameter documented as a
+# list or a set, ``{}`` of one documented as a set (a common slip for ``set()``). It still
+# tells the kind of value: a default ``()`` is no ``dict``, and ``{}`` no ``list``.
+_EMPTY_DEFAULTS = {
+    "()": ("tuple", "list", "set", "frozenset"),
+    "[]": ("list", "tuple", "set", "frozenset"),
+    "set()": ("set", "frozenset", "list", "tuple"),
+    "frozenset()": ("frozenset", "set", "list", "tuple"),
+    "{}": ("dict", "set"),
+}
 _AS = re.compile(r"\s+as\s+(?:an?\s+)?(bytes object|\w+)")
 _DESCRIBES_ITERATOR = re.compile(
     r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:iterator|generator|iterable)\b", re.IGNORECASE
@@ -104,6 +121,10 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
 def _parameter_type(parameter: Parameter):
     if parameter.annotation is not None:
         return parse_annotation(parameter.annotation), f"it is annotated `{parameter.annotation}`"
+    empty = _EMPTY_DEFAULTS.get(parameter.default or "")
+    if empty is not None:
+        kinds = TypeExpr("Union", tuple(TypeExpr(kind) for kind in empty))
+        return kinds, f"its default value `{parameter.default}` is an empty {empty[0]}"
     if parameter.default is not None and parameter.default not in _NO_TYPE_DEFAULTS:
         actual = type_of_expression(parameter.default)
         if actual is not None:
