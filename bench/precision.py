@@ -160,14 +160,16 @@ def evaluate(project: Project, corpus: Path, labels: list[dict]) -> Outcome:
     result = run_docfact(root, project.folder)
     outcome = Outcome(project, result["units_checked"], factual_findings(result, root))
     own = {label_key(row): row for row in labels if row["project"] == project.name}
-    for finding in outcome.findings:
-        row = own.pop(finding.key, None)
+    matched = set()
+    for finding in outcome.findings:  # one label covers every finding of its key (a name
+        row = own.get(finding.key)  # written twice on one line is reported twice)
         if row is None:
             outcome.verdicts[""] += 1
             outcome.unlabelled.append(finding)
         else:
+            matched.add(finding.key)
             outcome.verdicts[row["verdict"]] += 1
-    outcome.gone = sorted(own.values(), key=label_key)
+    outcome.gone = sorted((row for key, row in own.items() if key not in matched), key=label_key)
     return outcome
 
 
