@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -12,6 +13,14 @@ from ..sonar_ssc import scorable
 from .convert import PositionMapper, range_from_json
 from .rewrite_pass import ABSTRACT
 
+if TYPE_CHECKING:
+    from ..analysis import UnitAnalysis
+    from .state import DocumentState, Offers
+
+# ``rewrites(key, unit_text)``: the verified rewrites found so far for a unit (None when
+# none were looked for); ``key`` is (symbol, ABSTRACT or a sentence).
+FoundRewrites = Callable[[tuple[str, str], str], "Offers | None"]
+
 FIX_ALL_KIND = types.CodeActionKind.SourceFixAll + ".docfact"
 REWRITE_KIND = types.CodeActionKind.RefactorRewrite + ".docfact"
 REWRITE_COMMAND = "docfact.rewrite"
@@ -19,10 +28,13 @@ _SUPPRESSION = re.compile(r"(?:#|//)\s*docfact:\s*ignore(\[[^\]]*\])?")
 
 
 def code_actions(
-    uri: str, state, mapper: PositionMapper, params: types.CodeActionParams, rewrites=None
+    uri: str,
+    state: DocumentState,
+    mapper: PositionMapper,
+    params: types.CodeActionParams,
+    rewrites: FoundRewrites | None = None,
 ) -> list[types.CodeAction]:
-    """``rewrites(key, unit_text)``: the verified rewrites found so far (None when none were
-    looked for); only given when a model is configured."""
+    """``rewrites`` is only given when a model is configured."""
     wanted = params.context.only
     result: list[types.CodeAction] = []
     if _wants(wanted, types.CodeActionKind.QuickFix):
@@ -65,12 +77,12 @@ def code_actions(
 
 
 def _abstract_actions(
-    uri, state, mapper: PositionMapper, offset: int, rewrites
+    uri: str, state: DocumentState, mapper: PositionMapper, offset: int, rewrites: FoundRewrites
 ) -> list[types.CodeAction]:
     """On a function's docstring: its verified, more abstract descriptions, or the command
     that looks for them."""
     report = state.analysis.unit_at(offset)
-    if report is None or not scorable(report) or not _inside(report.unit.docstring.literal, offset):
+    if report is None or not scorable(report) or not _inside(report.docstring.text.literal, offset):
         return []
     unit_text = _unit_text(state, report)
     found = rewrites((report.symbol, ABSTRACT), unit_text)
@@ -82,9 +94,11 @@ def _abstract_actions(
                 [uri, report.symbol],
             )
         ]
-    indent = _indentation(state, report.unit.docstring.literal.start)
+    indent = _indentation(state, report.docstring.text.literal.start)
     actions = []
     for rewrite in found:
+        if isinstance(rewrite, str):  # a sentence's correction: not offered here
+            continue
         span = report.docstring.text.span_of(0, rewrite.description_end)
         text = rewrite.description.replace("\n", "\n" + indent)
         actions.append(
@@ -99,7 +113,11 @@ def _abstract_actions(
 
 
 def _sentence_actions(
-    uri, state, mapper: PositionMapper, diagnostic, rewrites
+    uri: str,
+    state: DocumentState,
+    mapper: PositionMapper,
+    diagnostic: types.Diagnostic,
+    rewrites: FoundRewrites,
 ) -> list[types.CodeAction]:
     """On a finding: the judge-checked correction of its sentence, or the command that asks
     for one."""
@@ -121,21 +139,24 @@ def _sentence_actions(
             )
         ]
     segment = next((s for s in report.segments if " ".join(s.text.split()) == sentence), None)
-    if not found or segment is None:
+    corrected = next((r for r in found if isinstance(r, str)), None)
+    if corrected is None or segment is None:
         return []
     span = report.docstring.text.span_of(segment.start, segment.end)
     return [
         _edit_action(
             uri,
-            f"Replace with: {found[0]}",
+            f"Replace with: {corrected}",
             types.CodeActionKind.QuickFix,
-            [types.TextEdit(range=mapper.range(span), new_text=found[0])],
+            [types.TextEdit(range=mapper.range(span), new_text=corrected)],
             [diagnostic],
         )
     ]
 
 
-def _command_action(title: str, kind: str, arguments: list, diagnostics=None) -> types.CodeAction:
+def _command_action(
+    title: str, kind: str, arguments: list, diagnostics: list[types.Diagnostic] | None = None
+) -> types.CodeAction:
     return types.CodeAction(
         title=title,
         kind=kind,
@@ -144,11 +165,11 @@ def _command_action(title: str, kind: str, arguments: list, diagnostics=None) ->
     )
 
 
-def _unit_text(state, report) -> str:
+def _unit_text(state: DocumentState, report: UnitAnalysis) -> str:
     return state.analysis.text[report.unit.span.start : report.unit.span.end]
 
 
-def _indentation(state, offset: int) -> str:
+def _indentation(state: DocumentState, offset: int) -> str:
     """The leading white space of the line ``offset`` is on (a docstring's continuation
     lines are indented like its opening quotes)."""
     text = state.analysis.text
@@ -161,7 +182,7 @@ def _inside(span: Span, offset: int) -> bool:
     return span.start <= offset <= span.end
 
 
-def fix_all_edits(state, mapper: PositionMapper) -> list[types.TextEdit]:
+def fix_all_edits(state: DocumentState, mapper: PositionMapper) -> list[types.TextEdit]:
     """One edit per finding with a safe fix, skipping fixes that overlap an earlier one."""
     edits: list[types.TextEdit] = []
     taken: list[tuple[int, int]] = []
@@ -182,7 +203,14 @@ def _wants(only: Sequence[str] | None, kind: str) -> bool:
     return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
 
-def _edit_action(uri, title, kind, edits, diagnostics=None, preferred=False) -> types.CodeAction:
+def _edit_action(
+    uri: str,
+    title: str,
+    kind: str,
+    edits: list[types.TextEdit],
+    diagnostics: list[types.Diagnostic] | None = None,
+    preferred: bool = False,
+) -> types.CodeAction:
     return types.CodeAction(
         title=title,
         kind=kind,
@@ -192,7 +220,9 @@ def _edit_action(uri, title, kind, edits, diagnostics=None, preferred=False) -> 
     )
 
 
-def _ignore_action(uri, state, mapper: PositionMapper, diagnostic) -> types.CodeAction | None:
+def _ignore_action(
+    uri: str, state: DocumentState, mapper: PositionMapper, diagnostic: types.Diagnostic
+) -> types.CodeAction | None:
     """Add the diagnostic's code to ``# docfact: ignore[...]`` on its unit's def line."""
     report = state.analysis.unit_at(mapper.offset(diagnostic.range.start))
     if report is None or report.unit.kind == "module":

@@ -12,23 +12,66 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Generic, ParamSpec, Protocol
 
 from lsprotocol import types
 
 from ..model_layers import sonar_runs, ssc_runs
 
+if TYPE_CHECKING:
+    from pygls.progress import Progress
+
+    from ..config import LlmSettings, Settings, SscSettings
+    from ..llm.client import LlmClient
+    from .protocol import DocfactProtocol
+    from .state import DocumentState, Workspace
+
 log = logging.getLogger("docfact")
+P = ParamSpec("P")  # what a pass's ``work`` takes after the document's uri
 
 
-class BackgroundPass(ABC):
+class Clients(Protocol):
+    """The editor's model clients, one per model settings (the judge pass keeps them)."""
+
+    def client(self, llm: LlmSettings) -> LlmClient | None: ...
+
+    def finished(self) -> None: ...
+
+
+class Host(Protocol):
+    """What the passes use of the language server (``server.DocfactServer``)."""
+
+    @property
+    def state(self) -> Workspace: ...
+    @property
+    def judge(self) -> Clients: ...
+    @property
+    def protocol(self) -> DocfactProtocol: ...
+    @property
+    def client_capabilities(self) -> types.ClientCapabilities: ...
+    @property
+    def work_done_progress(self) -> Progress: ...
+
+    def path_of(self, uri: str) -> str: ...
+
+    def current_state(self, uri: str) -> Awaitable[DocumentState | None]: ...
+
+    def republish(self, uri: str) -> None: ...
+
+    def warn_once(self, message: str) -> None: ...
+
+    def window_show_message(self, params: types.ShowMessageParams) -> None: ...
+
+
+class BackgroundPass(ABC, Generic[P]):
     """Subclasses name the pass (``title``) and do its work in ``work(uri, *args)``."""
 
     title = "docfact"
 
-    def __init__(self, server) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self._tasks: dict[str, asyncio.Task] = {}
         self._tokens: dict[str, str] = {}  # uri -> the progress token of its current run
@@ -39,17 +82,17 @@ class BackgroundPass(ABC):
         if task is not None and not task.done():
             task.cancel()
 
-    def cancel_progress(self, token) -> None:
+    def cancel_progress(self, token: types.ProgressToken) -> None:
         """The user cancelled the run shown by the progress ``token`` (its Cancel button)."""
         for uri, mine in list(self._tokens.items()):
             if mine == token:
                 self.cancel(uri)
 
-    async def run(self, uri: str, *args) -> None:
+    async def run(self, uri: str, *args: P.args, **kwargs: P.kwargs) -> None:
         """Run the pass for the document's current version; a newer run cancels this one."""
         token = await self._begin_progress(uri)
         self.cancel(uri)
-        task = asyncio.ensure_future(self.work(uri, *args))
+        task = asyncio.ensure_future(self.work(uri, *args, **kwargs))
         self._tasks[uri] = task
         if token is not None:
             self._tokens[uri] = token
@@ -69,10 +112,10 @@ class BackgroundPass(ABC):
             self.finished()
 
     @abstractmethod
-    async def work(self, uri: str, *args) -> None:
+    async def work(self, uri: str, *args: P.args, **kwargs: P.kwargs) -> None:
         """The pass's work for the document ``uri``."""
 
-    def finished(self) -> None:  # noqa: B027 - a hook: most passes have nothing to do
+    def finished(self) -> None:  # a hook: most passes have nothing to do
         """Called after every run, whatever its outcome."""
 
     def say_progress(self, uri: str, message: str) -> None:
@@ -83,7 +126,7 @@ class BackgroundPass(ABC):
                 token, types.WorkDoneProgressReport(message=message)
             )
 
-    async def _begin_progress(self, uri: str):
+    async def _begin_progress(self, uri: str) -> str | None:
         window = self.server.client_capabilities.window
         if not (window and window.work_done_progress):
             return None
@@ -102,7 +145,7 @@ class BackgroundPass(ABC):
         return token
 
 
-def warm_up_models(settings_list) -> threading.Thread | None:
+def warm_up_models(settings_list: list[Settings]) -> threading.Thread | None:
     """When a model is configured, import litellm in a thread now, and load what the
     passes that run on save need (the SSC encoder, the fluency model), so that the first
     save answers in seconds, not after the imports (litellm alone takes seconds, torch
@@ -142,7 +185,7 @@ def _litellm() -> None:
     _import_litellm()
 
 
-def _encoder(ssc) -> None:
+def _encoder(ssc: SscSettings) -> None:
     from ..understand.bertscore import load_encoder
 
     load_encoder(ssc.encoder, ssc.encoder_layer)

@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from ..analysis import UnitAnalysis
-from ..model import Finding, Segment, Span
-from ..sonar_ssc import DIMENSIONS, scorable
+from ..model import Evidence, Finding, Segment, Span
+from ..sonar_ssc import DIMENSIONS, FunctionScores, scorable
 from .convert import PositionMapper
+
+if TYPE_CHECKING:
+    from ..llm.judge import JudgeResult
+    from ..sonar.score import SonarResult
+    from .state import DocumentState
 
 _CRITERIA = ("name", "type", "function", "context")
 _BAR_WIDTH = 10
 
 
-def card(state, mapper: PositionMapper, offset: int, evidence_for) -> types.Hover | None:
+def card(
+    state: DocumentState,
+    mapper: PositionMapper,
+    offset: int,
+    evidence_for: Callable[[str], Sequence[Evidence]],
+) -> types.Hover | None:
     """Hover for a position on the name of a documented definition, or on a span of its
     docstring that a finding flags (a clean word of a docstring has no card)."""
     report = _report_at(state.analysis.units, offset)
@@ -64,9 +76,9 @@ def _inside(span: Span, offset: int) -> bool:
 def markdown(
     report: UnitAnalysis,
     findings: list[Finding],
-    evidence=(),
-    judged=None,
-    scores=None,
+    evidence: Sequence[Evidence] = (),
+    judged: JudgeResult | None = None,
+    scores: FunctionScores | None = None,
     unjudged: bool = False,
     unscored: bool = False,
 ) -> str:
@@ -102,7 +114,11 @@ _HOW_TO_SCORE = "run *docfact: Score* (needs a model)"
 
 
 def _scores(
-    report: UnitAnalysis, judged, scores, unjudged: bool = False, edited: bool = False
+    report: UnitAnalysis,
+    judged: JudgeResult | None,
+    scores: FunctionScores | None,
+    unjudged: bool = False,
+    edited: bool = False,
 ) -> list[str]:
     """The scores that were computed, those an edit made pending, and one line for those
     that were not computed."""
@@ -142,7 +158,7 @@ _PENDING_SCORES = (
 )
 
 
-def _sonar(result) -> list[str]:
+def _sonar(result: SonarResult) -> list[str]:
     lines = ["- SONAR"]
     for name in DIMENSIONS:
         measure = getattr(result, name)
@@ -162,7 +178,7 @@ def _sonar(result) -> list[str]:
     return lines
 
 
-def _understandability(scores) -> list[str]:
+def _understandability(scores: FunctionScores) -> list[str]:
     p1 = scores.ssc
     if p1 is None or p1.value is None:
         return [
@@ -194,7 +210,7 @@ def _bar(value: float) -> str:
     return f"`{'█' * filled}{'░' * (_BAR_WIDTH - filled)}`"
 
 
-def _referee(judged, sentences: int) -> str:
+def _referee(judged: JudgeResult, sentences: int) -> str:
     if judged.score is None:
         return f"ReFEree SCORE: no verdict — {judged.error or 'the model gave none'}"
     missing = f", {judged.missing} verdicts missing" if judged.missing else ""
@@ -212,7 +228,7 @@ def _sentence(segment: Segment) -> str:
     return text if len(text) <= 90 else text[:87] + "..."
 
 
-def _where(evidence) -> str:
+def _where(evidence: Evidence) -> str:
     return f"{Path(evidence.path).name}:{evidence.line}" if evidence.path else "external"
 
 

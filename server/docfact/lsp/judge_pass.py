@@ -18,7 +18,7 @@ from ..cache import Cache
 from ..config import LlmSettings
 from ..engine import resolve
 from ..model_layers import judge_runs
-from .background import BackgroundPass
+from .background import BackgroundPass, Host
 
 if TYPE_CHECKING:
     from ..llm.client import LlmClient  # litellm is imported with the first client
@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 STATUS_NOTIFICATION = "docfact/status"
 
 
-class EditorJudge(BackgroundPass):
+class EditorJudge(BackgroundPass[[]]):
     title = "docfact: model judge"
 
-    def __init__(self, server) -> None:
+    def __init__(self, server: Host) -> None:
         super().__init__(server)
         self._clients: dict[LlmSettings, LlmClient | None] = {}
 
@@ -46,6 +46,8 @@ class EditorJudge(BackgroundPass):
             return
         settings = server.state.settings_for(server.path_of(uri))
         client = self.client(settings.llm)
+        if client is None:  # the model was removed from the settings since the run began
+            return
         project = server.state.project
         reports = [
             replace(report, findings=resolve(report.findings, project))
@@ -70,7 +72,7 @@ class EditorJudge(BackgroundPass):
         server.state.set_judgement(uri, state, results)
         server.republish(uri)
 
-    def client(self, llm: LlmSettings):
+    def client(self, llm: LlmSettings) -> LlmClient | None:
         from ..llm import client_for
 
         if llm not in self._clients:

@@ -11,17 +11,31 @@ notifications.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
+from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
+if TYPE_CHECKING:
+    from pygls.protocol.json_rpc import RPCMessage
+
 log = logging.getLogger(__name__)
-_DEALT_WITH = object()  # a message already answered or dropped while it was read
+
+
+class _Dealt(Enum):
+    WITH = "a message already answered or dropped while it was read"
+
+
+_DEALT_WITH = _Dealt.WITH
+# What pygls's built-in handlers yield: the user's handler, its arguments, its keywords.
+_Dispatch = Iterator[tuple[Callable[..., object], tuple[object, ...], dict[str, Any] | None]]
 
 
 class DocfactProtocol(LanguageServerProtocol):
-    def structure_message(self, data: dict):
+    def structure_message(self, data: dict[str, Any]) -> RPCMessage | _Dealt:
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
@@ -40,7 +54,7 @@ class DocfactProtocol(LanguageServerProtocol):
                 log.warning("%s message that cannot be read, ignored: %s", method, error.__cause__)
             return _DEALT_WITH
 
-    def handle_message(self, message) -> None:
+    def handle_message(self, message: RPCMessage | _Dealt) -> None:
         if message is not _DEALT_WITH:
             super().handle_message(message)
 
@@ -51,11 +65,11 @@ class DocfactProtocol(LanguageServerProtocol):
         return False
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> _Dispatch:
         if self.is_open(params.text_document.uri, types.TEXT_DOCUMENT_DID_CHANGE):
             yield from super().lsp_text_document__did_change(params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> _Dispatch:
         if self.is_open(params.text_document.uri, types.TEXT_DOCUMENT_DID_CLOSE):
             yield from super().lsp_text_document__did_close(params)

@@ -9,7 +9,9 @@ edits, kept with the text of the unit they were made for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -17,10 +19,17 @@ from ..cache import Cache
 from ..sonar_ssc import scorable, sonar_inputs
 from .background import BackgroundPass
 
+if TYPE_CHECKING:
+    from ..analysis import UnitAnalysis
+    from ..config import Settings
+    from ..llm.client import LlmClient
+    from ..sonar.rewrite import Rewrite
+    from .state import DocumentState
+
 ABSTRACT = "abstract"  # the kind of a whole-description rewrite; else a sentence's text
 
 
-class EditorRewriter(BackgroundPass):
+class EditorRewriter(BackgroundPass[[str, str | None, str]]):
     title = "docfact: verified rewrites"
 
     async def work(
@@ -28,13 +37,16 @@ class EditorRewriter(BackgroundPass):
     ) -> None:
         server = self.server
         state = await server.current_state(uri)
-        report = (
-            next((r for r in state.analysis.units if r.symbol == symbol), None) if state else None
-        )
+        if state is None:
+            return
+        report = next((r for r in state.analysis.units if r.symbol == symbol), None)
         if report is None or not scorable(report):
             return
         settings = server.state.settings_for(server.path_of(uri))
         client = server.judge.client(settings.llm)
+        if client is None:  # the model was removed from the settings since the run began
+            return
+        offers: Sequence[Rewrite | str]
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
         try:
             if sentence is None:
@@ -56,7 +68,14 @@ class EditorRewriter(BackgroundPass):
             types.ShowMessageParams(type=types.MessageType.Info, message=note)
         )
 
-    async def _abstract(self, state, report, settings, client, cache):
+    async def _abstract(
+        self,
+        state: DocumentState,
+        report: UnitAnalysis,
+        settings: Settings,
+        client: LlmClient,
+        cache: Cache,
+    ) -> tuple[list[Rewrite], str]:
         from ..sonar.rewrite import abstract_rewrites
 
         source, context = sonar_inputs(state.analysis, report)
@@ -69,7 +88,7 @@ class EditorRewriter(BackgroundPass):
         result = await abstract_rewrites(
             source,
             report.unit.name,
-            report.unit.docstring.value,
+            report.docstring.text.value,
             context,
             client,
             settings.sonar,
@@ -90,7 +109,16 @@ class EditorRewriter(BackgroundPass):
             )
         return list(result.rewrites), note
 
-    async def _sentence(self, state, report, sentence, reason, settings, client, cache):
+    async def _sentence(
+        self,
+        state: DocumentState,
+        report: UnitAnalysis,
+        sentence: str,
+        reason: str,
+        settings: Settings,
+        client: LlmClient,
+        cache: Cache,
+    ) -> tuple[list[str], str]:
         from ..sonar.rewrite import sentence_rewrite
 
         evidence = self.server.state.evidence(report.symbol)

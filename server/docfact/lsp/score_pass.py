@@ -18,7 +18,7 @@ from ..sonar_ssc import scorable, score_units
 from .background import BackgroundPass
 
 
-class EditorScorer(BackgroundPass):
+class EditorScorer(BackgroundPass[[str | None, str]]):
     title = "docfact: SONAR and SSC scores"
 
     def wanted(self, uri: str, trigger: str) -> bool:
@@ -38,6 +38,8 @@ class EditorScorer(BackgroundPass):
             return
         sonar, ssc = sonar_runs(settings, trigger), ssc_runs(settings, trigger)
         client = server.judge.client(settings.llm)
+        if client is None:  # the model was removed from the settings since the run began
+            return
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
         if sonar and unavailable():
             server.warn_once(f"{unavailable()}: SONAR Correctness and Conciseness are not measured")

@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,6 +18,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
 
 from .. import __version__
 from ..config import ConfigError
@@ -59,7 +61,7 @@ class DocfactServer(LanguageServer):
 
     # --- analysis --------------------------------------------------------------------
 
-    def document(self, uri: str):
+    def document(self, uri: str) -> TextDocument:
         return self.workspace.get_text_document(uri)
 
     async def refresh(self, uri: str) -> None:
@@ -134,7 +136,7 @@ class DocfactServer(LanguageServer):
     def start_scores(self, uri: str, symbol: str | None, trigger: str) -> None:
         self.start_background(self.scorer.run(uri, symbol, trigger))
 
-    def start_background(self, coroutine) -> None:
+    def start_background(self, coroutine: Awaitable[None]) -> None:
         run = asyncio.ensure_future(coroutine)
         self._runs.add(run)
         run.add_done_callback(self._runs.discard)
@@ -374,7 +376,7 @@ def _refresh_pull(ls: DocfactServer) -> None:
         ls.workspace_diagnostic_refresh(None)
 
 
-def _section(options) -> dict:
+def _section(options: object) -> dict:
     if not isinstance(options, dict):
         return {}
     section = options.get("docfact", options)
@@ -408,7 +410,7 @@ def did_save(ls: DocfactServer, params: types.DidSaveTextDocumentParams) -> None
 
 
 @server.command("docfact.judge")
-def judge_command(ls: DocfactServer, *arguments) -> None:
+def judge_command(ls: DocfactServer, *arguments: object) -> None:
     """Run the model judge on a document now (``run = "manual"`` or any other mode)."""
     uri = arguments[0] if arguments else None
     if isinstance(uri, str) and uri in ls.state.open_documents() and ls.judge.wanted(uri, "manual"):
@@ -416,7 +418,7 @@ def judge_command(ls: DocfactServer, *arguments) -> None:
 
 
 @server.command("docfact.score")
-def score_command(ls: DocfactServer, *arguments) -> None:
+def score_command(ls: DocfactServer, *arguments: object) -> None:
     """SONAR and SSC scores now: ``[uri]`` for every documented function, ``[uri, symbol]``
     for one (needs a model)."""
     uri = arguments[0] if arguments else None
@@ -436,13 +438,14 @@ def score_command(ls: DocfactServer, *arguments) -> None:
 
 
 @server.command(actions.REWRITE_COMMAND)
-def rewrite_command(ls: DocfactServer, *arguments) -> None:
+def rewrite_command(ls: DocfactServer, *arguments: object) -> None:
     """Look for verified rewrites: ``[uri, symbol]`` of a function's description (SONAR),
     ``[uri, symbol, sentence, reason]`` of one sentence (the model judge). Found ones are
     offered as code actions."""
-    if len(arguments) < 2 or not all(isinstance(a, str) for a in arguments):
+    strings = [a for a in arguments if isinstance(a, str)]
+    if len(strings) < 2 or len(strings) != len(arguments):
         return
-    uri, symbol, *sentence = arguments
+    uri, symbol, *sentence = strings
     if uri in ls.state.open_documents() and ls.scorer.wanted(uri, "manual"):
         ls.start_background(ls.rewriter.run(uri, symbol, *sentence[:2]))
 
@@ -507,7 +510,9 @@ def _recheck_all(ls: DocfactServer) -> None:
         identifier="docfact", inter_file_dependencies=True, workspace_diagnostics=True
     ),
 )
-async def document_diagnostic(ls: DocfactServer, params: types.DocumentDiagnosticParams):
+async def document_diagnostic(
+    ls: DocfactServer, params: types.DocumentDiagnosticParams
+) -> types.UnchangedDocumentDiagnosticReport | types.FullDocumentDiagnosticReport:
     uri = params.text_document.uri
     document = ls.document(uri)
     state = await ls.analyzed(uri, document.source, document.version)
@@ -521,7 +526,9 @@ async def document_diagnostic(ls: DocfactServer, params: types.DocumentDiagnosti
 
 
 @server.feature(types.WORKSPACE_DIAGNOSTIC)
-async def workspace_diagnostic(ls: DocfactServer, params: types.WorkspaceDiagnosticParams):
+async def workspace_diagnostic(
+    ls: DocfactServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
     previous = {p.uri: p.value for p in params.previous_result_ids}
     reports = await asyncio.to_thread(ls.state.workspace_reports, ls.workspace.position_encoding)
     items: list[types.WorkspaceDocumentDiagnosticReport] = []
@@ -560,7 +567,9 @@ async def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover 
         ]
     ),
 )
-async def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
+async def on_code_action(
+    ls: DocfactServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
     uri = params.text_document.uri
     state = await ls.current_state(uri)
     if state is None:
@@ -572,12 +581,12 @@ async def on_code_action(ls: DocfactServer, params: types.CodeActionParams):
 
 
 @server.feature(types.SHUTDOWN)
-def on_shutdown(ls: DocfactServer, *args) -> None:
+def on_shutdown(ls: DocfactServer, *args: object) -> None:
     ls.state.close()
 
 
 @server.feature(types.EXIT)
-def on_exit(ls: DocfactServer, *args) -> None:
+def on_exit(ls: DocfactServer, *args: object) -> None:
     """Leave now, as the protocol asks: work still running in threads (a model call, a model
     being loaded, a sandbox run) must not hold the process; sandboxed programs end with it."""
     sandbox = sys.modules.get("docfact.sonar.sandbox")

@@ -6,25 +6,36 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..analysis import FileAnalysis
+from ..analysis import FileAnalysis, UnitAnalysis
 from ..cache import Cache
 from ..checks.project_rules import project_findings
 from ..config import ConfigError, Settings, load_settings
 from ..engine import UnitMemo, analyze, facts_of, resolve
 from ..graph.build import ProjectGraph
 from ..graph.facts import FileFacts
-from ..model import Finding, Span
+from ..model import Evidence, Finding, Span
 from ..rule_settings import FileRules, suppressions
-from ..runner import FileOutcome, file_outcomes, relative_to_root, standing_findings
+from ..runner import FileJob, FileOutcome, file_outcomes, relative_to_root, standing_findings
 from ..sonar_ssc import FunctionScores, score_findings
 from ..source.files import SUFFIXES, module_name_for
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic
+
+if TYPE_CHECKING:
+    from lsprotocol import types
+
+    from ..llm.judge import JudgeResult
+    from ..sonar.rewrite import Rewrite
+
+# Verified rewrites offered for a unit: Rewrites of its description, or the corrected
+# text of one sentence.
+Offers = Sequence["Rewrite | str"]
 
 log = logging.getLogger("docfact")
 
@@ -39,13 +50,13 @@ class DocumentState:
     rules: FileRules  # which findings are shown, and how
     findings: list[Finding]  # deterministic, settled by the project graph, as shown
     result_id: str
-    judged: dict = field(default_factory=dict)  # symbol -> the model judge's JudgeResult
+    judged: dict[str, JudgeResult] = field(default_factory=dict)  # symbol -> its verdicts
     scored: dict[str, FunctionScores] = field(default_factory=dict)  # of the unit's text
     score_findings: list[Finding] = field(default_factory=list)  # what low scores say
     # Units whose model verdicts (scores) were dropped because their text changed since
     # they were judged (scored): they are judged (scored) again on the next run.
-    unjudged: set = field(default_factory=set)
-    unscored: set = field(default_factory=set)
+    unjudged: set[str] = field(default_factory=set)
+    unscored: set[str] = field(default_factory=set)
 
     @property
     def all_findings(self) -> list[Finding]:
@@ -75,9 +86,9 @@ class Workspace:
     _scores: dict[str, dict[str, tuple[str, FunctionScores]]] = field(default_factory=dict)
     # uri -> symbol -> (the unit's text and start when it was judged, its JudgeResult): an
     # edit elsewhere moves the verdicts with the unit, an edit of the unit drops them.
-    _judgements: dict[str, dict[str, tuple[str, int, object]]] = field(default_factory=dict)
+    _judgements: dict[str, dict[str, tuple[str, int, JudgeResult]]] = field(default_factory=dict)
     # uri -> (symbol, "abstract" or a sentence) -> (the unit's text, verified rewrites)
-    _rewrites: dict[str, dict[tuple[str, str], tuple[str, list]]] = field(default_factory=dict)
+    _rewrites: dict[str, dict[tuple[str, str], tuple[str, Offers]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # --- settings ----------------------------------------------------------------
@@ -183,14 +194,16 @@ class Workspace:
                 self._documents[uri] = state
         return state
 
-    def evidence(self, symbol: str) -> list:
+    def evidence(self, symbol: str) -> list[Evidence]:
         with self._lock:
             return self.project.evidence(symbol)
 
-    def evidence_for(self, report) -> list:
+    def evidence_for(self, report: UnitAnalysis) -> list[Evidence]:
         return self.evidence(report.symbol)
 
-    def set_judgement(self, uri: str, judged: DocumentState, results) -> None:
+    def set_judgement(
+        self, uri: str, judged: DocumentState, results: Iterable[JudgeResult]
+    ) -> None:
         """Keep the model's verdicts with the text of the unit they were made for (in the
         analysis ``judged``), and show them in the document's current analysis: the text
         may have changed meanwhile, and the units it left as they were keep their verdicts."""
@@ -248,11 +261,11 @@ class Workspace:
         if state is not None:
             self._attach_scores(uri, state)
 
-    def set_rewrites(self, uri: str, key: tuple[str, str], unit_text: str, offers: list) -> None:
+    def set_rewrites(self, uri: str, key: tuple[str, str], unit_text: str, offers: Offers) -> None:
         with self._lock:
             self._rewrites.setdefault(uri, {})[key] = (unit_text, offers)
 
-    def rewrites(self, uri: str, key: tuple[str, str], unit_text: str) -> list | None:
+    def rewrites(self, uri: str, key: tuple[str, str], unit_text: str) -> Offers | None:
         """The verified rewrites found for ``key``, None when none were looked for (or the
         unit changed since)."""
         found = self._rewrites.get(uri, {}).get(key)
@@ -279,7 +292,7 @@ class Workspace:
     # --- the workspace -------------------------------------------------------------
 
     @contextmanager
-    def _cache_for(self, settings: Settings):
+    def _cache_for(self, settings: Settings) -> Iterator[Cache]:
         """A cache connection used and closed in the calling thread only: an sqlite3
         connection may not cross threads (indexing runs in a worker thread; shutdown and
         file watching do not)."""
@@ -315,7 +328,7 @@ class Workspace:
             with self._cache_for(settings) as cache:
                 self._take(file_outcomes([path], settings, root, cache))
 
-    def _take(self, outcomes) -> None:
+    def _take(self, outcomes: Iterable[tuple[FileJob, FileOutcome]]) -> None:
         with self._lock:
             for job, outcome in outcomes:
                 if "facts" not in outcome:
@@ -325,7 +338,9 @@ class Workspace:
                 if outcome["facts"]["path"] not in self._facts:  # open documents win
                     self.project.set_file(outcome["facts"])
 
-    def workspace_reports(self, encoding: str | None) -> dict[str, tuple[str, list]]:
+    def workspace_reports(
+        self, encoding: str | None
+    ) -> dict[str, tuple[str, list[types.Diagnostic]]]:
         """uri -> (result id, diagnostics) for the indexed files that are not open."""
         open_uris = set(self._documents)
         reports = {}
@@ -364,7 +379,7 @@ class Workspace:
         """Nothing to release: each cache connection is closed where it was opened."""
 
 
-def moved(result, delta: int):
+def moved(result: JudgeResult, delta: int) -> JudgeResult:
     """A JudgeResult whose findings point ``delta`` characters further on."""
     if not delta:
         return result
@@ -376,7 +391,7 @@ def moved(result, delta: int):
 
 
 def _shifted(finding: Finding, delta: int) -> Finding:
-    def shift(span):
+    def shift(span: Span) -> Span:
         return Span(span.start + delta, span.end + delta)
 
     fix = replace(finding.fix, span=shift(finding.fix.span)) if finding.fix is not None else None
