@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .abstraction import pair_similarity
 from .funcsim import afuncsim
@@ -18,6 +19,9 @@ from .home import Home
 from .measure import Measure, not_measured
 from .regenerate import Generations, messages, regenerate, sample
 from .standalone import why_not_runnable
+
+if TYPE_CHECKING:
+    from ..llm.client import LlmClient
 
 PRESERVES = 0.95
 TEMPERATURE = 0.7  # independent compressions should differ
@@ -39,7 +43,9 @@ def clean_compression(text: str) -> str:
     return match.group(1).strip() if match else text
 
 
-async def compressions(docstring: str, client, n: int) -> tuple[list[str], int, str | None]:
+async def compressions(
+    docstring: str, client: LlmClient, n: int
+) -> tuple[list[str], int, str | None]:
     """``n`` compressions of ``docstring``: (texts, calls, error)."""
     prompt = messages("compress_v1.txt", docstring=docstring)
     max_tokens = max(64, len(docstring) // 2)  # ~ the docstring's own length in tokens
@@ -59,7 +65,11 @@ class Compressed:
 
 
 async def compress(
-    docstring: str, context: str, client, n: int = 3, regeneration_temperature: float = 0.0
+    docstring: str,
+    context: str,
+    client: LlmClient,
+    n: int = 3,
+    regeneration_temperature: float = 0.0,
 ) -> Compressed:
     """``n`` compressions of ``docstring``, each shorter one regenerated into code once
     (an unchanged or longer one cannot lower N, so it is not regenerated)."""
@@ -121,7 +131,7 @@ async def conciseness(
     context: str,
     function: str,
     reference: str,
-    client,
+    client: LlmClient,
     n: int = 3,
     cases: int = 200,
     time_limit_s: float = 10.0,
@@ -140,7 +150,7 @@ async def _similarities(
     cases: int,
     time_limit_s: float,
     home: Home | None,
-):
+) -> tuple[list[float | None] | None, str, bool, bool]:
     """(similarity per candidate, how, approximate, complete); (None, reason, ...) when
     they cannot be had."""
     if not candidates:
@@ -161,7 +171,7 @@ async def _similarities(
             values = [r.value for r in run.results]
             return values, f"FuncSim over {run.cases} cases", False, run.complete
         if not run.complete:
-            return None, run.error, False, False
+            return None, run.error or "", False, False
         reason = run.error
     try:
         values = [pair_similarity(reference, c, context) for c in candidates]

@@ -183,7 +183,7 @@ def _run(
     return _read(outcome, len(request["candidates"]))
 
 
-def _read(outcome, count: int) -> FuncSimRun:
+def _read(outcome: sandbox.Outcome, count: int) -> FuncSimRun:
     seconds = outcome.seconds
     if outcome.state == "unavailable":  # may be installed before the next run: not final
         return FuncSimRun((), 0, seconds, outcome.detail, complete=False)

@@ -101,13 +101,17 @@ async def find_home(
     return _home(place, module, text, qualname, texts)
 
 
+# The module file, the project root, the import root, the interpreter.
+_Place = tuple[Path, Path, Path, "Interpreter"]
+
+
 def _names(qualname: str) -> tuple[str, str]:
     """(the function's name, its class's name or "")."""
     owner, _, name = qualname.rpartition(".")
     return name, owner.rpartition(".")[2]
 
 
-def _place(path: str, module: str, python: str | None):
+def _place(path: str, module: str, python: str | None) -> _Place | None:
     """(the module file, the project root, the import root, the interpreter), or None."""
     file = Path(path).resolve()
     if file.suffix != ".py" or not file.is_file():
@@ -117,7 +121,7 @@ def _place(path: str, module: str, python: str | None):
     return file, project_root, import_root, project_interpreter(project_root, python)
 
 
-def _home(place, module: str, text: str, qualname: str, texts: list[str]) -> Home:
+def _home(place: _Place, module: str, text: str, qualname: str, texts: list[str]) -> Home:
     file, project_root, import_root, interpreter = place
     calls, instances = seen_arguments(text, texts, *_names(qualname))
     return Home(

@@ -165,7 +165,7 @@ def default_spec(node: ast.expr | None) -> dict | None:
     return {"t": "literal", "src": repr(value), "kind": _value_spec(value)}
 
 
-def _value_spec(value) -> dict:
+def _value_spec(value: object) -> dict:
     if isinstance(value, bool):
         return BOOL
     if isinstance(value, int):

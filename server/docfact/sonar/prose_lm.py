@@ -34,6 +34,7 @@ import site
 import sys
 import sysconfig
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -188,7 +189,7 @@ def train(paragraphs: list[list[str]]) -> KneserNey:
     )
 
 
-def _discount(counts) -> float:
+def _discount(counts: Iterable[int]) -> float:
     histogram = Counter(c for c in counts if c <= 2)
     n1, n2 = histogram[1], histogram[2]
     return n1 / (n1 + 2 * n2) if n1 else 0.75

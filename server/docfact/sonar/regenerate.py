@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from string import Template
 
-from ..llm.client import LlmError
+from ..llm.client import LlmClient, LlmError
 from ..prompt_files import prompt_digest, prompt_text
 
 PROMPT_FILES = ("regenerate_v1.txt", "compress_v1.txt")
@@ -239,7 +239,11 @@ def _does_nothing(statement: ast.stmt) -> bool:
 
 
 async def sample(
-    client, prompt_messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int
+    client: LlmClient,
+    prompt_messages: list[dict[str, str]],
+    n: int,
+    temperature: float,
+    max_tokens: int,
 ) -> tuple[list[str], int, str | None]:
     """``n`` answer texts asked in one call (``n=``); a server that returns fewer is asked
     again for the rest, at most ``n`` calls in all. Returns (texts, calls, error)."""
@@ -259,7 +263,7 @@ async def sample(
 
 
 async def regenerate(
-    docstring: str, context: str, client, n: int = 1, temperature: float = 0.0
+    docstring: str, context: str, client: LlmClient, n: int = 1, temperature: float = 0.0
 ) -> Generations:
     """``n`` programs written by ``client``'s model from ``docstring`` and ``context``."""
     function = context_function(context)

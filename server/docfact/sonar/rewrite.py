@@ -23,11 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..analysis import UnitAnalysis
-from ..cache import cache_key
+from ..cache import Cache, cache_key
 from ..config import LlmSettings, SonarSettings
 from ..llm import prompts as judge_prompts
 from ..llm.client import LlmClient, LlmError
 from ..llm.judge import judge_input, judge_sentence
+from ..llm.prompts import JudgeInput
 from ..model import DocstringText, Evidence, Span
 from ..prompt_files import prompt_digest
 from ..source.docstring import parse_docstring
@@ -118,7 +119,7 @@ async def abstract_rewrites(
     context: str,
     client: LlmClient,
     settings: SonarSettings,
-    cache,
+    cache: Cache | None,
     baseline: SonarResult | None = None,
     k: int = 3,
 ) -> RewriteResult:
@@ -174,7 +175,17 @@ async def abstract_rewrites(
 
 
 async def _rewrite(
-    unit_source, function, docstring, end, context, client, clients, models, settings, before, k
+    unit_source: str,
+    function: str,
+    docstring: str,
+    end: int,
+    context: str,
+    client: LlmClient,
+    clients: list[LlmClient],
+    models: tuple[str, ...],
+    settings: SonarSettings,
+    before: tuple[Measure, Measure] | None,
+    k: int,
 ) -> tuple[RewriteResult, bool]:
     """(the result, whether it is complete enough to cache)."""
     calls = 0
@@ -236,10 +247,10 @@ async def _scores(
     function: str,
     context: str,
     docstrings: list[str],
-    clients,
-    models,
+    clients: list[LlmClient],
+    models: tuple[str, ...],
     settings: SonarSettings,
-):
+) -> tuple[list[tuple[Measure, Measure]], int, str | None, bool]:
     """(Correctness, Abstraction) of each docstring, measured as ``sonar_scores`` measures
     them, with every regeneration tested in one sandbox run: (measures, calls, error, complete)."""
     pools = await asyncio.gather(
@@ -313,7 +324,7 @@ async def sentence_rewrite(
     reason: str,
     client: LlmClient,
     llm_settings: LlmSettings,
-    cache,
+    cache: Cache | None,
 ) -> str | None:
     """A corrected text for ``sentence`` of ``report``'s docstring (a sentence with a C1-C4
     finding; ``reason`` is the judge's), or None when none is verified.
@@ -370,7 +381,7 @@ async def sentence_rewrite(
 
 
 async def _corrected(
-    report: UnitAnalysis, index: int, judged, reason: str, client: LlmClient
+    report: UnitAnalysis, index: int, judged: JudgeInput, reason: str, client: LlmClient
 ) -> str | None:
     """The model's correction of sentence ``index``: one line, changed, and one sentence
     unless it is an entry's description; None when the answer is unusable or the call failed."""

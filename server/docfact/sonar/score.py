@@ -12,7 +12,7 @@ import asyncio
 import textwrap
 from dataclasses import asdict, dataclass, replace
 
-from ..cache import cache_key
+from ..cache import Cache, cache_key
 from ..config import SonarSettings
 from ..llm.client import LlmClient
 from .abstraction import abstraction, pair_similarity
@@ -77,7 +77,7 @@ async def sonar_scores(
     context: str,
     client: LlmClient,
     settings: SonarSettings,
-    cache,
+    cache: Cache | None,
     home: Home | None = None,
 ) -> SonarResult:
     """Correctness, Abstraction, Conciseness and Fluency of ``docstring`` for the function
@@ -209,7 +209,16 @@ async def regenerate_pool(
     return Pool(first, tuple(rest), origin)
 
 
-async def _measure(unit_source, function, docstring, context, clients, models, settings, home):
+async def _measure(
+    unit_source: str,
+    function: str,
+    docstring: str,
+    context: str,
+    clients: list[LlmClient],
+    models: tuple[str, ...],
+    settings: SonarSettings,
+    home: Home | None,
+) -> tuple[SonarResult, bool]:
     """(SonarResult without fluency, whether it is complete enough to cache)."""
     # All model work at once: the pool (the Correctness regeneration first), and the
     # compressions with their regenerations; then both sandbox runs at once.
@@ -401,7 +410,7 @@ def _pending() -> Measure:
     return not_measured("fluency not measured yet")
 
 
-async def _fluency(docstring: str, settings: SonarSettings, cache) -> Measure:
+async def _fluency(docstring: str, settings: SonarSettings, cache: Cache | None) -> Measure:
     """Fluency from ``sonar.fluency``, imported only when asked (it may load a model), and
     cached with the model it was measured with (so a cached score loads no model)."""
     try:
@@ -412,12 +421,12 @@ async def _fluency(docstring: str, settings: SonarSettings, cache) -> Measure:
     key = (
         cache_key("sonar-fluency", docstring, identity) if identity and cache is not None else None
     )
-    stored = cache.get(key) if key else None
+    stored = cache.get(key) if key and cache is not None else None
     if isinstance(stored, list) and len(stored) == 2:
         return Measure(*stored)
     value, how = await asyncio.to_thread(fluency, docstring, settings.fluency_model)
     if value is None:
         return not_measured(how)
-    if key:
+    if key and cache is not None:
         cache.put(key, [value, how])
     return Measure(value, how)
