@@ -14,9 +14,9 @@ from __future__ import annotations
 import builtins
 import os
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, KeysView
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..model import Evidence
 from ..source import jdk
@@ -28,6 +28,8 @@ from .scope import FileScope, imports_module
 
 if TYPE_CHECKING:
     import networkx  # imported with the first edge (see ProjectGraph.graph)
+
+T = TypeVar("T")
 
 _BUILTINS = frozenset(dir(builtins))
 # What a module's code uses to make module attributes at run time.
@@ -72,8 +74,9 @@ class ProjectGraph:
         self._packages: frozenset[str] | None = None  # imported from outside the project
         self.generation = 0
         self._members: tuple[int, dict[str, set[str]]] | None = None  # by generation
-        self._judgements: dict[tuple, object] = {}  # (generation, symbol, condition) -> judgement
-        self._cache: dict[str, tuple[int, object]] = {}  # see cached()
+        # (generation, symbol, condition) -> judgement
+        self._judgements: dict[tuple[int, str, tuple[str, str]], references.Judgement | None] = {}
+        self._cache: dict[str, tuple[int, Any]] = {}  # see cached(): a value of any type
 
     # --- building ----------------------------------------------------------------------
 
@@ -281,7 +284,7 @@ class ProjectGraph:
         return unit["path"] if unit is not None else self._modules.get(name)
 
     @property
-    def graph(self):
+    def graph(self) -> networkx.DiGraph:
         """The edges (a networkx DiGraph). networkx is imported with the first edge: an
         editor's first diagnostics seldom need one, and the import is a tenth of a second."""
         if self._graph is None:
@@ -290,7 +293,7 @@ class ProjectGraph:
             self._graph = networkx.DiGraph()
         return self._graph
 
-    def networkx(self):
+    def networkx(self) -> networkx.DiGraph:
         """The graph with every reference resolved."""
         for path in list(self._unlinked_refs):
             self._link_refs(path)
@@ -344,7 +347,7 @@ class ProjectGraph:
         path = self._path_of(symbol)
         return self._scope(path).resolve(symbol, dotted) if path is not None else None
 
-    def modules(self):
+    def modules(self) -> KeysView[str]:
         return self._modules.keys()
 
     def module_names(self, module: str) -> frozenset[str] | None:
@@ -382,7 +385,9 @@ class ProjectGraph:
             self._members = (self.generation, index)
         return self._members[1].get(owner, set())
 
-    def class_members(self, cls: str, outside=None) -> set[str] | None:
+    def class_members(
+        self, cls: str, outside: Callable[[str], Iterable[str] | None] | None = None
+    ) -> set[str] | None:
         """The members of ``cls`` and its bases; None when a base is outside the project
         (or cannot be found), so that any name may be inherited. ``outside``, if given,
         tells the members of a class outside the project by its dotted name (None when
@@ -405,7 +410,9 @@ class ProjectGraph:
             frontier += project_bases
         return found
 
-    def _outside_members(self, cls: str, outside) -> set[str] | None:
+    def _outside_members(
+        self, cls: str, outside: Callable[[str], Iterable[str] | None]
+    ) -> set[str] | None:
         """The members ``cls`` inherits from its bases outside the project: a builtin's
         ``dir()``, else what ``outside`` reads of the class the base's name resolves to."""
         unit = self._units[cls]
@@ -692,14 +699,14 @@ class ProjectGraph:
         judgement = self._judgement(symbol, condition)
         return None if judgement is None else (judgement.message, judgement.replacement)
 
-    def cached(self, key: str, make):
+    def cached(self, key: str, make: Callable[[ProjectGraph], T]) -> T:
         """``make(self)``, computed once per version of the project."""
         found = self._cache.get(key)
         if found is None or found[0] != self.generation:
             found = self._cache[key] = (self.generation, make(self))
         return found[1]
 
-    def _judgement(self, symbol: str, condition: tuple[str, str]):
+    def _judgement(self, symbol: str, condition: tuple[str, str]) -> references.Judgement | None:
         """references.judge, once per question and version of the project."""
         key = (self.generation, symbol, condition)
         if key not in self._judgements:
@@ -810,7 +817,7 @@ def _variable(name: str, path: str, line: int, kind: str = "variable") -> UnitFa
     return {"q": name, "kind": kind, "path": path, "line": line, "sig": ""}
 
 
-def _namespace_aliases(files) -> dict[str, str]:
+def _namespace_aliases(files: Iterable[FileFacts]) -> dict[str, str]:
     """Full dotted name -> the project's top-level package, for each top-level package
     whose folder sits in folders named like packages (``.../google/cloud/storage``)."""
     aliases: dict[str, str] = {}

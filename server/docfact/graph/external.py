@@ -12,6 +12,7 @@ import importlib
 import re
 import sys
 import sysconfig
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -100,7 +101,7 @@ def _definition(path: Path, qualname: str, hops: int) -> tuple[Path, Unit] | Non
     return None
 
 
-def _import_targets(module: str, local: str, imports) -> list[str]:
+def _import_targets(module: str, local: str, imports: Iterable[tuple[str, str]]) -> list[str]:
     """What ``local`` is imported from in ``module``. Where the import depends on the
     platform (``os`` imports ``posixpath`` or ``ntpath`` as ``path``), the module this
     interpreter already loaded under that name says which (its name only: nothing is
@@ -180,7 +181,7 @@ _SKIPPED_FOLDERS = frozenset(
 )
 
 
-def defined_outside(name: str, imported) -> bool:
+def defined_outside(name: str, imported: Iterable[str]) -> bool:
     """Whether a library the project imports defines ``name``: a public function, class,
     method of a top-level class, module-level variable or module. ``imported``: the dotted
     targets of the project's imports that are not the project's; a standard-library
@@ -311,7 +312,7 @@ def _names_under(folder: Path) -> frozenset[str]:
     return _names_in(files[:_MAX_FILES])
 
 
-def _names_in(files) -> frozenset[str]:
+def _names_in(files: Iterable[Path]) -> frozenset[str]:
     names = set()
     for path in files:
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TypedDict, cast
 
-from ..model import Module, Unit
+from ..model import Module, Signature, Unit
 
 _ALWAYS = ("q", "kind", "line", "sig", "name_at")
 
@@ -189,7 +189,7 @@ def _overloads_merged(units: list[UnitFacts]) -> list[UnitFacts]:
     return list(merged.values())
 
 
-def _annotation_names(signature) -> list[str]:
+def _annotation_names(signature: Signature | None) -> list[str]:
     """Dotted names used in the annotations (``Item``, ``models.Order``, ``Optional``)."""
     if signature is None:
         return []

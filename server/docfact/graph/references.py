@@ -16,10 +16,54 @@ import difflib
 import sys
 import types
 import typing
+from collections.abc import Callable, Collection, Iterable, KeysView
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from ..source.pynames import UNIVERSAL_NAMES
 from .external import _module_source, class_members_outside, stdlib_module_names
+
+T = TypeVar("T")
+
+
+class Project(Protocol):
+    """What the references are judged against (``build.ProjectGraph``)."""
+
+    def kind(self, name: str) -> str | None: ...
+
+    def bases_of(self, cls: str) -> list[str]: ...
+
+    def ancestors(self, cls: str) -> set[str]: ...
+
+    def parameters(self, callable_: str) -> list[str] | None: ...
+
+    def named_parameters(self, callable_: str) -> list[str]: ...
+
+    def class_members(
+        self, cls: str, outside: Callable[[str], Iterable[str] | None] | None = None
+    ) -> set[str] | None: ...
+
+    def members(self, owner: str) -> set[str]: ...
+
+    def binds(self, name: str) -> bool: ...
+
+    def defines(self, name: str) -> bool: ...
+
+    def modules(self) -> KeysView[str]: ...
+
+    def module_names(self, module: str) -> frozenset[str] | None: ...
+
+    def resolve_from(self, symbol: str, dotted: str) -> list[str] | None: ...
+
+    def named(self, simple: str) -> set[str]: ...
+
+    def simple_names(self) -> set[str]: ...
+
+    def has_suffix(self, suffix: str) -> bool: ...
+
+    def imported_modules(self) -> frozenset[str]: ...
+
+    def cached(self, key: str, make: Callable[[Project], T]) -> T: ...
 
 
 @dataclass(frozen=True)
@@ -87,7 +131,7 @@ class Judgement:
     replacement: str | None  # for the text the finding covers
 
 
-def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
+def judge(project: Project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
     """Why a finding with ``condition`` stands, or None when the project cancels it."""
     kind, value = condition
     if kind == "keyword":
@@ -118,7 +162,7 @@ def judge(project, symbol: str, condition: tuple[str, str]) -> Judgement | None:
     return Judgement(missing.message(shown.lstrip("."), module=kind == "module"), replacement)
 
 
-def _judge_forwarded(project, symbol: str, value: str) -> Judgement | None:
+def _judge_forwarded(project: Project, symbol: str, value: str) -> Judgement | None:
     """A documented keyword of a function that passes its ``**kwargs`` on to callees:
     it stands when every callee is a project callable that does not accept it."""
     callees, _, keyword = value.rpartition(":")
@@ -135,7 +179,7 @@ def _judge_forwarded(project, symbol: str, value: str) -> Judgement | None:
     )
 
 
-def _judge_forwarded_by_name(project, symbol: str, value: str) -> Judgement | None:
+def _judge_forwarded_by_name(project: Project, symbol: str, value: str) -> Judgement | None:
     """A documented keyword, beside an entry for the ``**kwargs`` as a whole, that the
     function passes on: it stands unless a callee, or for a constructor one of its class's
     project bases' constructors, has a parameter of that name (``**`` ones aside)."""
@@ -151,7 +195,7 @@ def _judge_forwarded_by_name(project, symbol: str, value: str) -> Judgement | No
     )
 
 
-def _judge_constructor_keyword(project, cls: str, keyword: str) -> Judgement | None:
+def _judge_constructor_keyword(project: Project, cls: str, keyword: str) -> Judgement | None:
     """A parameter documented on a class that inherits its constructor: it stands when
     every base is the project's (none outside may bring its own constructor) and the
     constructor found takes no ``**kwargs`` and no parameter so named."""
@@ -171,7 +215,7 @@ def _judge_constructor_keyword(project, cls: str, keyword: str) -> Judgement | N
     return Judgement(message, closest)
 
 
-def _named_parameters(project, callable_: str) -> set[str]:
+def _named_parameters(project: Project, callable_: str) -> set[str]:
     owner, _, name = callable_.rpartition(".")
     owners = (
         [owner, *project.ancestors(owner)]
@@ -184,7 +228,7 @@ def _named_parameters(project, callable_: str) -> set[str]:
     return found
 
 
-def _callee(project, symbol: str, callee: str) -> str | None:
+def _callee(project: Project, symbol: str, callee: str) -> str | None:
     """The project callable ``callee`` names in ``symbol`` (``super().__init__`` too)."""
     if callee.startswith("super."):
         owner = symbol
@@ -199,7 +243,7 @@ def _callee(project, symbol: str, callee: str) -> str | None:
     return _entity(project, symbol, callee)
 
 
-def _judge_keyword(project, symbol: str, value: str) -> Judgement | None:
+def _judge_keyword(project: Project, symbol: str, value: str) -> Judgement | None:
     callee, _, keyword = value.rpartition(":")
     entity = _entity(project, symbol, callee)
     parameters = project.parameters(entity) if entity is not None else None
@@ -215,7 +259,9 @@ def _judge_keyword(project, symbol: str, value: str) -> Judgement | None:
     return Judgement(message, closest)
 
 
-def missing_reference(project, symbol: str, written: str, loosely: bool = False) -> Missing | None:
+def missing_reference(
+    project: Project, symbol: str, written: str, loosely: bool = False
+) -> Missing | None:
     """What ``written`` (a dotted target in the docstring of ``symbol``; a leading ``.``
     searches every module) lacks, or None when it resolves or cannot be judged. A name
     resolves when a file binds it, or ``loosely`` when any file's code uses it."""
@@ -249,7 +295,7 @@ def missing_reference(project, symbol: str, written: str, loosely: bool = False)
     return Missing(None, head, "", closest)
 
 
-def _outside_by_absolute_name(project, parts: list[str], entity: str) -> bool:
+def _outside_by_absolute_name(project: Project, parts: list[str], entity: str) -> bool:
     """Whether a reference whose head the file's import makes a project module (``from
     sphinx.util import docutils``) is, read as an absolute name as Sphinx reads it, one of
     a package the project imports from outside (``docutils.transforms.Transform``): then
@@ -279,7 +325,7 @@ def _missing_in_stdlib(parts: list[str]) -> Missing | None:
     return None
 
 
-def missing_module(project, symbol: str, written: str) -> Missing | None:
+def missing_module(project: Project, symbol: str, written: str) -> Missing | None:
     """What a ``:mod:`` target lacks: a module of the project, the standard library or
     an installed package."""
     parts = written.lstrip(".").split(".")
@@ -305,11 +351,11 @@ def missing_module(project, symbol: str, written: str) -> Missing | None:
     return Missing(None, head, "", nearest(head, known))
 
 
-def _is_module_like(project, name: str) -> bool:
+def _is_module_like(project: Project, name: str) -> bool:
     return any(m == name or m.startswith(name + ".") for m in project.modules())
 
 
-def _entity(project, symbol: str, dotted: str) -> str | None:
+def _entity(project: Project, symbol: str, dotted: str) -> str | None:
     """The project entity ``dotted`` names from ``symbol``: in an enclosing scope up to
     its module (``json`` in ``falcon/media/json.py`` is the standard library's, not the
     module itself), as an absolute name, or through the imports of ``symbol``'s module."""
@@ -340,7 +386,7 @@ def _entity(project, symbol: str, dotted: str) -> str | None:
     return None
 
 
-def _missing_member(project, entity: str, name: str, resolved: str) -> Missing | None:
+def _missing_member(project: Project, entity: str, name: str, resolved: str) -> Missing | None:
     if name.startswith("__") and name.endswith("__"):
         return None  # what every module or class has (``__file__``, ``__doc__``, ...)
     kind = project.kind(entity)
@@ -367,7 +413,7 @@ def _missing_member(project, entity: str, name: str, resolved: str) -> Missing |
     return Missing(entity, name, resolved, nearest(name, members))
 
 
-def _missing_relative(project, parts: list[str]) -> Missing | None:
+def _missing_relative(project: Project, parts: list[str]) -> Missing | None:
     suffix = "." + ".".join(parts)
     if project.has_suffix(suffix):
         return None
@@ -382,14 +428,14 @@ def _missing_relative(project, parts: list[str]) -> Missing | None:
     return Missing(None, parts[-1], "", closest)
 
 
-def nearest(name: str, candidates) -> str | None:
+def nearest(name: str, candidates: Names | Collection[str]) -> str | None:
     """The real name ``name`` most likely means: one spelled very closely; else the same
     words in another order (``BACKOFF_MAX`` for ``MAX_BACKOFF``); else one spelled closely
     (a reference names one thing, so a looser match than in prose is safe)."""
     names = candidates if isinstance(candidates, Names) else Names(candidates)
     # The project's names are too many to compare each: only those that may be near. A
     # few (a function's parameters) are all compared.
-    near = sorted(names.near(name) if candidates is names else candidates)
+    near = sorted(names.near(name) if isinstance(candidates, Names) else candidates)
     close = difflib.get_close_matches(name, near, n=1, cutoff=0.75)
     if close and difflib.SequenceMatcher(None, name, close[0]).ratio() >= 0.85:
         return close[0]
@@ -420,7 +466,7 @@ def _importable(name: str) -> bool:
     return name in sys.stdlib_module_names or _module_source((name,)) is not None
 
 
-def _project_names(project) -> Names:
+def _project_names(project: Project) -> Names:
     """Names a misspelt target may have meant: the project's definitions and modules."""
     return project.cached(
         "reference names",
@@ -431,7 +477,7 @@ def _project_names(project) -> Names:
 class Names:
     """Many names, indexed by length and letters for ``nearest``."""
 
-    def __init__(self, names) -> None:
+    def __init__(self, names: Iterable[str]) -> None:
         self.by_start: dict[tuple[str, int], list[tuple[str, frozenset[str]]]] = {}
         self.by_words: dict[tuple[str, ...], list[str]] = {}
         for name in names:
