@@ -47,7 +47,7 @@ def writes_code_with(text: str, unit: Unit, keyword: str) -> bool:
     return any(re.search(rf"\b{keyword}\b", value) for value in strings if value != docstring)
 
 
-def is_stub_ast(function) -> bool:
+def is_stub_ast(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A body that does nothing: a docstring, ``pass``, ``...``, ``raise NotImplementedError``."""
     for statement in function.body:
         if isinstance(statement, ast.Pass) or (

@@ -9,7 +9,7 @@ from ..model import DocEntry, Docstring, Evidence, Finding, Fix, Segment, Signat
 from ..source import jdk
 from ..source.lines import LineIndex
 from ..source.pynames import UNIVERSAL_NAMES
-from .lookups import Lookups, NameScope
+from .lookups import Lookups, NameScope, _ModuleView, _RecordedNames
 from .referents import Referents, example_names, result_names
 from .registry import RULES
 
@@ -31,12 +31,12 @@ class CheckContext:
         return self.unit.signature or self.init_signature
 
     @property
-    def module(self):
+    def module(self) -> _ModuleView:
         """The module around the unit (a view of it that records what is asked)."""
         return self.lookups.module
 
     @property
-    def class_names(self):
+    def class_names(self) -> _RecordedNames:
         """The names used in the unit's class (for a method) or in the class itself."""
         return self.lookups.class_names
 
@@ -59,7 +59,7 @@ class CheckContext:
         return jdk.UNIVERSAL_NAMES if self.docstring.style == "javadoc" else UNIVERSAL_NAMES
 
     @property
-    def bound_names(self):
+    def bound_names(self) -> _RecordedNames:
         """The names the file binds (definitions, assignments, imports, attributes)."""
         return self.lookups.bound_names
 
@@ -119,7 +119,9 @@ class CheckContext:
         )
 
 
-def _sentence_bounds(start, end, segment, entry) -> tuple[int, int]:
+def _sentence_bounds(
+    start: int, end: int, segment: Segment | None, entry: DocEntry | None
+) -> tuple[int, int]:
     if segment is not None:
         return segment.start, segment.end
     if entry is not None:

@@ -21,6 +21,7 @@ from ..model import Field, Finding, Segment
 from ..source.doctests import DoctestCode, doctest_code
 from .context import CheckContext
 from .names import closest_name
+from .referents import Names
 from .registry import rule
 
 
@@ -95,7 +96,7 @@ def _words(name: str) -> set[str]:
     return {word.lower() for word in spaced.split() if len(word) >= 4}
 
 
-def _absolute(code: DoctestCode, dotted: str, known, every_part: bool = True) -> str | None:
+def _absolute(code: DoctestCode, dotted: str, known: Names, every_part: bool = True) -> str | None:
     """``dotted`` as the project graph can resolve it: through what a doctest import
     binds (``nx.edge_dfs`` -> ``networkx.|edge_dfs``), or as written for a name of the
     module; None for a value the examples made (its type is unknown) or, with

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import ast
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model import Unit
 from .body import function_ast, is_stub_ast
+
+if TYPE_CHECKING:
+    from .context import CheckContext
 
 _READERS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
 
@@ -57,7 +62,9 @@ def kwargs_use(text: str, unit: Unit, name: str) -> KwargsUse:
     return KwargsUse(frozenset(read), tuple(dict.fromkeys(forwarded)), anywhere)
 
 
-def _literal_key(node: ast.Name, parent, parents) -> str | None:
+def _literal_key(
+    node: ast.Name, parent: ast.AST | None, parents: Mapping[ast.AST, ast.AST]
+) -> str | None:
     """The key of ``kwargs["x"]``, ``kwargs.get("x", ...)``, ``"x" in kwargs``."""
     if isinstance(parent, ast.Subscript) and parent.value is node:
         return _string(parent.slice)
@@ -76,11 +83,11 @@ def _literal_key(node: ast.Name, parent, parents) -> str | None:
     return None
 
 
-def _string(node) -> str | None:
+def _string(node: ast.AST) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def _dotted(node) -> str | None:
+def _dotted(node: ast.expr) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -103,7 +110,7 @@ def keyword_fate(use: KwargsUse, key: str) -> str | tuple[str, str]:
     return "unread"
 
 
-def kwargs_use_of(ctx, kwargs: str) -> KwargsUse:
+def kwargs_use_of(ctx: CheckContext, kwargs: str) -> KwargsUse:
     """How the documented function (for a class, its constructor) uses ``**kwargs``."""
     unit = ctx.unit
     if unit.kind == "class":

@@ -101,7 +101,16 @@ def _check_target(
     )
 
 
-def _finding(ctx, at, entry, start, name, closest, message, condition=None) -> Finding:
+def _finding(
+    ctx: CheckContext,
+    at: int,
+    entry: DocEntry | None,
+    start: int,
+    name: str,
+    closest: str | None,
+    message: str,
+    condition: tuple[str, str] | None = None,
+) -> Finding:
     """A finding on value[start:] (``name``), in the sentence that holds ``at``, or, for
     a @see, in its entry."""
     if closest:

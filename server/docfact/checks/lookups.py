@@ -11,6 +11,10 @@ them good for this version only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+from typing import Any
+
 from ..model import Module, Unit
 from .referents import bound_names
 
@@ -109,7 +113,7 @@ class _RecordedNames:
     def __contains__(self, name: str) -> bool:
         return self._lookups.ask(self._source, name)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._lookups.every(self._source))
 
     def whole(self) -> frozenset[str]:
@@ -126,7 +130,7 @@ class _ModuleView:
         self.defined_names = _RecordedNames(lookups, _DEFINED)
         self.imported_names = _RecordedNames(lookups, _IMPORTED)
 
-    def __getattr__(self, attribute: str):  # only for what __init__ did not set
+    def __getattr__(self, attribute: str) -> Any:  # what __init__ did not set: the Module's
         self._lookups.read_module = True
         return getattr(self._module, attribute)
 
@@ -142,8 +146,8 @@ class NameScope:
     def __contains__(self, name: str) -> bool:
         return name in self._own or any(name in names for names in self._around)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._own.union(*self._around))
 
-    def __sub__(self, other) -> frozenset[str]:
+    def __sub__(self, other: AbstractSet[str]) -> frozenset[str]:
         return frozenset(self) - other

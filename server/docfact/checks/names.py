@@ -6,7 +6,7 @@ import ast
 import builtins
 import inspect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from ..model import Docstring, Finding, Segment
@@ -370,9 +370,13 @@ def unknown_callable(ctx: CheckContext) -> Iterator[Finding]:
             yield from _unresolved(ctx, "DF103", segment, start, name, how)
 
 
+# (segment, value start, dotted name, is a call, how it is written)
+_CodeReference = tuple[Segment, int, str, bool, str]
+
+
 def _code_references(
     segments: tuple[Segment, ...], docstring: Docstring, renamable: frozenset[str] = frozenset()
-):
+) -> Iterator[_CodeReference]:
     """(segment, value start, dotted name, is a call, how it is written) of each reference.
 
     In NumPy-style docstrings single backticks mostly hold maths (`s_i`, `K_4`) or
@@ -418,7 +422,7 @@ def _code_references(
             yield segment, start, match.group("body"), True, "plain"
 
 
-def _within(position: int, spans) -> bool:
+def _within(position: int, spans: Iterable[tuple[int, int]]) -> bool:
     return any(a <= position < b for a, b in spans)
 
 
@@ -435,7 +439,7 @@ def _written_as(match: re.Match, name: str, style: str, cross_reference: bool) -
 
 def _javadoc_references(
     segments: tuple[Segment, ...], docstring: Docstring, renamable: frozenset[str]
-):
+) -> Iterator[_CodeReference]:
     """Javadoc writes every term as {@code ...}: keywords, bytecodes, Unicode property
     names, placeholders. A name in code is taken as the code's in a @param, @return or
     @throws description; in the prose only when it is a near miss of a ``renamable``
@@ -663,7 +667,7 @@ def _incidental(
     head: str,
     parts: list[str],
     how: str,
-    foreign_case,
+    foreign_case: object,
     ctx: CheckContext,
 ) -> bool:
     """Whether a name with no near miss most likely names something outside the code."""

@@ -35,10 +35,12 @@ import ast
 import difflib
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Protocol
 
-from ..model import Docstring, Module
+from ..model import Docstring, Module, Signature, Unit
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _INLINE_CODE = re.compile(r"``?([^`]+)``?")
@@ -93,10 +95,50 @@ class Referent:
         return self.kind != "unresolved"
 
 
+class Names(Protocol):
+    """Names asked one at a time (``lookups`` records what is asked)."""
+
+    def __contains__(self, name: str) -> bool: ...
+
+
+class RecordedNames(Names, Protocol):
+    def whole(self) -> frozenset[str]: ...
+
+
+class ModuleNames(Protocol):
+    @property
+    def defined_names(self) -> Names: ...
+
+
+class UnitContext(Protocol):
+    """What resolution reads of a unit's check context (``context.CheckContext``)."""
+
+    @property
+    def unit(self) -> Unit: ...
+    @property
+    def docstring(self) -> Docstring: ...
+    @property
+    def signature(self) -> Signature | None: ...
+    @property
+    def class_names(self) -> Names: ...
+    @property
+    def module(self) -> ModuleNames: ...
+    @property
+    def bound_names(self) -> RecordedNames: ...
+    @property
+    def known_names(self) -> Names: ...
+    @property
+    def universal_names(self) -> frozenset[str]: ...
+    @property
+    def example_names(self) -> frozenset[str]: ...
+    @property
+    def result_names(self) -> frozenset[str]: ...
+
+
 class Referents:
     """Resolution of the names one unit's docstring writes (see the module docstring)."""
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: UnitContext) -> None:
         self._ctx = ctx
 
     def resolve(self, dotted: str) -> Referent:
@@ -165,7 +207,7 @@ class Referents:
         return closest_name(name, (own | bound) - ctx.universal_names - self.parameters)
 
 
-def closest_name(name: str, candidates) -> str | None:
+def closest_name(name: str, candidates: Collection[str]) -> str | None:
     """The candidate ``name`` most likely misspells: close enough (difflib ratio 0.8) and
     strictly closer than any other candidate (of the likeliest ones, when there are many)."""
     if len(candidates) > 4 * _SCORED_AT_MOST:

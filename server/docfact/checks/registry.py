@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import cache
 from importlib import import_module
+from typing import TypeVar
 
 from ..model import Finding
+
+Check = TypeVar("Check", bound=Callable[..., object])
 
 _INFO = "information"
 
@@ -291,7 +294,7 @@ def rule(
     summary: str,
     severity: str = "warning",
     default: bool = True,
-):
+) -> Callable[[Check], Check]:
     """Mark the decorated function as the check of rule ``code``. The table above is what
     counts: what the decorator repeats of it must agree with it."""
     known = RULES.get(code)
@@ -306,7 +309,7 @@ def rule(
             f"rule {code} {name}: add it to (or make it agree with) the table in checks/registry.py"
         )
 
-    def check(function):
+    def check(function: Check) -> Check:
         if known.module is None or function.__name__ != name.replace("-", "_"):
             raise ValueError(f"rule {code}: the table names no check {function.__name__}")
         return function
@@ -328,7 +331,9 @@ def enabled_codes(select: Iterable[str], ignore: Iterable[str]) -> frozenset[str
     )
 
 
-def ignored_for_path(relative_path: str, per_file_ignores) -> tuple[str, ...]:
+def ignored_for_path(
+    relative_path: str, per_file_ignores: Iterable[tuple[str, Iterable[str]]]
+) -> tuple[str, ...]:
     """Code prefixes that ``per_file_ignores`` silences for this path."""
     return tuple(
         code

@@ -18,6 +18,7 @@ import collections.abc
 import numbers
 import re
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -59,7 +60,7 @@ def _opaque(name: str, args: tuple[TypeExpr, ...] = ()) -> TypeExpr:
     return TypeExpr(name, args, opaque=True)
 
 
-def _union(members) -> TypeExpr:
+def _union(members: Iterable[TypeExpr]) -> TypeExpr:
     """Flattened, de-duplicated union; a single member stands for itself."""
     flat: list[TypeExpr] = []
     for member in members:
@@ -344,8 +345,8 @@ def _parse_doc(text: str) -> TypeExpr | None:
 def _parse_alternatives(parts: list[str]) -> TypeExpr | None:
     """Union of "A or B or C"; a container's element also takes the later alternatives,
     since "list of int or None" may mean either list[int | None] or list[int] | None."""
-    found = [_parse_part(part, parts[i + 1 :]) for i, part in enumerate(parts)]
-    found = [t for t in found if t is not None]
+    parsed = [_parse_part(part, parts[i + 1 :]) for i, part in enumerate(parts)]
+    found = [t for t in parsed if t is not None]
     return _union(found) if found else None
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from ..model import DocEntry, Finding, Parameter, Segment, Signature
+from ..model import DocEntry, Evidence, Finding, Parameter, Segment, Signature, Unit
 from .context import CheckContext
 from .javatypes import as_python_annotation
 from .registry import rule
@@ -118,7 +118,7 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
-def _parameter_type(parameter: Parameter):
+def _parameter_type(parameter: Parameter) -> tuple[TypeExpr | None, str]:
     if parameter.annotation is not None:
         return parse_annotation(parameter.annotation), f"it is annotated `{parameter.annotation}`"
     empty = _EMPTY_DEFAULTS.get(parameter.default or "")
@@ -217,7 +217,7 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("DF204", message, start, end, entry=entry)
 
 
-def describes_the_generator(unit, entry) -> bool:
+def describes_the_generator(unit: Unit, entry: DocEntry) -> bool:
     """Whether a generator's Returns entry describes the generator object itself, which is
     true: an iterator-like type, any return annotation (a generator's can only be an
     iterator type, under any alias: ``-> ComposeResult``), or a description that starts
@@ -294,8 +294,11 @@ def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
 
 
 def _returned_contradiction(
-    ctx: CheckContext, documented, loose_claim: bool = False, members: bool = False
-):
+    ctx: CheckContext,
+    documented: TypeExpr | None,
+    loose_claim: bool = False,
+    members: bool = False,
+) -> tuple[str, tuple[str, str, str] | None, tuple[Evidence, ...]] | None:
     """(what the code returns instead, fix, evidence) when it contradicts ``documented``.
 
     A ``loose_claim`` is prose ("Return True if ..."): it may describe one member of a
@@ -343,7 +346,7 @@ def _declared_return_at(signature: Signature) -> int:
     return signature.returns_span.start
 
 
-def _loosely_true(claimed, actual_types) -> bool:
+def _loosely_true(claimed: TypeExpr, actual_types: Iterable[TypeExpr | None]) -> bool:
     """Whether prose claiming ``claimed`` is fair of these returned types."""
     names = {t.name for t in actual_types if t is not None}
     if not names:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 
 from ..graph.references import nearest
-from ..model import Finding
+from ..model import Finding, Segment
 from ..source.xref import Reference, references
 from .context import CheckContext
 from .names import tells_history
@@ -48,7 +48,7 @@ def unresolved_reference(ctx: CheckContext) -> Iterator[Finding]:
             yield finding
 
 
-def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
+def _check(ctx: CheckContext, reference: Reference, segment: Segment | None) -> Finding | None:
     target = reference.target.text
     if reference.malformed:
         return _malformed(ctx, reference, segment)
@@ -75,7 +75,7 @@ def _check(ctx: CheckContext, reference: Reference, segment) -> Finding | None:
     return _finding(ctx, reference, segment, message, closest, condition=(kind, shown))
 
 
-def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
+def _malformed(ctx: CheckContext, reference: Reference, segment: Segment | None) -> Finding:
     """A target with a ``-``, which no Python name has; the fix writes ``_`` instead
     when every part of that name is one the file binds (``MD5_HEX`` for ``MD5-HEX``)."""
     target = reference.target.text
@@ -91,7 +91,7 @@ def _malformed(ctx: CheckContext, reference: Reference, segment) -> Finding:
 def _finding(
     ctx: CheckContext,
     reference: Reference,
-    segment,
+    segment: Segment | None,
     message: str,
     closest: str | None,
     condition: tuple[str, str] | None = None,
