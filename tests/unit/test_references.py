@@ -203,6 +203,66 @@ def test_a_word_of_a_comment_or_a_string_is_no_target(tmp_path):
     ]
 
 
+def test_a_class_getattr_leaves_its_module_with_the_names_it_defines(tmp_path):
+    # twisted: L{twisted.web.http._GenericHTTPChannel} of a module whose only
+    # ``__getattr__`` is a method of one of its classes (the class is
+    # _GenericHTTPChannelProtocol); a module's own ``__getattr__`` may make any name.
+    found = findings(
+        tmp_path,
+        {
+            "shop/http.py": """
+        class _Proxy:
+            def __getattr__(self, name):
+                return name
+
+
+        class _ChannelProtocol(_Proxy):
+            pass
+    """,
+            "shop/lazy.py": """
+        def __getattr__(name):
+            return name
+    """,
+            "shop/h2.py": '''
+        def connect():
+            """Called by L{shop.http._Channel} or L{shop.http._ChannelProtocol}, and by
+            L{shop.lazy.Anything}.
+            """
+    ''',
+        },
+    )
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF107", "shop.http._Channel", None),
+    ]
+
+
+def test_a_module_by_its_last_name_in_code_markup(tmp_path):
+    # twisted: "Override C{util.switchuid}" in a test that does not import
+    # twisted.python.util, whose function is switchUID. A member such a module has, a
+    # name no module of the project is called, or no near miss: unknown, not reported.
+    found = findings(
+        tmp_path,
+        {
+            "shop/python/__init__.py": "",
+            "shop/python/tools.py": """
+        def switchUID(uid, gid):
+            return uid, gid
+    """,
+            "shop/test_process.py": '''
+        def switch(uid, gid):
+            """Override C{tools.switchuid}, like C{tools.switchUID}; see ``tools.reset``,
+            ``numpy.switchuid`` and ``tools.switchuid()``.
+            """
+            return uid, gid
+    ''',
+        },
+    )
+    assert [(code, text, fix) for code, _, text, _, fix in found] == [
+        ("DF102", "tools.switchuid", "tools.switchUID"),
+        ("DF103", "tools.switchuid", "tools.switchUID"),
+    ]
+
+
 def test_a_target_with_a_character_no_name_has(tmp_path):
     # twisted: "Supported formats include L{FingerprintFormats.MD5-HEX}".
     found = findings(

@@ -545,6 +545,15 @@ def _unresolved(
         return  # history names what is gone; only a plain typo of what exists is reported
     if how in ("code", "example") and _outside_or_to_write(ctx.docstring.text.value, head):
         return  # said to be the reader's to write, or something else's: near miss or not
+    if closest is None and _module_member(ctx, parts, referent.name, how):
+        # ``C{util.switchuid}``: a module the file does not import, by its last name; the
+        # project graph reports it only as a near miss of a name such a module has.
+        end = start + len(name)
+        message = f"`{name}` is not a name the code or the project defines"
+        yield ctx.finding(
+            code, message, start, end, segment=segment, condition=("module member", name)
+        )
+        return
     # camelCase is Java's own style of names, not a sign of a name from elsewhere.
     foreign_case = _CAMEL_CASE.fullmatch(head) and ctx.docstring.style != "javadoc"
     if closest is None and (
@@ -573,6 +582,18 @@ def _unresolved(
         condition=("called", head)
         if how == "example" and referent.condition
         else referent.condition,
+    )
+
+
+def _module_member(ctx: CheckContext, parts: list[str], head: str, how: str) -> bool:
+    """Whether a dotted name in code markup (``util.switchuid``) starts with a name the
+    file does not bind and may be a project module's last name: the graph judges it."""
+    return (
+        how in ("code", "example")
+        and len(parts) == 2
+        and head == parts[0]
+        and head.islower()
+        and ctx.docstring.style != "javadoc"
     )
 
 

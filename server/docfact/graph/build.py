@@ -32,8 +32,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 _BUILTINS = frozenset(dir(builtins))
-# What a module's code uses to make module attributes at run time.
-_DYNAMIC_NAMES = frozenset({"globals", "__getattr__"})
+# What a module's code uses to make module attributes at run time: ``globals()``
+# anywhere, ``__getattr__`` only as a name the module itself defines (a class's
+# ``__getattr__`` makes attributes of its instances, not of the module).
+_DYNAMIC_NAMES = frozenset({"globals"})
+_MODULE_GETATTR = "__getattr__"
 _NAMESPACE_DEPTH = 3  # namespace packages looked for above a project's top-level package
 _EXCERPT_LINES = 12
 _EXCERPT_CHARS = 800
@@ -363,9 +366,10 @@ class ProjectGraph:
                 continue
             seen.add(current)
             facts = self._files[path]
-            if not _DYNAMIC_NAMES.isdisjoint(facts["names"].split()):
+            members = self.members(current)
+            if _MODULE_GETATTR in members or not _DYNAMIC_NAMES.isdisjoint(facts["names"].split()):
                 return None
-            found |= self.members(current)
+            found |= members
             for local, target in facts["imports"]:
                 found.add(local)
                 if local == "*":

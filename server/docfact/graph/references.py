@@ -111,8 +111,12 @@ class Missing:
 #       constructor: or one of its project bases') has a parameter so named;
 #   ("constructor keyword", "name"): a parameter documented on a class without a
 #       constructor of its own, judged against the one it inherits from the project.
+#   ("module member", "util.name"): a dotted name in code markup whose head the file does
+#       not bind, read as a project module by its last name (``util`` for
+#       ``pkg.python.util``); it stands only as a near miss of such a module's name.
 KINDS = frozenset(
     {
+        "module member",
         "reference",
         "module",
         "import",
@@ -142,6 +146,8 @@ def judge(project: Project, symbol: str, condition: tuple[str, str]) -> Judgemen
         return _judge_forwarded_by_name(project, symbol, value)
     if kind == "constructor keyword":
         return _judge_constructor_keyword(project, symbol, value)
+    if kind == "module member":
+        return _judge_module_member(project, value)
     prefix, _, shown = value.rpartition("|")
     target = prefix + shown
     if kind == "import":
@@ -160,6 +166,30 @@ def judge(project: Project, symbol: str, condition: tuple[str, str]) -> Judgemen
     if replacement is not None:
         replacement = replacement[len(prefix) :] if replacement.startswith(prefix) else None
     return Judgement(missing.message(shown.lstrip("."), module=kind == "module"), replacement)
+
+
+def _judge_module_member(project: Project, written: str) -> Judgement | None:
+    """A dotted name whose head is the last name of project modules (``util.switchuid``,
+    ``util`` being ``pkg.python.util`` and ``pkg.trial.util``): it stands when none of
+    those modules has the member and one has a name it misspells (``switchUID``); a
+    module that may have any name, or no near miss, leaves it unknown (the head may be
+    another package's module of the same name)."""
+    head, _, rest = written.partition(".")
+    member = rest.partition(".")[0]
+    candidates = sorted(m for m in project.modules() if m.rpartition(".")[2] == head)
+    found: set[tuple[str, str]] = set()
+    for module in candidates:
+        names = project.module_names(module)
+        if names is None or member in names or project.kind(f"{module}.{member}") is not None:
+            return None
+        closest = nearest(member, Names(names | project.members(module)))
+        if closest is not None:
+            found.add((module, closest))
+    if len(found) != 1:
+        return None
+    module, closest = found.pop()
+    missing = Missing(module, member, head, closest)
+    return Judgement(missing.message(written), missing.replacement(written))
 
 
 def _judge_forwarded(project: Project, symbol: str, value: str) -> Judgement | None:
@@ -436,6 +466,11 @@ def nearest(name: str, candidates: Names | Collection[str]) -> str | None:
     # The project's names are too many to compare each: only those that may be near. A
     # few (a function's parameters) are all compared.
     near = sorted(names.near(name) if isinstance(candidates, Names) else candidates)
+    # The same letters in another case (``switchuid`` for ``switchUID``): Python's names
+    # tell case apart, so this is a typo, however unlike difflib finds the two.
+    same = [n for n in near if n.lower() == name.lower() and n != name]
+    if len(same) == 1:
+        return same[0]
     close = difflib.get_close_matches(name, near, n=1, cutoff=0.75)
     if close and difflib.SequenceMatcher(None, name, close[0]).ratio() >= 0.85:
         return close[0]
