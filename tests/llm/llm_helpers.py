@@ -8,6 +8,7 @@ import sys
 from docfact.analysis import FileAnalysis
 from docfact.config import Settings
 from docfact.engine import analyze
+from docfact.sonar.fluency import prose_model_path
 
 SECRET = "sk-docfact-FAKE-5ecret-4711"
 KEY_ENV = "DOCFACT_TEST_LLM_KEY"
@@ -25,10 +26,16 @@ def docfact_with_model(
     """Runs the real CLI (`python PYTHON_FLAGS -m docfact COMMAND ... ARGUMENTS`) against a
     scripted model server, with the key in the environment, a cache under tmp_path and no
     model download; the key must never be printed and nothing may crash."""
+    cache = tmp_path / "cache"
+    session_model = prose_model_path()  # this test's link to the session's (tests/conftest.py)
+    own_model = cache / session_model.name
+    cache.mkdir(exist_ok=True)
+    if session_model.is_file() and not own_model.exists():
+        os.link(session_model, own_model)  # the fluency model is trained once per session
     environment = {
         **os.environ,
         KEY_ENV: SECRET,
-        "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+        "DOCFACT_CACHE_DIR": str(cache),
         "HF_HUB_OFFLINE": "1",
         **env,
     }
@@ -49,6 +56,8 @@ def docfact_with_model(
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert SECRET not in done.stdout + done.stderr
+    if own_model.is_file() and not session_model.exists():
+        os.link(own_model, session_model)  # trained by this run: shared from now on
     return done
 
 
