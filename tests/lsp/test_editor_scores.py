@@ -9,7 +9,7 @@ import re
 from llm_helpers import arithmetic_responder
 from lsp_harness import find_position, wait_until
 from lsprotocol import types
-from model_harness import SECRET, model_options
+from model_harness import MODEL_WAIT, SECRET, model_options
 
 SOURCE = '''\
 def larger(a: int, b: int) -> int:
@@ -63,7 +63,11 @@ async def test_score_command_fills_the_hover_and_warns_on_low_correctness(
     assert "**Scores**: not computed — run *docfact: Score*" in before
     await _score(client, uri)
     await wait_until(
-        lambda: "DF304" in _codes(client, uri), what="DF304 after scoring", timeout=240
+        # The first scoring of a session trains the fluency model (~35 s of CPU; minutes on
+        # a loaded machine) and starts the sandbox.
+        lambda: "DF304" in _codes(client, uri),
+        what="DF304 after scoring",
+        timeout=480,
     )
     warning = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF304")
     assert warning.range.start.line == 1 and "for the input" in warning.message
@@ -111,6 +115,7 @@ async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_
             and model_server.requests
         ),
         what="scoring under way",
+        timeout=MODEL_WAIT,  # the first call waits for litellm's import
     )
     token = scoring_token()
     assert client.progress_reports[token][0].cancellable is True
