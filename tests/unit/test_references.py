@@ -95,7 +95,8 @@ def test_standard_library_targets_with_what_their_modules_import_with_a_star(tmp
             """Sleeps with :func:`time.sleep`, not :func:`time.sleeep`; see
             :func:`asyncio.get_event_loop`, :func:`asyncio.get_event_lop`,
             :class:`datetime.datetime`, :class:`datetime.dateime`, :func:`itertools.chain`,
-            :func:`os.listdir` and :func:`math.sqrtt`.
+            :func:`os.listdir`, :func:`math.sqrtt` and :class:`types.ClassType` (``types``
+            reads ``globals()``, which makes no name).
             """
     '''
         },
@@ -104,6 +105,7 @@ def test_standard_library_targets_with_what_their_modules_import_with_a_star(tmp
         ("time.sleeep", "time.sleep"),
         ("asyncio.get_event_lop", "asyncio.get_event_loop"),
         ("datetime.dateime", "datetime.datetime"),
+        ("types.ClassType", None),
     ]
 
 

@@ -230,7 +230,11 @@ def _module_names(module: tuple[str, ...]) -> frozenset[str]:
 
 # A module that makes its names at run time: ``globals().update(...)`` (multiprocessing),
 # enums converted into module constants (``ssl``'s ``_convert_``), a module ``__getattr__``.
-_RUNTIME_NAMES = re.compile(r"\bglobals\(\)|\._convert_\(|^def __getattr__\(", re.MULTILINE)
+_RUNTIME_NAMES = re.compile(
+    r"\bglobals\(\)(?:\.update\(|\.setdefault\(|\[[^\]\n]*\]\s*=(?!=))"  # written, not read
+    r"|\._convert_\(|^def __getattr__\(",
+    re.MULTILINE,
+)
 
 
 @lru_cache(maxsize=256)
