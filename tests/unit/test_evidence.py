@@ -25,6 +25,8 @@ from docfact.runner import check_paths
         ("Retry.MAX_BACKOFF", "Retry.BACKOFF_MAX", "the same words in another order"),
         ("RaisesGroups", "RaisesGroup", "one letter apart"),  # a class's name, not a word
         ("max_values", "max_value", "one letter apart"),
+        ("type_or_interface", "type_or_iface", "the same words, one of them shortened"),
+        ("interface_or_class", "class_or_interface", "the same words in another order"),
     ],
 )
 def test_near_misses(written, meant, how):
@@ -43,6 +45,8 @@ def test_near_misses(written, meant, how):
         ("id", "it"),  # too short to tell a typo from another name
         ("schema.MetaData", "other.Metadata"),  # two parts differ
         ("a.b", "a.b.c"),
+        ("exc", "exceptions"),  # one word shortened: as likely another name
+        ("num_items", "n_items"),  # a letter is no abbreviation to tell
     ],
 )
 def test_no_near_miss(written, meant):

@@ -55,7 +55,9 @@ def near_miss(written: str, meant: str) -> str | None:
 
 def _one_edit(written: str, meant: str) -> str | None:
     if written.lower() == meant.lower():
-        return "the same name in another case"
+        # ``count`` and ``COUNT``, ``s3`` and ``S3``: by convention another kind of thing
+        # (a function or module, a constant), not a typo.
+        return None if _lower_and_upper(written, meant) else "the same name in another case"
     if written.replace("_", "") == meant.replace("_", ""):
         return "the same name but for `_`"
     if _words(written) == _words(meant) and len(_words(written)) > 1:
@@ -67,7 +69,32 @@ def _one_edit(written: str, meant: str) -> str | None:
         and not _numbered(written, meant)
     ):
         return "one letter apart"
+    if _abbreviated(written, meant):
+        return "the same words, one of them shortened"
     return None
+
+
+def _lower_and_upper(a: str, b: str) -> bool:
+    return (a.islower() and b.isupper()) or (a.isupper() and b.islower())
+
+
+def _abbreviated(a: str, b: str) -> bool:
+    """Whether two names of several words differ in one word only, one the other's
+    abbreviation: its first letter, then letters of it in order (``type_or_iface``,
+    ``type_or_interface``)."""
+    words_a, words_b = a.lower().split("_"), b.lower().split("_")
+    if len(words_a) != len(words_b) or len(words_a) < 2:
+        return False
+    differing = [(x, y) for x, y in zip(words_a, words_b) if x != y]
+    if len(differing) != 1:
+        return False
+    short, long = sorted(differing[0], key=len)
+    return len(short) >= 2 and short[0] == long[0] and _subsequence(short, long)
+
+
+def _subsequence(short: str, long: str) -> bool:
+    letters = iter(long)
+    return all(letter in letters for letter in short)
 
 
 def _words(name: str) -> list[str]:
@@ -103,7 +130,12 @@ def near_miss_evidence(
     how = near_miss(finding.subject, meant)
     if how is None:
         return None
-    path, line = where_defined(meant, finding.symbol) or ("", 0)
+    # A parameter or a local has no definition of its own: the unit's is where it is.
+    path, line = (
+        where_defined(meant, finding.symbol)
+        or where_defined(finding.symbol, finding.symbol)
+        or ("", 0)
+    )
     return Evidence(meant, path, line, f"`{finding.subject}` and `{meant}`: {how}", NEAR_MISS)
 
 
