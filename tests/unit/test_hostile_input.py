@@ -169,3 +169,35 @@ def test_a_tree_too_deep_to_query_is_skipped_quickly():
     assert "nested" in analysis.skipped and "line 9" in analysis.skipped
     long_body = BAD.replace('    """\n', '    """\n' + "    x = 1\n" * 12_000, 1)
     assert [f.code for f in analyze(long_body, "long.py", "long", Settings()).findings] == ["DF101"]
+
+
+# --- no crash on real code: shapes that once cost a whole file ---
+
+
+def test_a_class_with_two_overloaded_constructors_and_no_init_is_checked():
+    """A parsing library's lexer file was skipped: the ``**kwargs`` reader looked for an
+    ``__init__`` among two ``typing.overload``s of ``__new__`` and raised StopIteration."""
+    source = '''\
+from typing import overload
+
+
+class Token:
+    """A token.
+
+    Args:
+        kind: What it is.
+        flags: Extra flags.
+    """
+
+    @overload
+    def __new__(cls, kind: str, **options: object) -> "Token": ...
+    @overload
+    def __new__(cls, kind: int, **options: object) -> "Token": ...
+    def __new__(cls, kind, **options):
+        return super().__new__(cls)
+'''
+    analysis = analyze(source + BAD, "lexer.py", "lexer", Settings())
+    assert not analysis.skipped
+    text = source + BAD
+    found = sorted((f.code, text[f.span.start : f.span.end]) for f in analysis.findings)
+    assert found == [("DF101", "ammount"), ("DF101", "flags")]
