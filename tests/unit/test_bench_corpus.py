@@ -76,20 +76,44 @@ def _git(repo: Path, *arguments: str) -> str:
     ).stdout.strip()
 
 
-def test_export_leaves_out_the_blobs_a_mirror_lacks(tmp_path: Path) -> None:
+def _mirror_lacking_a_blob(tmp_path: Path) -> tuple[Path, str, str]:
+    """A bare mirror (as ``fetch`` leaves it) of two commits, without the blob of big.bin
+    (as a snapshot without its largest files); returns it, the first and the last commit."""
     work = tmp_path / "work"
     (work / "pkg").mkdir(parents=True)
     (work / "pkg" / "mod.py").write_text('"""A module."""\n')
-    (work / "big.bin").write_text("too large for the snapshot\n")
     _git(work.parent, "init", "-q", str(work))
+    commit = ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm"]
     _git(work, "add", ".")
-    _git(work, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
-    commit = _git(work, "rev-parse", "HEAD")
+    _git(work, *commit, "one")
+    first = _git(work, "rev-parse", "HEAD")
+    (work / "big.bin").write_text("too large for the snapshot\n")
+    _git(work, "add", ".")
+    _git(work, *commit, "two")
     mirrors = tmp_path / "mirrors"
     bare = mirrors / "owner+demo" / "repo"
     subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
     lacking = _git(work, "rev-parse", "HEAD:big.bin")
-    (bare / "objects" / lacking[:2] / lacking[2:]).unlink()  # as a snapshot without it
+    (bare / "objects" / lacking[:2] / lacking[2:]).unlink()
+    return bare, first, _git(work, "rev-parse", "HEAD")
+
+
+def test_fix_commits_checks_out_with_history_without_the_lacking_blob(tmp_path: Path) -> None:
+    import fix_commits
+
+    mirror, first, last = _mirror_lacking_a_blob(tmp_path)
+    tree = tmp_path / "tree"
+    fix_commits.check_out(mirror, last, tree)
+    assert (tree / "pkg" / "mod.py").read_text() == '"""A module."""\n'
+    assert not (tree / "big.bin").exists()
+    assert _git(tree, "rev-parse", "HEAD") == last
+    assert _git(tree, "log", "--format=%H").split() == [last, first]  # history is there
+    assert not (mirror / "worktrees").exists()  # the mirror is not written to
+
+
+def test_export_leaves_out_the_blobs_a_mirror_lacks(tmp_path: Path) -> None:
+    bare, _first, commit = _mirror_lacking_a_blob(tmp_path)
+    mirrors = bare.parent.parent
     projects = tmp_path / "projects.csv"
     projects.write_text(f"name,repo,commit,folder,half\ndemo,owner/demo,{commit},pkg,dev\n")
     corpus = tmp_path / "corpus"
