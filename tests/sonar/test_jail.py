@@ -20,6 +20,7 @@ import pytest
 
 from docfact.sonar import sandbox
 from docfact.sonar.home import project_interpreter
+from docfact.sonar.jail_child import tasks_of
 
 needs_jail = pytest.mark.skipif(
     bool(sandbox.unavailable()) and not os.environ.get("CI"), reason="no working bubblewrap here"
@@ -86,7 +87,7 @@ def test_a_committed_interpreter_script_runs_unprivileged_and_limited(tmp_path):
     assert limits["Max core file size"] == "0"
     assert limits["Max cpu time"] == "5"
     assert limits["Max file size"] == str(LIMITS.file_bytes)
-    assert int(limits["Max processes"]) <= LIMITS.processes + sandbox._tasks_of(65534) + 1
+    assert int(limits["Max processes"]) <= LIMITS.processes + tasks_of(65534) + 1
 
 
 PTH = (

@@ -12,7 +12,8 @@ Stage 2, ``PYTHON -s -B jail_child.py --program CONFIG_JSON``, unprivileged and 
 installs the audit guard and runs the untrusted program as ``__main__``. Whatever the
 interpreter runs before this stage is as jailed as the program itself.
 
-Nothing in docfact imports this module, and it imports nothing of docfact.
+It imports nothing of docfact (it runs on any Python 3 a project has); ``sandbox.py``
+takes from it only the guard's exit status and the task count.
 
 CONFIG_JSON: {"work": dir, "report_fd": int, "status_fd": int, "program": file,
               "stdin": file, "python": interpreter, "readable": [dirs], "hidden": [dirs],
@@ -344,15 +345,23 @@ def process_limit(processes: int, tasks_outside: int) -> int:
     """RLIMIT_NPROC counts every task of the user: those outside the jail (as root, other
     runs' ``nobody`` tasks) and those of this user already inside (this process, and as
     an ordinary user bwrap's init and the watcher), so ``processes`` more than those."""
-    uid = os.getuid()
-    inside = 0
+    return tasks_outside + tasks_of(os.getuid()) + processes - 1
+
+
+def tasks_of(uid):
+    """Tasks (threads included) the kernel counts against uid's RLIMIT_NPROC, of those
+    this process can see (where there is no /proc to count them, a generous guess).
+    ``sandbox.py`` counts them outside the jail with it too."""
+    if not os.path.isdir("/proc"):
+        return 4096
+    count = 0
     for entry in os.scandir("/proc"):
         try:
             if entry.name.isdigit() and entry.stat().st_uid == uid:
-                inside += len(os.listdir(f"/proc/{entry.name}/task"))
+                count += len(os.listdir(f"/proc/{entry.name}/task"))
         except OSError:
             continue  # it ended meanwhile
-    return tasks_outside + inside + processes - 1
+    return count
 
 
 def neutralise() -> None:
@@ -417,7 +426,7 @@ def assert_unprivileged() -> None:
         raise SystemExit(f"docfact sandbox: privileges left before the program: {held}")
 
 
-def _status() -> dict[str, int]:
+def _status():  # (no annotation: it may run on any Python 3)
     found = {}
     with open("/proc/self/status") as status:
         for line in status:

@@ -97,9 +97,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import seccomp
+from .jail_child import BLOCKED_EXIT, tasks_of
 from .readable import TooPrivate, readable_view
 
-BLOCKED_EXIT = 97  # jail_child.BLOCKED_EXIT (that module is never imported here)
 CHILD = Path(__file__).with_name("jail_child.py")
 NOBODY = 65534  # the uid and gid the program runs as
 # What every program needs of the system, read-only: programs, libraries, the loader's cache.
@@ -263,7 +263,7 @@ def _child_config(
         "processes": limits.processes,
         # As root the program's processes are nobody's outside too, and the kernel counts
         # all of them, the other sandboxes' included, against its RLIMIT_NPROC.
-        "tasks_outside": _tasks_of(NOBODY) if _as_root() else 0,
+        "tasks_outside": tasks_of(NOBODY) if _as_root() else 0,
         "rlimits": {
             "RLIMIT_CORE": [0, 0],
             "RLIMIT_CPU": [cpu, cpu + 1],
@@ -447,21 +447,6 @@ def _readable_roots(extra: tuple[str, ...]) -> set[str]:
 
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
-
-
-def _tasks_of(uid: int) -> int:
-    """Tasks (threads included) the kernel counts against uid's RLIMIT_NPROC now
-    (where there is no /proc to count them, a generous guess)."""
-    if not os.path.isdir("/proc"):
-        return 4096
-    count = 0
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and entry.stat().st_uid == uid:
-                count += len(os.listdir(f"/proc/{entry.name}/task"))
-        except OSError:
-            continue  # it ended meanwhile
-    return count
 
 
 # --- watching it -------------------------------------------------------------------
