@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -152,31 +154,80 @@ def test_standard_input_cannot_be_reopened_for_writing(tmp_path):
     assert outcome.stdout.split() == ["held", "held"], outcome
 
 
+FLOOD = (
+    "cat /proc/self/mountinfo\n"
+    "for folder in / /dev /dev/shm; do\n"
+    "  if head -c 640M /dev/zero > $folder/flood; then echo BROKE $folder; fi\n"
+    "done\n"
+)
+FLOOD_LIMITS = sandbox.Limits(cpu_s=10, wall_s=30, memory_bytes=256 << 20, file_bytes=1 << 40)
+
+
+def _assert_no_tmpfs_without_a_size(stdout: str) -> None:
+    assert "BROKE" not in stdout, stdout[-2000:]
+    mounts = {}
+    for line in stdout.splitlines():
+        if " - " not in line:
+            continue
+        fields = line.split()
+        mounts[fields[4]] = fields[5].split(",")
+        kind, _, options = line.split(" - ", 1)[1].partition(" ")
+        if kind == "tmpfs" and "rw" in mounts[fields[4]]:
+            assert "size=" in options, line
+    assert "ro" in mounts["/"] and "ro" in mounts["/dev"]
+
+
 @needs_jail
 def test_every_writable_tmpfs_has_a_size(tmp_path):
     """/, /dev and /dev/shm were tmpfs mounts of no size (640 MiB written to each)."""
-    mb = 640
-    outcome = _run_as_project(
-        tmp_path,
-        "cat /proc/self/mountinfo\n"
-        f"for folder in / /dev /dev/shm; do\n"
-        f"  if head -c {mb}M /dev/zero > $folder/flood; then echo BROKE $folder; fi\n"
-        "done\n",
-        sandbox.Limits(cpu_s=10, wall_s=30, memory_bytes=256 << 20, file_bytes=1 << 40),
-    )
-    assert "BROKE" not in outcome.stdout, outcome.stdout[-2000:]
-    for line in outcome.stdout.splitlines():
-        fields = line.split()
-        if " - " not in line or len(fields) < 5:
-            continue
-        mount_options = fields[5].split(",")
-        kind, _, options = line.split(" - ", 1)[1].partition(" ")
-        if kind == "tmpfs" and "rw" in mount_options:
-            assert "size=" in options, line
-    mounts = {
-        line.split()[4]: line.split()[5] for line in outcome.stdout.splitlines() if " - " in line
-    }
-    assert mounts["/"].startswith("ro") and mounts["/dev"].startswith("ro")
+    outcome = _run_as_project(tmp_path, FLOOD, FLOOD_LIMITS)
+    _assert_no_tmpfs_without_a_size(outcome.stdout)
+
+
+AS_USER = """
+import dataclasses, json, sys
+sys.path.insert(0, sys.argv[1])
+from docfact.sonar import sandbox
+limits = sandbox.Limits(**json.loads(sys.argv[3]))
+outcome = sandbox.run_python("", limits=limits, python=sys.argv[2] + "/python",
+                             read_paths=(sys.argv[2],))
+print(json.dumps(dataclasses.asdict(outcome)))
+"""
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+@needs_jail
+@as_root
+@pytest.mark.skipif(
+    not (shutil.which("setpriv") and os.path.exists(SYSTEM_PYTHON)),
+    reason="needs setpriv and a system python3 that nobody can run",
+)
+def test_as_an_ordinary_user_too_no_tmpfs_without_a_size_is_writable():
+    """The flood as the issue found it: docfact run by an ordinary user, where bwrap's
+    user namespace makes the jail's root and /dev the jail user's own (here: docfact's
+    sandbox run by ``nobody`` under the system's python3, stdlib only)."""
+    folder = tempfile.mkdtemp(prefix="docfact-as-user-")
+    try:
+        (Path(folder) / "python").write_text("#!/bin/sh\n" + FLOOD)
+        for path in (folder, f"{folder}/python"):
+            os.chown(path, 65534, 65534)
+            os.chmod(path, 0o755)
+        limits = {"cpu_s": 10, "wall_s": 30, "memory_bytes": 256 << 20, "file_bytes": 1 << 40}
+        server = str(Path(sandbox.__file__).parents[2])
+        done = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            + ["env", "-i", "HOME=/nonexistent", "PATH=/usr/bin:/bin"]
+            + [SYSTEM_PYTHON, "-s", "-c", AS_USER, server, folder, json.dumps(limits)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd="/",
+        )
+        outcome = json.loads(done.stdout)
+        assert outcome["state"] == "ok", outcome
+        _assert_no_tmpfs_without_a_size(outcome["stdout"])
+    finally:
+        sandbox._remove_tree(folder)
 
 
 KEYRING = """
