@@ -101,6 +101,7 @@ def _private_project(umask_like: bool) -> Path:
     (project / "shop" / "shelf.py").write_text("LIMIT = 3\n")
     (project / "shop" / "data").mkdir()
     (project / "shop" / "data" / "prices.txt").write_text("tea 3\n")
+    (project / "big.bin").write_bytes(b"x" * (readable.COPY_OPEN_BYTES + 1))  # bound if open
     if umask_like:
         for folder, folders, files in os.walk(project):
             for name in folders:
@@ -115,6 +116,7 @@ import sys
 sys.path.insert(0, {root!r})
 import shop.shelf
 print(shop.shelf.LIMIT, open({root!r} + "/shop/data/prices.txt").read().strip())
+print(len(open({root!r} + "/big.bin", "rb").read()))
 """
 
 
@@ -125,7 +127,8 @@ def test_a_private_project_is_read_in_the_jail(umask_like):
     project = _private_project(umask_like)
     try:
         outcome = sandbox.run_python(IMPORT.format(root=str(project)), read_paths=(str(project),))
-        assert (outcome.state, outcome.stdout) == ("ok", "3 tea 3\n"), outcome
+        size = readable.COPY_OPEN_BYTES + 1
+        assert (outcome.state, outcome.stdout) == ("ok", f"3 tea 3\n{size}\n"), outcome
         assert oct(project.stat().st_mode & 0o777) == "0o700"  # left as it was
     finally:
         _remove(project)

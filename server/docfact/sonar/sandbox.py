@@ -36,7 +36,7 @@ Layers, outermost first:
    without a size is writable. A system-call filter (``seccomp.py``) refuses the kernel
    keyrings (not namespaced: as root all runs would share nobody's), new user namespaces
    and ptrace. As root the program must read the project as ``nobody``: a private folder
-   is shown through a view of copies (``readable.py``).
+   is shown through a mirror of copies (``readable.py``).
    The program runs as ``nobody`` outside as well as inside: as an ordinary user bwrap
    maps the sandbox into a user namespace of the caller's uid; as root, a user namespace
    would map the sandbox's uid to root outside (root's files readable, process limits
@@ -371,7 +371,7 @@ def _filesystem(work: str, readable: list[str], limits: Limits) -> list[str]:
     made: set[str] = set()
     for root in sorted(readable):
         if not any(_inside(root, done) for done in shown):  # else there through a folder above it
-            # as root the program is nobody: a private folder is shown through a view
+            # as root the program is nobody: a private folder is shown through a mirror
             shown_as = readable_view(root, _staging(work)) if _as_root() else None
             args += _parents(root, made) + (shown_as or ["--ro-bind", root, root])
             shown.append(root)
