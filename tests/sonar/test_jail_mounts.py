@@ -1,5 +1,5 @@
-"""What the jail shows of the machine: a project's private folder (readable as ``nobody``
-when docfact runs as root), but never a private folder a repository points at: a
+"""What the jail shows of the machine: a project's private folder (readable by the run's
+unprivileged user when docfact runs as root), but never a private folder a repository points at: a
 ``pyvenv.cfg`` ``home`` that is no Python installation, a ``.venv`` or a module that is a
 symbolic link leading out of the project."""
 
@@ -18,7 +18,7 @@ from docfact.sonar.home import home_of, installation_libraries, project_interpre
 needs_jail = pytest.mark.skipif(
     bool(sandbox.unavailable()) and not os.environ.get("CI"), reason="no working bubblewrap here"
 )
-as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root's jail reads as nobody")
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root's jail reads as another user")
 SECRET = "PRIVATE-KEY-31c9"
 REAL_PYTHON = os.path.realpath(sys.executable)
 

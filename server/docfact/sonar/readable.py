@@ -1,8 +1,9 @@
 """A folder as the jail's unprivileged user can read it, at its own path.
 
-As root, docfact's jail runs the program as ``nobody``, which reads only what is open to
-everyone. A project in a private folder (``tempfile.mkdtemp`` makes 0700 folders; a
-umask of 077 makes every folder 0700 and every file 0600) would not import there.
+As root, docfact's jail runs the program as a uid of the run's own, which reads only what
+is open to everyone. A project in a private folder (``tempfile.mkdtemp`` makes 0700
+folders; a umask of 077 makes every folder 0700 and every file 0600) would not import
+there.
 Permissions belong to the files, not to the path a mount shows them at, so bind mounts
 alone cannot help; instead the jail is shown a mirror: a private folder becomes a folder of
 the run's own (mode 0755, removed afterwards) holding copies of its files (0644), and
