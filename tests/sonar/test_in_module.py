@@ -2,6 +2,8 @@
 module of a project on disk, the regenerated function replaces the original in a copy of
 its namespace, and both run on the same inputs (call sites and doctests included)."""
 
+import os
+
 import pytest
 
 from docfact.cache import Cache
@@ -81,9 +83,20 @@ def project(tmp_path):
     (root / "shop" / "__init__.py").write_text("")
     (root / "shop" / "shelf.py").write_text(SHELF)
     (root / "tests" / "test_shelf.py").write_text(TESTS)
-    for folder in (tmp_path, root, root / "shop", root / "tests"):
-        folder.chmod(0o755)  # the sandbox reads the project as nobody
     return root
+
+
+@pytest.fixture
+def private_project(project):
+    """The project in a folder only its owner may enter (as ``tempfile.mkdtemp`` makes
+    them, or a umask of 077): as root, the jail reads it as nobody all the same."""
+    for folder, folders, files in os.walk(project):
+        for name in folders:
+            os.chmod(os.path.join(folder, name), 0o700)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o600)
+    project.chmod(0o700)
+    return project
 
 
 # Regenerations that repeat the code as written (the docstring left out): faithful ones.
@@ -178,3 +191,11 @@ async def test_a_wrong_method_is_caught_on_instances_built_as_the_project_builds
     correctness = found["Shelf.put"][0].sonar.correctness
     assert correctness.value < 1.0 and not correctness.approximate
     assert found["Shelf.put"][0].sonar.counterexample.original == "returned False"
+
+
+async def test_a_private_project_is_executed_in_its_module(private_project, client, writer):
+    found = await scores(
+        private_project, client, writer, {"The items with this SKU that are in stock.": IN_STOCK}
+    )
+    faithful = found["in_stock"][0].sonar.correctness
+    assert faithful.value == 1.0 and "in its module" in faithful.how, faithful
