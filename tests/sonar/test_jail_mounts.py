@@ -173,3 +173,15 @@ def test_links_out_of_the_project_lead_nowhere(user_home, private):
 
 def _remove(folder: Path) -> None:
     sandbox._remove_tree(str(folder))  # (it copes with folders of any mode)
+
+
+def test_a_private_file_is_shown_as_a_readable_copy(tmp_path):
+    """An installation's program or library can be a root of its own (a 0700 pyenv)."""
+    program = tmp_path / "python3.11"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o700)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    bind, copy, shown_at = readable.readable_view(str(program), str(staging))
+    assert (bind, shown_at) == ("--ro-bind", str(program))
+    assert Path(copy).read_text() == "#!/bin/sh\n" and Path(copy).stat().st_mode & 0o777 == 0o755

@@ -53,9 +53,14 @@ def readable_view(root: str, staging: str) -> list[str]:
     """bwrap arguments that show ``root`` at its own path, readable by anyone: the folder
     itself when it is open to all, else a mirror made in ``staging`` (an existing folder
     of the caller's). Raises TooPrivate when it would take more than the caps."""
-    if open_to_all(os.lstat(root).st_mode):
+    info = os.stat(root)
+    if open_to_all(info.st_mode):
         return ["--ro-bind", root, root]
     budget = _Budget(root)
+    if not stat.S_ISDIR(info.st_mode):  # an interpreter or a library, shown on its own
+        copy = os.path.join(tempfile.mkdtemp(dir=staging), "copy")
+        _copy(root, copy, info, budget)
+        return ["--ro-bind", copy, root]
     mirror = tempfile.mkdtemp(dir=staging)
     os.chmod(mirror, 0o755)
     _mirror(root, mirror, budget)
