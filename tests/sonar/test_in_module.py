@@ -9,7 +9,6 @@ import pytest
 from docfact.cache import Cache
 from docfact.config import Settings, SonarSettings
 from docfact.engine import analyze
-from docfact.sonar import fluency as fluency_module
 from docfact.sonar.home import home_of, project_interpreter
 from docfact.sonar_ssc import score_findings, score_units
 
@@ -72,11 +71,7 @@ def test_put():
 """
 
 
-@pytest.fixture(autouse=True)
-def quick_fluency(monkeypatch):
-    monkeypatch.setattr(
-        fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency")
-    )
+pytestmark = pytest.mark.usefixtures("quick_fluency")
 
 
 @pytest.fixture
@@ -94,7 +89,7 @@ def project(tmp_path):
 @pytest.fixture
 def private_project(project):
     """The project in a folder only its owner may enter (as ``tempfile.mkdtemp`` makes
-    them, or a umask of 077): as root, the jail reads it as nobody all the same."""
+    them, or a umask of 077): as root, the jail's unprivileged user reads it all the same."""
     for folder, folders, files in os.walk(project):
         for name in folders:
             os.chmod(os.path.join(folder, name), 0o700)

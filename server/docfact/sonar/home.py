@@ -443,7 +443,7 @@ def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunction
         scope = next(
             (
                 n
-                for n in getattr(scope, "body", ())
+                for n in _members(scope)
                 if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
                 and n.name == part
             ),
@@ -452,6 +452,21 @@ def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunction
         if scope is None:
             return None
     return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _members(scope: ast.AST | None) -> list[ast.stmt]:
+    """The statements of a module's or class's body, those under an ``if``, ``try`` or
+    ``with`` included (a function defined only on some platforms, or when an import
+    failed, is still the module's)."""
+    found = []
+    for node in getattr(scope, "body", ()):
+        found.append(node)
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            nested = [*node.body, *getattr(node, "orelse", ()), *getattr(node, "finalbody", ())]
+            for handler in getattr(node, "handlers", ()):
+                nested += handler.body
+            found += _members(ast.Module(body=nested, type_ignores=[]))
+    return found
 
 
 def takes_instance(home: Home) -> bool:
@@ -471,11 +486,7 @@ def _is_class_path(text: str, qualname: str) -> bool:
         return False
     for part in qualname.split("."):
         scope = next(
-            (
-                n
-                for n in getattr(scope, "body", ())
-                if isinstance(n, ast.ClassDef) and n.name == part
-            ),
+            (n for n in _members(scope) if isinstance(n, ast.ClassDef) and n.name == part),
             None,
         )
         if scope is None:

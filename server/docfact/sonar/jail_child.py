@@ -13,12 +13,12 @@ installs the audit guard and runs the untrusted program as ``__main__``. Whateve
 interpreter runs before this stage is as jailed as the program itself.
 
 It imports nothing of docfact (it runs on any Python 3 a project has); ``sandbox.py``
-takes from it only the guard's exit status and the task count.
+takes from it only the guard's exit status.
 
 CONFIG_JSON: {"work": dir, "report_fd": int, "status_fd": int, "program": file,
               "stdin": file, "python": interpreter, "readable": [dirs], "hidden": [dirs],
               "rlimits": {"RLIMIT_CPU": [soft, hard], ...}, "processes": int,
-              "tasks_outside": int, "drop_to": uid and gid to become (as root), or null}
+              "drop_to": uid and gid to become (as root), or null}
 
 The guard is written so that the program cannot loosen it even if it reaches the guard
 object (through frames or the garbage collector): its whole state lives in the default
@@ -341,19 +341,16 @@ def set_limits(rlimits: dict) -> None:
         resource.setrlimit(which, (soft, hard))
 
 
-def process_limit(processes: int, tasks_outside: int) -> int:
-    """RLIMIT_NPROC counts every task of the user: those outside the jail (as root, other
-    runs' ``nobody`` tasks) and those of this user already inside (this process, and as
-    an ordinary user bwrap's init and the watcher), so ``processes`` more than those."""
-    return tasks_outside + tasks_of(os.getuid()) + processes - 1
+def process_limit(processes: int) -> int:
+    """RLIMIT_NPROC counts every task of the user: its uid is the run's own (as root) or
+    its user namespace is (as an ordinary user), so only the tasks already in the jail
+    (this process; as an ordinary user bwrap's init and the watcher too), and
+    ``processes`` more than those, this one included."""
+    return tasks_of(os.getuid()) + processes - 1
 
 
 def tasks_of(uid):
-    """Tasks (threads included) the kernel counts against uid's RLIMIT_NPROC, of those
-    this process can see (where there is no /proc to count them, a generous guess).
-    ``sandbox.py`` counts them outside the jail with it too."""
-    if not os.path.isdir("/proc"):
-        return 4096
+    """Tasks (threads included) of ``uid`` this process can see."""
     count = 0
     for entry in os.scandir("/proc"):
         try:
@@ -448,7 +445,7 @@ def first_stage(config: dict) -> None:
         drop_privileges(config["drop_to"])
     assert_unprivileged()
     rlimits = dict(config["rlimits"])
-    nproc = process_limit(config["processes"], config["tasks_outside"])
+    nproc = process_limit(config["processes"])
     set_limits({**rlimits, "RLIMIT_NPROC": [nproc, nproc]})
     report = config["report_fd"]
     os.set_inheritable(report, True)
