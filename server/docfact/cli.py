@@ -21,6 +21,7 @@ from .config import (
     user_config_path,
 )
 from .model import SEVERITIES
+from .terminal import PrintableFormatter, printable
 
 if TYPE_CHECKING:
     from .cache import Cache
@@ -212,7 +213,9 @@ def _code_list(text: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="docfact: %(message)s")
+    terminal = logging.StreamHandler()
+    terminal.setFormatter(PrintableFormatter("docfact: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[terminal])
     try:
         if arguments.command == "check":
             return _check(arguments)
@@ -245,7 +248,7 @@ def _settings(arguments: argparse.Namespace) -> tuple[Settings, Path | None]:
     settings, root, untrusted = load_settings(start, trusted=arguments.trust_project)
     if untrusted is not None:
         how = "pass --trust-project if you trust this repository"
-        print(f"docfact: warning: {untrusted.message(how)}", file=sys.stderr)
+        print(printable(f"docfact: warning: {untrusted.message(how)}"), file=sys.stderr)
     flags = {
         "select": arguments.select,
         "ignore": arguments.ignore,
@@ -310,7 +313,7 @@ def _run(arguments: argparse.Namespace, settings: Settings, root: Path | None) -
     gc.freeze()  # what exists now lives until exit: no collection should walk it
     gc.enable()
     for path, reason in result.skipped:
-        print(f"docfact: skipped {path}: {reason}", file=sys.stderr)
+        print(printable(f"docfact: skipped {path}: {reason}"), file=sys.stderr)
     return result
 
 
@@ -380,7 +383,7 @@ def _fixed(result: RunResult, unsafe: bool) -> bool:
             file=sys.stderr,
         )
     for reason in outcome.not_applied:
-        print(f"docfact: {reason}", file=sys.stderr)
+        print(printable(f"docfact: {reason}"), file=sys.stderr)
     summary = f"docfact: applied {len(outcome.applied)} fixes to {outcome.files} files"
     if outcome.unsafe_left:
         summary += f"; {outcome.unsafe_left} unsafe fixes not applied (--unsafe-fixes applies them)"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from docfact.config import Settings
@@ -169,6 +170,19 @@ def test_a_tree_too_deep_to_query_is_skipped_quickly():
     assert "nested" in analysis.skipped and "line 9" in analysis.skipped
     long_body = BAD.replace('    """\n', '    """\n' + "    x = 1\n" * 12_000, 1)
     assert [f.code for f in analyze(long_body, "long.py", "long", Settings()).findings] == ["DF101"]
+
+
+def test_thousands_of_backquoted_names_in_one_docstring_take_linear_time():
+    """Each name asked its questions of the whole docstring (history words, sentence
+    bounds, dotted names, mentions): 3,000 names took 26 s, 8,000 two minutes; now under
+    a second (bench/doubling.py measures the growth; this bound is generous on purpose)."""
+    names = " ".join(f"`name{i}`" for i in range(3000))
+    text = f'def f(name0):\n    """Use {names} instead of `new`."""\n'
+    analyze("def f():\n    pass\n", "warm.py", "warm", Settings())  # the tokenizer loads once
+    started = time.perf_counter()
+    analysis = analyze(text, "m.py", "m", Settings())
+    assert time.perf_counter() - started < 6
+    assert not analysis.skipped and len(analysis.findings) >= 2999
 
 
 # --- no crash on real code: shapes that once cost a whole file ---
