@@ -39,6 +39,23 @@ def refusal(suffix: str, before: str, edits: Sequence[Edit], after: str) -> str 
     return None
 
 
+def is_fix(fix: object) -> bool:
+    """``fix`` has the shape of a finding's fix in the JSON output."""
+    return (
+        isinstance(fix, dict)
+        and all(isinstance(fix.get(k), str) for k in ("safety", "replacement", "title"))
+        and is_position(fix.get("start"))
+        and is_position(fix.get("end"))
+    )
+
+
+def is_position(value: object) -> bool:
+    """A 1-based {"line", "column"} of the JSON output."""
+    return isinstance(value, dict) and all(
+        type(value.get(k)) is int and value[k] >= 1 for k in ("line", "column")
+    )
+
+
 # --- Python ------------------------------------------------------------------------------
 
 

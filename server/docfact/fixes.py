@@ -20,7 +20,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fix_guard import refusal
+from .fix_guard import is_fix, refusal
 from .source.files import SkippedFile, decode_source
 from .source.lines import LineIndex
 
@@ -113,23 +113,6 @@ def _fix_file(
 def _well_formed(diagnostic: dict) -> bool:
     """A finding whose fix has the shape the JSON output gives it (positions 1-based)."""
     return isinstance(diagnostic.get("path"), str) and is_fix(diagnostic["fix"])
-
-
-def is_fix(fix: object) -> bool:
-    """``fix`` has the shape of a finding's fix in the JSON output."""
-    return (
-        isinstance(fix, dict)
-        and all(isinstance(fix.get(k), str) for k in ("safety", "replacement", "title"))
-        and is_position(fix.get("start"))
-        and is_position(fix.get("end"))
-    )
-
-
-def is_position(value: object) -> bool:
-    """A 1-based {"line", "column"} of the JSON output."""
-    return isinstance(value, dict) and all(
-        type(value.get(k)) is int and value[k] >= 1 for k in ("line", "column")
-    )
 
 
 class _Changed(Exception):

@@ -20,7 +20,7 @@ from .checks.project_rules import project_findings
 from .config import Settings
 from .engine import analyze, facts_of, resolve
 from .finding_json import decode, diagnostic_json, encode
-from .fixes import is_fix, is_position
+from .fix_guard import is_fix, is_position
 from .graph.build import ProjectGraph
 from .graph.facts import FileFacts
 from .model import Finding
