@@ -294,7 +294,8 @@ def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> sub
             "-S",
             "-B",
             str(CHILD),
-            json.dumps(config),
+            "--first",
+            *_first_stage_arguments(config),
         ]
         return subprocess.Popen(
             command,
@@ -306,6 +307,15 @@ def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> sub
             start_new_session=True,
             pass_fds=(*fds, filter_fd) if filter_fd >= 0 else fds,
         )
+
+
+def _first_stage_arguments(config: dict) -> list[str]:
+    """What ``jail_child.first_stage`` takes: one argument per value (no parser in the
+    privileged stage), the second stage's CONFIG_JSON among them, the limits last."""
+    rlimits = [f"{name}:{soft}:{hard}" for name, (soft, hard) in config["rlimits"].items()]
+    drop_to = "" if config["drop_to"] is None else str(config["drop_to"])
+    values = (config["status_fd"], config["report_fd"], drop_to, config["processes"])
+    return [config["stdin"], *map(str, values), config["python"], json.dumps(config), *rlimits]
 
 
 @contextlib.contextmanager
