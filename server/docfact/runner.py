@@ -20,6 +20,7 @@ from .checks.project_rules import project_findings
 from .config import Settings
 from .engine import History, analyze, facts_of, resolve
 from .finding_json import decode, diagnostic_json, encode
+from .fix_guard import is_fix, is_position
 from .graph.build import ProjectGraph
 from .graph.facts import FileFacts
 from .history import NameHistory
@@ -192,20 +193,66 @@ def _outcomes(
 
 
 def _is_outcome(value: object) -> bool:
-    """The shape ``check_job`` returns (a cache entry of another shape is recomputed)."""
-    return isinstance(value, dict) and (
-        isinstance(value.get("skipped"), str)
-        or all(
+    """The shape ``check_job`` returns (a cache entry of another shape is recomputed; one
+    that cannot even be looked at raises, which the cache takes as a miss too)."""
+    if not isinstance(value, dict):
+        return False
+    if isinstance(value.get("skipped"), str):
+        return "facts" not in value
+    facts = value.get("facts")
+    return (
+        all(
             isinstance(value.get(k), t)
             for k, t in (("units", int), ("facts", dict), ("findings", list), ("suppressed", dict))
+        )
+        and all(
+            isinstance(facts.get(k), t)  # type: ignore[union-attr]
+            for k, t in _FACTS_TYPES
+        )
+        and all(isinstance(decode(f), Finding) for f in value["findings"])
+    )
+
+
+# The top level of FileFacts, as the project graph reads it.
+_FACTS_TYPES = (
+    ("module", str),
+    ("path", str),
+    ("package", bool),
+    ("imports", list),
+    ("names", str),
+    ("units", list),
+    ("variables", list),
+    ("attributes", list),
+)
+
+
+def _is_project_result(value: object) -> bool:
+    """The shape ``check_paths`` stores, down to each finding: what it holds is printed
+    and its fixes are written (``--fix``), so an entry of another shape is recomputed."""
+    return (
+        isinstance(value, dict)
+        and all(
+            isinstance(value.get(k), t)
+            for k, t in (("skipped", list), ("diagnostics", list), ("files", int), ("units", int))
+        )
+        and all(_is_diagnostic(d) for d in value["diagnostics"])
+        and all(
+            isinstance(s, list) and len(s) == 2 and all(isinstance(p, str) for p in s)
+            for s in value["skipped"]
         )
     )
 
 
-def _is_project_result(value: object) -> bool:
-    return isinstance(value, dict) and all(
-        isinstance(value.get(k), t)
-        for k, t in (("skipped", list), ("diagnostics", list), ("files", int), ("units", int))
+def _is_diagnostic(value: object) -> bool:
+    texts = ("path", "symbol", "code", "criterion", "severity", "message", "sentence")
+    return (
+        isinstance(value, dict)
+        and all(isinstance(value.get(k), str) for k in texts)
+        and is_position(value.get("start"))
+        and is_position(value.get("end"))
+        and isinstance(value.get("evidence"), list)
+        and all(isinstance(e, dict) for e in value["evidence"])
+        and (value.get("fix") is None or is_fix(value["fix"]))
     )
 
 
@@ -243,6 +290,9 @@ def _discover(
         if not argument.exists():
             result.skipped.append((str(argument), "no such file or directory"))
             continue
+        # The files of a folder are read only as far as the folder goes; a file named
+        # itself is the user's choice, link or not.
+        within = (argument,) if argument.is_dir() else ()
         for path in iter_python_files(argument, settings.exclude, result.skipped):
             display = str(path)
             try:
@@ -250,7 +300,7 @@ def _discover(
                 if (status.st_dev, status.st_ino) in seen:
                     continue  # the same file, named twice or through a link
                 seen.add((status.st_dev, status.st_ino))
-                data = read_regular(path, settings.max_file_bytes)
+                data = read_regular(path, settings.max_file_bytes, within)
             except OSError as error:
                 result.skipped.append((display, f"cannot be read: {error.strerror or error}"))
                 continue

@@ -122,11 +122,10 @@ def kwargs_use_of(ctx: CheckContext, kwargs: str) -> KwargsUse:
         ]
         if not constructors:
             return KwargsUse(frozenset(), (), True)
-        unit = (
-            constructors[-1]
-            if len(constructors) == 1
-            else next(u for u in constructors if u.name == "__init__")
-        )
+        # ``__init__`` says what the keywords mean when there is one; else ``__new__``.
+        # The last definition is the implementation, after its ``typing.overload``s.
+        initialisers = [u for u in constructors if u.name == "__init__"]
+        unit = (initialisers or constructors)[-1]
     return kwargs_use(ctx.lines.text, unit, kwargs)
 
 
