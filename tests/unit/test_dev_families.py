@@ -28,7 +28,7 @@ def test_numpy_grouped_names_take_one_type_each():
 def test_entries_that_name_no_parameter():
     # nibabel: "Parameters ---------- None" for a function without any; pint's
     # ``case_sensitive, optional`` written without a colon; a doctest's ``True`` output.
-    assert codes('''
+    no_parameters = codes('''
         def get_home_dir():
             """The home folder.
 
@@ -37,8 +37,8 @@ def test_entries_that_name_no_parameter():
             None
             """
             return "~"
-    ''') == []
-    assert codes('''
+    ''')
+    optional_without_colon = codes('''
         def parse(pattern, case_sensitive=True):
             """Parse.
 
@@ -50,7 +50,8 @@ def test_entries_that_name_no_parameter():
                 Whether case counts.
             """
             return pattern, case_sensitive
-    ''') == []
+    ''')
+    assert no_parameters == optional_without_colon == []
 
 
 def test_return_something_to_somewhere_is_giving_it_back():

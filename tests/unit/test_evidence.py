@@ -93,7 +93,7 @@ def test_a_near_miss_is_evidence_and_says_where_the_name_is(tmp_path):
             return lookup_item(item)
         ''',
     )
-    [(code, message, evidence, fix)] = _found(tmp_path)
+    [(code, _, evidence, fix)] = _found(tmp_path)
     assert code == "DF102" and fix["replacement"] == "lookup_item"
     [near] = [e for e in evidence if e.get("kind") == "near miss"]
     assert near["symbol"] == "lookup_item"
