@@ -50,12 +50,16 @@ def default_cache_dir() -> Path:
 _KEY_BYTES = 32
 
 
-@functools.cache
 def machine_key() -> bytes:
     """This machine's cache secret: read from the user's cache folder, or made there first
     (private to the user). When it cannot be kept, one for this process only: its cache
     entries are then never read again, which costs time and nothing else."""
-    path = default_cache_dir() / "machine.key"
+    return _key_in(default_cache_dir())
+
+
+@functools.cache
+def _key_in(folder: Path) -> bytes:
+    path = folder / "machine.key"
     try:
         return _read_key(path) or _make_key(path)
     except OSError as error:
