@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(
         select=None,
         ignore=None,
+        preview=None,
         fail_on=None,
         docstring_style=None,
         jobs=None,
@@ -147,6 +148,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--select", type=_code_list, help="rule codes or prefixes to enable (DF5, ALL)"
     )
     parser.add_argument("--ignore", type=_code_list, help="rule codes or prefixes to disable")
+    parser.add_argument(
+        "--preview",
+        action="store_true",
+        default=None,
+        help="also run the preview rules (not yet proven on projects no one tuned them on)",
+    )
     parser.add_argument("--docstring-style", choices=STYLES)
     parser.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
@@ -252,6 +259,7 @@ def _settings(arguments: argparse.Namespace) -> tuple[Settings, Path | None]:
     flags = {
         "select": arguments.select,
         "ignore": arguments.ignore,
+        "preview": arguments.preview,
         "fail_on": arguments.fail_on,
         "docstring_style": arguments.docstring_style,
         "cache_dir": arguments.cache_dir,

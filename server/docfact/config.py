@@ -339,6 +339,8 @@ class Settings(_Table):
     # code prefixes to enable beyond the defaults ("ALL" for all)
     select: tuple[str, ...] = setting((), "codes", editor=True)
     ignore: tuple[str, ...] = setting((), "codes", editor=True)  # code prefixes to disable
+    # rules not yet proven on unseen projects (checks/registry.py's ``preview``)
+    preview: bool = setting(False, "bool", editor=True)
     # (glob, codes)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = setting((), "file_codes")
     # gitignore-style patterns, on top of .gitignore

@@ -34,6 +34,7 @@ RANKS = {
     "docfact.engine": 2,
     "docfact.runner": 2,
     "docfact.model_passes": 2,
+    "docfact.history": 2,
     # faces: the command line and its outputs, the editor
     "docfact.cli": 3,
     "docfact.__main__": 3,

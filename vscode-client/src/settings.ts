@@ -13,6 +13,7 @@
 export const SERVER_KEYS = [
   "select",
   "ignore",
+  "preview",
   "docstringStyle",
   "debounceMs",
   "workspaceDiagnostics",
