@@ -234,10 +234,10 @@ def main(argv: list[str] | None = None) -> int:
             return _score(arguments)
         return _cache(arguments)
     except ConfigError as error:
-        print(f"docfact: configuration error: {error}", file=sys.stderr)
+        print(printable(f"docfact: configuration error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except BaselineError as error:
-        print(f"docfact: error: {error}", file=sys.stderr)
+        print(printable(f"docfact: error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("docfact: interrupted", file=sys.stderr)
@@ -349,7 +349,7 @@ def _check(arguments: argparse.Namespace) -> int:
     try:  # before the run: a wrong REF or a folder outside git is said at once
         changed = ChangedUnits(arguments.diff, arguments.paths[0]) if arguments.diff else None
     except DiffError as error:
-        print(f"docfact: error: {error}", file=sys.stderr)
+        print(printable(f"docfact: error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     settings, root = _settings(arguments)
     result = _reported(arguments, settings, root, changed)
@@ -386,8 +386,10 @@ def _fixed(result: RunResult, unsafe: bool) -> bool:
     outcome = apply_fixes(result.diagnostics, result.checked, unsafe)
     for d in outcome.applied:
         print(
-            f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: "
-            f"{d['code']} {d['fix']['title']}",
+            printable(
+                f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: "
+                f"{d['code']} {d['fix']['title']}"
+            ),
             file=sys.stderr,
         )
     for reason in outcome.not_applied:
@@ -461,7 +463,7 @@ def _score(arguments: argparse.Namespace) -> int:
     try:
         entry = score_one(job, qualname, project_graph(outcomes), settings, cache)
     except ScoreError as error:
-        print(f"docfact: error: {error}", file=sys.stderr)
+        print(printable(f"docfact: error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     _write(
         (json.dumps(entry, indent=2) if arguments.format == "json" else output.score_card(entry))

@@ -200,15 +200,19 @@ class Extension {
 
   private async findLauncher(): Promise<Launcher> {
     const config = this.configuration();
+    // An untrusted workspace's own Python (its .venv, or the environment the Python
+    // extension picked in it) is the repository's program: only the user's settings and
+    // PATH are asked until the workspace is trusted (granting trust restarts the server).
+    const trusted = vscode.workspace.isTrusted;
     return findLauncher({
       path: config.get("path"),
       interpreter: config.get("interpreter"),
-      pythonExtension: () => this.pythonFromExtension(),
+      pythonExtension: trusted ? () => this.pythonFromExtension() : undefined,
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       home: os.homedir(),
       env: process.env,
       platform: process.platform,
-      exists: (file) => fs.existsSync(file),
+      exists: trusted ? (file) => fs.existsSync(file) : undefined,
     });
   }
 
