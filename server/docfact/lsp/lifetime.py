@@ -20,17 +20,34 @@ from typing import BinaryIO, NoReturn
 
 log = logging.getLogger("docfact")
 POLL_S = 1.0  # how often the client's process is looked at
+_SWEEPS = 10  # rounds of looking for processes started while the others were being stopped
 
 
 def leave(code: int) -> NoReturn:
     sandbox = sys.modules.get("docfact.sonar.sandbox")
     if sandbox is not None:
         sandbox.stop_all()
-    for pid in descendants(os.getpid()):
-        with contextlib.suppress(OSError):  # ended meanwhile
-            os.kill(pid, signal.SIGKILL)
+    end_descendants()
     logging.shutdown()
     os._exit(code)
+
+
+def end_descendants() -> None:
+    """Kill every process below this one. They are stopped first, until no new one
+    appears: a forkserver stopped cannot fork a worker that, its parent killed, would be
+    reparented out of reach."""
+    stopped: set[int] = set()
+    for _ in range(_SWEEPS):
+        found = set(descendants(os.getpid())) - stopped
+        if not found:
+            break
+        for pid in found:
+            with contextlib.suppress(OSError):  # ended meanwhile
+                os.kill(pid, signal.SIGSTOP)
+        stopped |= found
+    for pid in stopped:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def descendants(pid: int) -> list[int]:
