@@ -23,8 +23,16 @@ ones (whole projects) only measured, to see whether the rules carry over.
 Nothing is fetched: the argument is a folder holding the projects' git mirrors, as
 ``owner+name/repo`` (the layout ``fetch`` leaves) or ``owner+name`` (a bare repository).
 
+Each commit's tree is, by default (``--tree checkout``), a real git checkout: a
+``git clone --shared --no-checkout`` of the mirror (its objects borrowed, the mirror never
+written to) with the commit checked out detached, so a checker that reads the project's
+history sees the commits before it, as in a user's clone. Files a snapshot lacks (blobs of
+4 MiB and more) are left out of the checkout by a sparse-checkout pattern. ``--tree
+archive`` instead extracts only the package folder with ``git archive`` (no history, no
+files around the package), as the rounds before issue 22 measured.
+
 Usage: python bench/fix_commits.py MIRRORS [--csv bench/fix_commits.csv] [--split dev]
-           [--project NAME ...] [--verbose]
+           [--project NAME ...] [--tree checkout|archive] [--verbose]
 """
 
 from __future__ import annotations
@@ -39,6 +47,8 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+
+from corpus import missing_blobs
 
 HERE = Path(__file__).resolve().parent
 DOCFACT = Path(sys.executable).parent / "docfact"
@@ -96,8 +106,8 @@ class Checker:
     """docfact's findings per line of a project's package at a commit, one run per tree
     (a run's cache is shared across commits: unchanged files are not checked again)."""
 
-    def __init__(self, mirrors: Path, work: Path) -> None:
-        self.mirrors, self.work = mirrors, work
+    def __init__(self, mirrors: Path, work: Path, checkout: bool = True) -> None:
+        self.mirrors, self.work, self.checkout = mirrors, work, checkout
         self.cache = work / "cache"
         self.runs: dict[tuple[str, str, str], dict[tuple[str, int], list[dict]]] = {}
 
@@ -109,21 +119,11 @@ class Checker:
 
     def _run(self, case: Case, commit: str) -> dict[tuple[str, int], list[dict]]:
         tree = self.work / f"{case.project}-{commit[:12]}"
-        tree.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            [
-                "git",
-                "--git-dir",
-                str(git_dir(self.mirrors, case.repo)),
-                "archive",
-                commit,
-                "--",
-                case.package,
-            ],
-            capture_output=True,
-            check=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        mirror = git_dir(self.mirrors, case.repo)
+        if self.checkout:
+            check_out(mirror, commit, tree)
+        else:
+            export_package(mirror, commit, case.package, tree)
         done = subprocess.run(
             [
                 str(DOCFACT),
@@ -148,6 +148,39 @@ class Checker:
                 by_line[finding["path"], line].append(finding)
         subprocess.run(["rm", "-rf", str(tree)], check=True)
         return by_line
+
+
+def check_out(mirror: Path, commit: str, tree: Path) -> None:
+    """A clone of the mirror sharing its objects, at ``commit`` (detached), without the
+    files the mirror lacks (git cannot check out a blob it does not have)."""
+    git = ["git", "-C", str(tree)]
+    subprocess.run(
+        ["git", "clone", "--quiet", "--shared", "--no-checkout", str(mirror), str(tree)],
+        check=True,
+    )
+    lacking = missing_blobs(mirror, commit)
+    if lacking:  # non-cone patterns: everything but those paths
+        subprocess.run([*git, "config", "core.sparseCheckout", "true"], check=True)
+        patterns = ["/*", *(f"!/{_escaped(path)}" for path in lacking)]
+        (tree / ".git" / "info").mkdir(exist_ok=True)
+        (tree / ".git" / "info" / "sparse-checkout").write_text("\n".join(patterns) + "\n")
+    subprocess.run([*git, "checkout", "--quiet", "--detach", commit], check=True)
+
+
+def _escaped(path: str) -> str:
+    """A path as a gitignore-style pattern that matches only itself."""
+    return "".join("\\" + c if c in "*?[]!#\\" else c for c in path)
+
+
+def export_package(mirror: Path, commit: str, package: str, tree: Path) -> None:
+    """Only the package folder at ``commit``, from ``git archive``: no history."""
+    tree.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "--git-dir", str(mirror), "archive", commit, "--", package],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
 
 
 def judge(checker: Checker, case: Case) -> tuple[bool, bool, list[dict], list[dict]]:
@@ -201,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, default=HERE / "fix_commits.csv")
     parser.add_argument("--split", action="append", help="only these splits (dev, heldout)")
     parser.add_argument("--project", action="append", help="only these projects")
+    parser.add_argument(
+        "--tree",
+        choices=("checkout", "archive"),
+        default="checkout",
+        help="a git checkout with history (default) or the package alone from git archive",
+    )
     parser.add_argument("--verbose", action="store_true", help="list caught cases too")
     args = parser.parse_args(argv)
     cases = [
@@ -214,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no mirror in {args.mirrors} for: {', '.join(missing)}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="docfact-fixes-") as work:
-        checker = Checker(args.mirrors, Path(work))
+        checker = Checker(args.mirrors, Path(work), checkout=args.tree == "checkout")
         results = []
         for case in sorted(cases, key=lambda c: (c.repo, c.parent)):
             results.append((case, *judge(checker, case)))

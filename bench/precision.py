@@ -1,10 +1,20 @@
 """Precision of docfact's factual findings on real, maintained projects, against labels.
 
 The projects are listed in bench/precision_projects.csv (name, GitHub repository, pinned
-commit, the package folder a user would check). Each must already be exported under the
-corpus folder given on the command line, as CORPUS/<name> (this script fetches nothing):
+commit, the package folder a user would check, its half, and for the reader its domain,
+docstring style and a note). Each must already be exported under the corpus folder given on
+the command line, as CORPUS/<name> (this script fetches nothing; bench/corpus.py exports
+what is missing from the repositories' git mirrors):
 
     git --git-dir=<mirror> archive <commit> | tar -x -C CORPUS/<name>
+
+The projects are split into two halves by a rule fixed before any finding of the grown
+corpus was labelled, and that depends on nothing but the project's name:
+
+    half = "test" if int(sha256(name.encode()).hexdigest(), 16) % 2 == 1 else "dev"
+
+Rules are designed from the dev half's findings only; the test half is blind: measured once,
+at the end. The CSV's `half` column must agree with the rule (checked on every run).
 
 docfact checks each package folder as a user would (`docfact check <folder> --format
 json`, from the project's root, no cache). Every factual finding (criteria name, type,
@@ -12,19 +22,22 @@ function, context) is matched to bench/precision_labels.csv by project, path, li
 and subject (the flagged identifier); each label says whether the finding is true, false
 or unsure, with a one-line reason.
 
-Printed per project and overall: docstrings checked, findings, true, false, unsure,
-unlabelled, precision (true / (true + false)), false alarms per 100 docstrings, and how
-many labelled findings are no longer reported (false alarms fixed; true or unsure ones
-lost); then every unlabelled finding (to be labelled: --todo prints them as CSV rows)
-and every lost one.
+Printed for each half (or only the one --half names), per project and per rule, with an
+overall row: docstrings checked, findings, true, false, unsure, unlabelled, precision
+(true / (true + false)), false alarms per 100 docstrings, and per project how many labelled
+findings are no longer reported (false alarms fixed; true or unsure ones lost); then every
+unlabelled finding and every lost one. --todo prints the unlabelled findings as CSV rows of
+bench/precision_labels.csv with verdict and reason left empty, followed by two columns for
+the labeller that are not stored: the finding's message and its sentence.
 
-Usage: python bench/precision.py CORPUS [--project NAME ...] [--todo]
+Usage: python bench/precision.py CORPUS [--half dev|test|all] [--project NAME ...] [--todo]
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import re
 import subprocess
@@ -38,6 +51,7 @@ PROJECTS = HERE / "precision_projects.csv"
 LABELS = HERE / "precision_labels.csv"
 FACTUAL = frozenset({"name", "type", "function", "context"})
 VERDICTS = ("true", "false", "unsure")
+HALVES = ("dev", "test")
 LABEL_COLUMNS = ("project", "commit", "path", "line", "code", "subject", "verdict", "reason")
 TARGET_PRECISION = 0.90
 TARGET_FALSE_PER_100 = 0.2
@@ -50,6 +64,7 @@ class Project:
     repo: str
     commit: str
     folder: str  # the package folder, relative to the project's root
+    half: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,6 +74,7 @@ class Finding:
     code: str
     subject: str  # the flagged identifier, or "" when the span is not one
     message: str
+    sentence: str = ""
 
     @property
     def key(self) -> tuple[str, int, str, str]:
@@ -67,12 +83,15 @@ class Finding:
 
 @dataclass
 class Outcome:
+    """Counts of one project, of one rule, or of a sum of them (``project`` then only names it)."""
+
     project: Project
     docstrings: int
     findings: list[Finding]
     verdicts: Counter = field(default_factory=Counter)  # verdict -> count ("" unlabelled)
     unlabelled: list[Finding] = field(default_factory=list)
     gone: list[dict] = field(default_factory=list)  # labels no finding matches
+    judged: list[tuple[Finding, str]] = field(default_factory=list)  # verdict, "" unlabelled
 
     @property
     def precision(self) -> float | None:
@@ -87,12 +106,24 @@ class Outcome:
         return 100 * self.verdicts["false"] / self.docstrings if self.docstrings else 0.0
 
 
-def read_projects() -> list[Project]:
-    with PROJECTS.open(newline="") as handle:
-        return [
-            Project(row["name"], row["repo"], row["commit"], row["folder"])
+def half_of(name: str) -> str:
+    """The half a project belongs to: fixed by its name alone, before any labelling."""
+    return "test" if int(hashlib.sha256(name.encode()).hexdigest(), 16) % 2 == 1 else "dev"
+
+
+def read_projects(path: Path = PROJECTS) -> list[Project]:
+    with path.open(newline="") as handle:
+        projects = [
+            Project(row["name"], row["repo"], row["commit"], row["folder"], row["half"])
             for row in csv.DictReader(handle)
         ]
+    for p in projects:
+        if p.half != half_of(p.name):
+            raise SystemExit(
+                f"{path.name}: {p.name} is in half {p.half!r}, but the split rule puts it "
+                f"in {half_of(p.name)!r} (see bench/precision.py)"
+            )
+    return projects
 
 
 def read_labels() -> list[dict]:
@@ -132,6 +163,7 @@ def factual_findings(result: dict, root: Path) -> list[Finding]:
                 d["code"],
                 _subject(root / d["path"], d),
                 d["message"],
+                d.get("sentence", ""),
             )
         )
     return found
@@ -166,9 +198,11 @@ def evaluate(project: Project, corpus: Path, labels: list[dict]) -> Outcome:
         if row is None:
             outcome.verdicts[""] += 1
             outcome.unlabelled.append(finding)
+            outcome.judged.append((finding, ""))
         else:
             matched.add(finding.key)
             outcome.verdicts[row["verdict"]] += 1
+            outcome.judged.append((finding, row["verdict"]))
     outcome.gone = sorted((row for key, row in own.items() if key not in matched), key=label_key)
     return outcome
 
@@ -177,20 +211,69 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.0f}%"
 
 
-def table(outcomes: list[Outcome]) -> list[str]:
-    header = (
-        f"{'project':<22}{'docstrings':>11}{'findings':>9}{'true':>6}{'false':>6}"
-        f"{'unsure':>7}{'unlab.':>7}{'precision':>10}{'false/100':>10}{'fixed':>6}{'lost':>5}"
-    )
-    lines = [header, "-" * len(header)]
-    total = Outcome(Project("overall", "", "", ""), 0, [])
+def total(name: str, outcomes: list[Outcome]) -> Outcome:
+    summed = Outcome(Project(name, "", "", ""), 0, [])
     for o in outcomes:
-        lines.append(_row(o))
-        total.docstrings += o.docstrings
-        total.findings += o.findings
-        total.verdicts.update(o.verdicts)
-        total.gone += o.gone
-    lines += ["-" * len(header), _row(total)]
+        summed.docstrings += o.docstrings
+        summed.findings += o.findings
+        summed.verdicts.update(o.verdicts)
+        summed.gone += o.gone
+        summed.judged += o.judged
+    return summed
+
+
+def per_rule(outcomes: list[Outcome]) -> list[Outcome]:
+    """One row per rule code; false alarms per 100 are over all the docstrings checked."""
+    docstrings = sum(o.docstrings for o in outcomes)
+    rules: dict[str, Outcome] = {}
+    for o in outcomes:
+        for finding, verdict in o.judged:
+            named = Project(finding.code, "", "", "")
+            rule = rules.setdefault(finding.code, Outcome(named, docstrings, []))
+            rule.findings.append(finding)
+            rule.verdicts[verdict] += 1
+    return [rules[code] for code in sorted(rules)]
+
+
+def table(title: str, outcomes: list[Outcome], rules_of: int | None = None) -> list[str]:
+    """Rows of projects, or of rules when ``rules_of`` is the count of docstrings they were
+    found in (every rule ran on all of them, so the overall row does not sum them)."""
+    with_gone = rules_of is None
+    header = (
+        f"{title:<22}{'docstrings':>11}{'findings':>9}{'true':>6}{'false':>6}"
+        f"{'unsure':>7}{'unlab.':>7}{'precision':>10}{'false/100':>10}"
+    ) + (f"{'fixed':>6}{'lost':>5}" if with_gone else "")
+    lines = [header, "-" * len(header)]
+    lines += [_row(o, with_gone) for o in outcomes]
+    summed = total("overall", outcomes)
+    if rules_of is not None:
+        summed.docstrings = rules_of
+    lines += ["-" * len(header), _row(summed, with_gone)]
+    return lines
+
+
+def _row(o: Outcome, with_gone: bool) -> str:
+    v = o.verdicts
+    gone = f"{o.gone_count('false'):>6}{len(o.gone) - o.gone_count('false'):>5}"
+    return (
+        f"{o.project.name:<22}{o.docstrings:>11}{len(o.findings):>9}{v['true']:>6}"
+        f"{v['false']:>6}{v['unsure']:>7}{v['']:>7}{_percent(o.precision):>10}"
+        f"{o.false_per_100:>10.2f}"
+    ) + (gone if with_gone else "")
+
+
+def report(outcomes: list[Outcome]) -> list[str]:
+    """Per project and per rule, for each half present, then for all of them together."""
+    groups = [(half, [o for o in outcomes if o.project.half == half]) for half in HALVES]
+    groups = [(f"{half} half", group) for half, group in groups if group]
+    if len(groups) > 1:
+        groups.append(("both halves", outcomes))
+    lines = []
+    for title, group in groups:
+        lines += ["", f"== {title}: {len(group)} projects =="]
+        lines += table("project", group)
+        docstrings = sum(o.docstrings for o in group)
+        lines += [""] + table("rule", per_rule(group), rules_of=docstrings)
     lines.append(
         f"targets: precision >= {TARGET_PRECISION:.0%}, "
         f"false alarms <= {TARGET_FALSE_PER_100} per 100 docstrings"
@@ -198,28 +281,48 @@ def table(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
-def _row(o: Outcome) -> str:
-    v = o.verdicts
-    return (
-        f"{o.project.name:<22}{o.docstrings:>11}{len(o.findings):>9}{v['true']:>6}"
-        f"{v['false']:>6}{v['unsure']:>7}{v['']:>7}{_percent(o.precision):>10}"
-        f"{o.false_per_100:>10.2f}{o.gone_count('false'):>6}"
-        f"{len(o.gone) - o.gone_count('false'):>5}"
-    )
+def todo_rows(outcomes: list[Outcome]) -> list[list[object]]:
+    """Label rows to fill in (verdict and reason empty), then message and sentence."""
+    return [
+        [o.project.name, o.project.commit, f.path, f.line, f.code, f.subject, "", ""]
+        + [f.message, f.sentence]
+        for o in outcomes
+        for f in o.unlabelled
+    ]
+
+
+def chosen(projects: list[Project], half: str, names: list[str] | None) -> list[Project]:
+    """The projects of the half (every one for "all"), narrowed to ``names`` if given."""
+    if names:
+        unknown = sorted(set(names) - {p.name for p in projects})
+        if unknown:
+            raise SystemExit(f"{PROJECTS.name} has no project {', '.join(unknown)}")
+        elsewhere = [p.name for p in projects if p.name in names and half not in ("all", p.half)]
+        if elsewhere:
+            raise SystemExit(
+                f"{', '.join(elsewhere)} not in the {half} half: pass --half with its half"
+            )
+    return [p for p in projects if half in ("all", p.half) and (not names or p.name in names)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="folder holding one exported project per name")
+    parser.add_argument(
+        "--half",
+        choices=(*HALVES, "all"),
+        default="dev",
+        help="which half to run (default dev: the test half is blind until the end)",
+    )
     parser.add_argument("--project", action="append", help="only these projects (repeatable)")
     parser.add_argument(
         "--todo", action="store_true", help="print the unlabelled findings as label rows to fill in"
     )
     arguments = parser.parse_args(argv)
-    projects = [p for p in read_projects() if not arguments.project or p.name in arguments.project]
+    projects = chosen(read_projects(), arguments.half, arguments.project)
     labels = read_labels()
     outcomes = [evaluate(p, arguments.corpus, labels) for p in projects]
-    print("\n".join(table(outcomes)))
+    print("\n".join(report(outcomes)))
     for o in outcomes:
         if o.unlabelled:
             print(f"\nunlabelled in {o.project.name}:")
@@ -234,22 +337,10 @@ def main(argv: list[str] | None = None) -> int:
                     f"[{row['verdict']}] {row['reason']}"
                 )
     if arguments.todo:
-        writer = csv.writer(sys.stdout)
         print()
-        for o in outcomes:
-            for f in o.unlabelled:
-                writer.writerow(
-                    [
-                        o.project.name,
-                        o.project.commit,
-                        f.path,
-                        f.line,
-                        f.code,
-                        f.subject,
-                        "",
-                        f.message,
-                    ]
-                )
+        writer = csv.writer(sys.stdout)
+        writer.writerow([*LABEL_COLUMNS, "message", "sentence"])
+        writer.writerows(todo_rows(outcomes))
     return 0
 
 

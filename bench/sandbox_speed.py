@@ -6,7 +6,11 @@ Measures the median and the slowest of N runs of:
       child's watcher fork, limits, audit hook), next to a bare ``python -c pass``;
   (b) ``import hypothesis``: what a differential-testing batch pays before its first case;
   (c) a batch like funcsim's: one function, 200 cases drawn with a fixed seed, compared
-      with a second implementation, JSON on stdout; the target is <= 2 s per function.
+      with a second implementation, JSON on stdout; the target is <= 2 s per function;
+  (d) ``pass`` under a project's own interpreter (a venv made here): what the second
+      stage's exec costs when the program does not run under docfact's interpreter;
+  (e) importing a module of a private project (a 0700 folder of 0600 files, 200 modules):
+      as root, the view the jail reads it through (copies of its private files).
 
 Usage: .venv/bin/python bench/sandbox_speed.py [--repeat N]
 Writes the table to bench/results/sandbox_speed.txt as well.
@@ -15,9 +19,12 @@ Writes the table to bench/results/sandbox_speed.txt as well.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -71,15 +78,37 @@ def bare_python(repeat: int) -> list[float]:
     return times
 
 
-def sandboxed(program: str, repeat: int) -> list[float]:
+def sandboxed(
+    program: str, repeat: int, python: str | None = None, read_paths: tuple[str, ...] = ()
+) -> list[float]:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        outcome = sandbox.run_python(program)
+        outcome = sandbox.run_python(program, python=python, read_paths=read_paths)
         times.append(time.perf_counter() - start)
         if outcome.state != "ok":
             raise SystemExit(f"{outcome.state}: {outcome.detail}\n{outcome.stderr}")
     return times
+
+
+def project_venv(folder: Path) -> str:
+    """A venv of docfact's base interpreter in ``folder``; its python."""
+    real = os.path.realpath(sys.executable)
+    subprocess.run([real, "-m", "venv", "--without-pip", str(folder / ".venv")], check=True)
+    return str(folder / ".venv" / "bin" / "python")
+
+
+def private_project(folder: Path, modules: int = 200) -> str:
+    """A package of ``modules`` modules in a 0700 folder, every file 0600."""
+    package = folder / "shop"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for number in range(modules):
+        (package / f"m{number}.py").write_text(f"VALUE = {number}\n" + "# padding\n" * 50)
+    for path in [package, *package.iterdir()]:
+        path.chmod(0o700 if path.is_dir() else 0o600)
+    folder.chmod(0o700)
+    return f"import sys\nsys.path.insert(0, {str(folder)!r})\nimport shop.m199\n"
 
 
 def row(label: str, times: list[float]) -> str:
@@ -103,6 +132,14 @@ def main(argv: list[str] | None = None) -> int:
         times = sandboxed(program, args.repeat)
         medians[name] = statistics.median(times)
         lines.append(row(f"bubblewrap: {name}", times))
+    with tempfile.TemporaryDirectory() as venv_home, tempfile.TemporaryDirectory() as private:
+        python = project_venv(Path(venv_home))
+        times = sandboxed("pass", args.repeat, python=python, read_paths=(venv_home,))
+        lines.append(row("bubblewrap: pass, a project's venv", times))
+        program = private_project(Path(private))
+        times = sandboxed(program, args.repeat, read_paths=(private,))
+        lines.append(row("bubblewrap: import, private project", times))
+        shutil.rmtree(private, ignore_errors=True)
     batch = medians["200-case batch"]
     verdict = "meets" if batch <= TARGET_S else "misses"
     overhead = medians["pass"] - statistics.median(bare)

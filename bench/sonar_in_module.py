@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import contextlib
 import os
 import re
 import shutil
@@ -163,9 +164,8 @@ def units_of(files: list[Path], root: Path):
     return found
 
 
-async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Path, cases: int):
-    for _analysis, report, faithful in units:
-        writer.programs[(report.unit.docstring.value, report.unit.name)] = faithful
+def scripted_settings(server: ScriptedServer, cases: int) -> Settings:
+    """Settings that reach the scripted model: one sample, one compression."""
     os.environ[KEY_ENV] = "scripted"  # the scripted server takes any key; litellm wants one
     llm = LlmSettings(
         model="openai/scripted",
@@ -174,9 +174,16 @@ async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Pa
         timeout_s=30,
         max_retries=1,
     )
-    settings = Settings(
+    return Settings(
         llm=llm, sonar=SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=cases)
     )
+
+
+async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Path, cases: int):
+    for _analysis, report, faithful in units:
+        writer.programs[(report.unit.docstring.value, report.unit.name)] = faithful
+    settings = scripted_settings(server, cases)
+    llm = settings.llm
     results = {}
     for mode in ("faithful", "wrong"):
         writer.mode = mode
@@ -261,19 +268,24 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=100, help="generated inputs per comparison")
     parser.add_argument("--limit", type=int, help="score only the first N functions")
     arguments = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="docfact-sonar-bench-"))
-    try:
-        os.chmod(work, 0o755)
-        root = work / "project"
-        files = copy_modules(arguments.modules, root)
-        units = units_of(files, root)[: arguments.limit]
+    with copied_project(arguments.modules) as (work, root):
+        units = units_of(copy_modules(arguments.modules, root), root)[: arguments.limit]
         writer = Writer()
         with ScriptedServer(responder=writer) as server:
             results = asyncio.run(score_all(units, writer, server, work / "cache", arguments.cases))
         print(report_table(units, results))
+    return 0
+
+
+@contextlib.contextmanager
+def copied_project(modules: list[str]):
+    """(a temporary folder, the project root in it), removed afterwards whatever happens."""
+    work = Path(tempfile.mkdtemp(prefix="docfact-sonar-bench-"))
+    try:
+        os.chmod(work, 0o755)
+        yield work, work / "project"
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from . import __version__
 from .baseline import BaselineError
 from .config import STYLES, ConfigError, Settings, load_settings
 from .model import SEVERITIES
+from .terminal import PrintableFormatter, printable
 
 if TYPE_CHECKING:
     from .cache import Cache
@@ -188,7 +189,9 @@ def _code_list(text: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="docfact: %(message)s")
+    terminal = logging.StreamHandler()
+    terminal.setFormatter(PrintableFormatter("docfact: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[terminal])
     try:
         if arguments.command == "check":
             return _check(arguments)
@@ -286,7 +289,7 @@ def _run(arguments: argparse.Namespace) -> tuple[RunResult, Settings]:
     gc.freeze()  # what exists now lives until exit: no collection should walk it
     gc.enable()
     for path, reason in result.skipped:
-        print(f"docfact: skipped {path}: {reason}", file=sys.stderr)
+        print(printable(f"docfact: skipped {path}: {reason}"), file=sys.stderr)
     return result, settings
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .checks.registry import RULES
 from .model import SEVERITIES
+from .terminal import printable
 
 if TYPE_CHECKING:
     from .runner import RunResult
@@ -62,9 +63,7 @@ def to_json(result: RunResult) -> str:
 def to_text(result: RunResult) -> str:
     lines = []
     for d in sorted(result.diagnostics, key=sort_key):
-        lines.append(
-            f"{d['path']}:{d['start']['line']}:{d['start']['column']}: {d['code']} {d['message']}"
-        )
+        lines.append(printable(_finding_line(d)))
     counts: dict[str, int] = {}
     for d in result.diagnostics:
         counts[d["severity"]] = counts.get(d["severity"], 0) + 1
@@ -74,6 +73,10 @@ def to_text(result: RunResult) -> str:
         f"{_count(result.files_checked, 'file')}: {found}."
     )
     return "\n".join(lines)
+
+
+def _finding_line(d: dict) -> str:
+    return f"{d['path']}:{d['start']['line']}:{d['start']['column']}: {d['code']} {d['message']}"
 
 
 def _count(number: int, noun: str) -> str:
@@ -140,11 +143,8 @@ def score_card(entry: dict) -> str:
             )
     findings = entry.get("findings") or []
     if findings:
-        lines += ["", "Findings"] + [
-            f"  {d['path']}:{d['start']['line']}:{d['start']['column']}: {d['code']} {d['message']}"
-            for d in findings
-        ]
-    return "\n".join(lines)
+        lines += ["", "Findings"] + [f"  {_finding_line(d)}" for d in findings]
+    return "\n".join(map(printable, lines))
 
 
 def _score_line(label: str, value: float | None, how: str) -> str:

@@ -236,6 +236,9 @@ def _discover(
         if not argument.exists():
             result.skipped.append((str(argument), "no such file or directory"))
             continue
+        # The files of a folder are read only as far as the folder goes; a file named
+        # itself is the user's choice, link or not.
+        within = (argument,) if argument.is_dir() else ()
         for path in iter_python_files(argument, settings.exclude, result.skipped):
             display = str(path)
             try:
@@ -243,7 +246,7 @@ def _discover(
                 if (status.st_dev, status.st_ino) in seen:
                     continue  # the same file, named twice or through a link
                 seen.add((status.st_dev, status.st_ino))
-                data = read_regular(path, settings.max_file_bytes)
+                data = read_regular(path, settings.max_file_bytes, within)
             except OSError as error:
                 result.skipped.append((display, f"cannot be read: {error.strerror or error}"))
                 continue

@@ -148,6 +148,7 @@ async def _sonar(
         replace(settings.sonar, enabled=True),
         cache,
         home,
+        unit.qualname,
     )
     if result.unusable:  # a failed call was said by the client; an unusable answer is said here
         log.warning("%s: SONAR: the model's code is unusable: %s", report.symbol, result.unusable)
@@ -161,7 +162,9 @@ def sonar_inputs(analysis: FileAnalysis, report: UnitAnalysis) -> tuple[str, str
 
     unit = report.unit
     line_start = analysis.text.rfind("\n", 0, unit.span.start) + 1
-    source = textwrap.dedent(analysis.text[line_start : unit.span.end])
+    # CRLF lines: dedent takes a blank "\r" line for one with no indentation at all
+    text = analysis.text[line_start : unit.span.end].replace("\r\n", "\n")
+    source = textwrap.dedent(text)
     return source, build_context(source, analysis.module.imports)
 
 

@@ -113,6 +113,15 @@ async def test_the_key_is_redacted_in_any_encoding_the_server_echoes(
         "sk-very\\/secret+123==",
         "c2stdmVyeS9zZWNyZXQrMTIzPT0=",
         "sk-very/secr",
+        "sk-very%252Fsecret%252B123%253D%253D",  # URL-encoded twice
+        "sk-very%252fsecret%252b123%253d%253d",
+        "".join(f"\\x{ord(c):02x}" for c in "sk-very/secret+123=="),
+        "".join(f"\\u{ord(c):04X}" for c in "sk-very/secret+123=="),
+        "sk-very\\x2fsecret\\x2b123\\x3d\\x3d",
+        "".join(f"&#{ord(c)};" for c in "sk-very/secret+123=="),
+        "".join(f"&#x{ord(c):x};" for c in "sk-very/secret+123=="),
+        "sk-very&#47;secret&#43;123&#61;&#61;",
+        "sk-very&sol;secret&plus;123&equals;&equals;",
     ],
 )
 def test_redaction_covers_every_form_of_the_key(shown):

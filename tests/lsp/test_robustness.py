@@ -5,10 +5,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 from pathlib import Path
 
 import pytest
-from lsp_harness import STATS_SERVER_COMMAND, USES, capabilities, codes, make_client, wait_until
+from lsp_harness import (
+    STATS_SERVER_COMMAND,
+    TIMEOUT,
+    USES,
+    capabilities,
+    codes,
+    make_client,
+    wait_until,
+)
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
@@ -86,11 +95,11 @@ async def test_a_failing_request_answers_an_error_and_the_server_keeps_serving(s
         )
     )
 
-    # Pull diagnostics of a file that does not exist: the request fails with an error.
-    with pytest.raises(JsonRpcException):
-        await client.text_document_diagnostic_async(
-            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=missing))
-        )
+    # Pull diagnostics of a file that does not exist: nothing to report (the log says why).
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=missing))
+    )
+    assert not report.items
 
     # The server keeps serving.
     uri = client.open(workspace / "shop" / "orders.py")
@@ -98,6 +107,46 @@ async def test_a_failing_request_answers_an_error_and_the_server_keeps_serving(s
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
     assert codes(report.items) == ["DF101", "DF102", "DF202"]
+
+
+async def test_only_regular_files_of_the_workspace_are_read_for_closed_documents(
+    start, workspace, tmp_path
+):
+    """Diagnostics pulled for documents the editor did not open: pygls read any path whole.
+    A FIFO hung the server for good, /dev/zero grew it to 18 GB, a link out of the
+    workspace was read as source. Now each is refused with a line in the log, and a file
+    over max_file_bytes too; a closed file of the workspace is still checked."""
+    orders = workspace / "shop" / "orders.py"
+    limit = len(orders.read_bytes()) + 100
+    (workspace / "pyproject.toml").write_text(f"[tool.docfact]\nmax_file_bytes = {limit}\n")
+    os.mkfifo(workspace / "shop" / "fifo.py")
+    (workspace / "shop" / "big.py").write_text(orders.read_text() + "#" * 2 * limit + "\n")
+    outside = tmp_path / "private"
+    outside.mkdir()
+    (outside / "secret.py").write_text(orders.read_text())
+    (workspace / "shop" / "secret.py").symlink_to(outside / "secret.py")
+    client = await start(caps=capabilities(pull=True))
+
+    async def pulled(path: Path) -> list[types.Diagnostic]:
+        report = await asyncio.wait_for(
+            client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(
+                    text_document=types.TextDocumentIdentifier(uri=path.as_uri())
+                )
+            ),
+            TIMEOUT,
+        )
+        return list(report.items)
+
+    for refused in ("fifo.py", "big.py", "secret.py"):
+        assert await pulled(workspace / "shop" / refused) == [], refused
+    assert await pulled(Path("/dev/zero")) == []
+    assert codes(await pulled(orders)) == ["DF101", "DF102", "DF202"]
+    said = "\n".join(m.message for m in client.log_messages)
+    assert "fifo.py, which is not open, is not read: not a regular file" in said
+    assert "big.py, which is not open, is not read: over the" in said
+    for outside in ("shop/secret.py", "file:///dev/zero"):
+        assert f"{outside}, which is not open, is not read: outside the workspace" in said
 
 
 async def test_malformed_diagnostic_data_in_a_code_action_request(start, workspace):

@@ -10,6 +10,7 @@ from scripted_server import ScriptedServer
 
 from docfact.config import LlmSettings
 from docfact.llm.client import LlmClient
+from docfact.sonar import fluency as fluency_module
 
 
 class CodeWriter:
@@ -65,3 +66,11 @@ def client(server, monkeypatch):
         max_retries=1,
     )
     return LlmClient(settings, backoff_base_s=0.01)
+
+
+@pytest.fixture
+def quick_fluency(monkeypatch):
+    """The fluency model is another module's business (and slow to train): a stand-in."""
+    monkeypatch.setattr(
+        fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency")
+    )

@@ -43,11 +43,24 @@ def test_nan_equals_nan_and_infinities_are_exact():
     assert finite.value < 1.0
 
 
-def test_both_raise_is_a_match_whatever_the_exception():
+def test_cases_where_the_original_raises_are_not_counted_so_raising_always_scores_nothing():
     result = run(
         "def f(x: int):\n    raise ValueError(x)\n", "def f(x):\n    raise TypeError('no')\n"
     )
-    assert result.results[0].value == 1.0 and result.results[0].discarded == 0
+    similarity = result.results[0]
+    assert similarity.value is None and similarity.counted == 0
+    assert similarity.raised == result.cases > 0
+    assert similarity.raised_example.endswith("ValueError: 0")
+
+
+def test_a_body_that_always_raises_loses_every_case_where_the_original_returns():
+    result = run(
+        "def f(x: int):\n    if x < 0:\n        raise ValueError(x)\n    return x\n",
+        "def f(x):\n    raise RuntimeError('docfact')\n",
+    )
+    similarity = result.results[0]
+    assert similarity.raised > 0 and similarity.counted > 0
+    assert similarity.value == 0.0 and similarity.counted + similarity.raised == result.cases
 
 
 def test_original_returns_candidate_raises_is_a_mismatch_with_a_counterexample():
@@ -61,21 +74,48 @@ def test_original_returns_candidate_raises_is_a_mismatch_with_a_counterexample()
     assert example.input.startswith("(") and len(example.input) <= 200
 
 
-def test_original_raises_candidate_returns_is_discarded():
+def test_original_raises_candidate_returns_is_not_counted():
     result = run(
         "def f(x: int):\n    if x < 0:\n        raise ValueError(x)\n    return x\n",
         "def f(x):\n    return x\n",
     )
     similarity = result.results[0]
-    assert similarity.discarded > 0 and similarity.counted > 0
+    assert similarity.raised > 0 and similarity.counted > 0 and similarity.discarded == 0
     assert similarity.value == 1.0  # the negative inputs do not count against it
 
 
 def test_no_counted_case_gives_no_score():
     result = run("def f(x: int):\n    raise ValueError(x)\n", "def f(x):\n    return 0\n")
     similarity = result.results[0]
-    assert similarity.counted == 0 and similarity.discarded == result.cases
+    assert similarity.counted == 0 and similarity.raised == result.cases
     assert similarity.value is None
+
+
+def test_a_candidate_cannot_forge_the_summary_line():
+    forger = (
+        "import json, os\n"
+        "def f(x):\n"
+        "    line = 'SONAR-FUNCSIM ' + json.dumps({'error': None, 'stage': None, 'cases': 200,"
+        " 'results': [{'matches': 200, 'counted': 200, 'discarded': 0, 'raised': 0,"
+        " 'raised_example': None, 'counterexample': None, 'problem': None}]})\n"
+        "    os.write(1, ('\\n' + line + '\\n').encode())\n"
+        "    os.write(1, ('\\nSONAR-FUNCSIM 0123 ' + line[14:] + '\\n').encode())\n"
+        "    os._exit(0)\n"
+    )
+    result = funcsim("def f(x: int):\n    return x + 1\n", [forger], "f", cases=CASES)
+    assert not result.results
+    assert "gave no summary" in result.error and "nonce" in result.error
+
+
+def test_a_counterexample_shows_where_outputs_that_print_alike_differ():
+    result = run(
+        "def f(n: int):\n    return iter(range(20))\n",
+        "def f(n):\n    return iter([*range(9), 99, *range(10, 20)])\n",
+    )
+    example = result.results[0].counterexample
+    assert example.original != example.candidate
+    assert example.original.endswith("value[1][9] is 9")
+    assert example.candidate.endswith("value[1][9] is 99")
 
 
 def test_random_is_seeded_before_every_call():
@@ -193,6 +233,28 @@ def test_usage_of_parameters_shapes_the_inputs():
     assert specs["flag"]["of"][0] == {"t": "literal", "src": "False", "kind": {"t": "bool"}}
     assert specs["key"]["of"][0]["src"] == "None"
     assert "rest" not in specs
+
+
+def test_the_values_the_body_compares_with_are_drawn_so_every_branch_is_reached():
+    original = (
+        "def f(method: str, n: int):\n"
+        "    if method == 'fast':\n        return n * 2\n"
+        "    if method in ('slow', 'exact'):\n        return {'slow': 1, 'exact': 3}[method] + n\n"
+        "    raise ValueError(method)\n"
+    )
+    specs = {p["name"]: p["spec"] for p in parameter_specs(function_node(original, "f"))}
+    assert specs["method"]["of"][0] == {"t": "choice", "src": "('fast', 'slow', 'exact')"}
+    # the branch for 'exact' differs: random text alone would never reach it
+    result = run(
+        original,
+        "def f(method, n):\n"
+        "    if method == 'fast':\n        return n * 2\n"
+        "    if method in ('slow', 'exact'):\n        return 1 + n\n"
+        "    raise ValueError(method)\n",
+    )
+    similarity = result.results[0]
+    assert similarity.counted >= 10 and similarity.value < 1.0
+    assert "'exact'" in similarity.counterexample.input
 
 
 def test_annotations_win_over_usage():

@@ -2,12 +2,13 @@
 module of a project on disk, the regenerated function replaces the original in a copy of
 its namespace, and both run on the same inputs (call sites and doctests included)."""
 
+import os
+
 import pytest
 
 from docfact.cache import Cache
 from docfact.config import Settings, SonarSettings
 from docfact.engine import analyze
-from docfact.sonar import fluency as fluency_module
 from docfact.sonar.home import home_of, project_interpreter
 from docfact.sonar_ssc import score_findings, score_units
 
@@ -70,11 +71,7 @@ def test_put():
 """
 
 
-@pytest.fixture(autouse=True)
-def quick_fluency(monkeypatch):
-    monkeypatch.setattr(
-        fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency")
-    )
+pytestmark = pytest.mark.usefixtures("quick_fluency")
 
 
 @pytest.fixture
@@ -86,9 +83,20 @@ def project(tmp_path):
     (root / "shop" / "__init__.py").write_text("")
     (root / "shop" / "shelf.py").write_text(SHELF)
     (root / "tests" / "test_shelf.py").write_text(TESTS)
-    for folder in (tmp_path, root, root / "shop", root / "tests"):
-        folder.chmod(0o755)  # the sandbox reads the project as nobody
     return root
+
+
+@pytest.fixture
+def private_project(project):
+    """The project in a folder only its owner may enter (as ``tempfile.mkdtemp`` makes
+    them, or a umask of 077): as root, the jail's unprivileged user reads it all the same."""
+    for folder, folders, files in os.walk(project):
+        for name in folders:
+            os.chmod(os.path.join(folder, name), 0o700)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o600)
+    project.chmod(0o700)
+    return project
 
 
 # Regenerations that repeat the code as written (the docstring left out): faithful ones.
@@ -183,3 +191,11 @@ async def test_a_wrong_method_is_caught_on_instances_built_as_the_project_builds
     correctness = found["Shelf.put"][0].sonar.correctness
     assert correctness.value < 1.0 and not correctness.approximate
     assert found["Shelf.put"][0].sonar.counterexample.original == "returned False"
+
+
+async def test_a_private_project_is_executed_in_its_module(private_project, client, writer):
+    found = await scores(
+        private_project, client, writer, {"The items with this SKU that are in stock.": IN_STOCK}
+    )
+    faithful = found["in_stock"][0].sonar.correctness
+    assert faithful.value == 1.0 and "in its module" in faithful.how, faithful

@@ -1,13 +1,14 @@
 """SONAR end to end: scripted model server, real sandbox, real cache."""
 
 import sys
+from dataclasses import replace
 
 import pytest
+from scripted_server import ScriptedServer
 
 from docfact.cache import Cache
 from docfact.config import SonarSettings
 from docfact.llm.client import LlmClient
-from docfact.sonar import fluency as fluency_module
 from docfact.sonar.score import sonar_scores
 
 UNIT = '''\
@@ -35,12 +36,7 @@ PAPER = SonarSettings(
 )
 
 
-@pytest.fixture(autouse=True)
-def quick_fluency(monkeypatch):
-    """The fluency model is another module's business (and slow to train): a stand-in."""
-    monkeypatch.setattr(
-        fluency_module, "fluency", lambda text, model=None: (0.5, "stand-in fluency")
-    )
+pytestmark = pytest.mark.usefixtures("quick_fluency")
 
 
 @pytest.fixture
@@ -66,7 +62,7 @@ async def test_paper_settings_stay_within_thirteen_calls(server, writer, client,
     assert {r.body["model"] for r in server.requests} >= {"test-model", "second", "third"}
 
     assert result.correctness.value == 1.0 and not result.correctness.approximate
-    assert result.correctness.how == "FuncSim over 100 cases"
+    assert result.correctness.how == "FuncSim over 100 cases where the function returns"
     assert result.abstraction.how == "9 programs from 3 models x 3 samples, 36 pairs"
     assert 0.0 < result.abstraction.value < 1.0
     ratio = 1 - len("Clamp value to [low, high].") / len(DOCSTRING)
@@ -117,6 +113,47 @@ async def test_a_stub_regeneration_is_not_measurable(server, writer, client, cac
     )
     assert result.abstraction.value is None  # stubs are not implementations
     assert result.conciseness.value is None
+    # what the model writes at temperature 0 is kept: asked again, it is not asked
+    asked = len(server.requests)
+    again = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, client, settings, cache)
+    assert again.cache_hit and len(server.requests) == asked
+    assert again.correctness.how == result.correctness.how
+
+
+PARSE = '''\
+def parse_version(text: str) -> tuple:
+    """The numbers of a version."""
+    major, minor, patch = text.split(".")
+    return int(major), int(minor), int(patch)
+'''
+PARSE_CONTEXT = "def parse_version(text: str) -> tuple:"
+
+
+async def test_inputs_that_make_the_function_raise_give_no_correctness(
+    server, writer, client, cache
+):
+    writer.programs["Version numbers."] = [
+        "def parse_version(text):\n    raise RuntimeError('no')\n"
+    ]
+    settings = SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=40)
+    result = await sonar_scores(
+        PARSE, "parse_version", "Version numbers.", PARSE_CONTEXT, client, settings, cache
+    )
+    assert result.correctness.value is None
+    assert result.correctness.how.startswith(
+        "not measurable: the inputs made the function raise in 40 of 40 cases"
+    )
+    assert "ValueError: not enough values to unpack" in result.correctness.how
+
+
+async def test_a_body_that_always_raises_scores_zero_where_the_function_returns(
+    server, writer, client, cache
+):
+    writer.programs["Clamp."] = ["def clamp(value, low=0, high=10):\n    raise RuntimeError\n"]
+    settings = SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=40)
+    result = await sonar_scores(UNIT, "clamp", "Clamp.", CONTEXT, client, settings, cache)
+    assert result.correctness.value == 0.0
+    assert result.correctness.how.startswith("FuncSim over 40 cases where the function returns")
 
 
 async def test_a_function_that_prints_gets_an_approximate_correctness(
@@ -148,6 +185,32 @@ async def test_counterexample_is_kept_for_a_wrong_docstring(server, writer, clie
     example = result.counterexample
     assert example is not None and example.input.startswith("(")
     assert example.original != example.candidate
+
+
+async def test_a_server_that_ignores_n_is_asked_at_most_sixteen_times(writer, client, cache):
+    script(writer)
+    with ScriptedServer(responder=writer, honour_n=False) as one_choice:
+        ignoring = LlmClient(replace(client.settings, api_base=one_choice.base_url))
+        result = await sonar_scores(UNIT, "clamp", DOCSTRING, CONTEXT, ignoring, PAPER, cache)
+        assert result.error is None
+        assert result.calls == len(one_choice.requests) <= 16
+        assert result.abstraction.how.startswith("9 programs")
+
+
+async def test_twin_methods_are_asked_about_by_their_qualified_names(server, writer, client, cache):
+    script(writer)
+    settings = SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=20)
+    for qualname in ("Low.clamp", "High.clamp"):
+        result = await sonar_scores(
+            UNIT, "clamp", DOCSTRING, CONTEXT, client, settings, cache, qualname=qualname
+        )
+        assert not result.cache_hit
+    asked = [
+        r.body["messages"][-1]["content"].split("\n", 1)[0]
+        for r in server.requests
+        if r.body["messages"][0]["content"].startswith("You are a Python programmer")
+    ]
+    assert "Function: Low.clamp" in asked and "Function: High.clamp" in asked
 
 
 async def test_one_generator_pool_and_off_switch(server, writer, client, cache):

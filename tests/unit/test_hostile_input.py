@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from docfact.config import Settings
@@ -114,8 +115,37 @@ def test_special_files_are_skipped_not_read(tmp_path):
     (tmp_path / "stock.py").write_text(BAD)
     result = run_check(tmp_path)
     assert result.returncode == 1 and "stock.py:5:9: DF101" in result.stdout
-    for name in ("fifo.py", "zero.py", "random.py"):
-        assert f"skipped {tmp_path / name}: not a regular file" in result.stderr
+    assert f"skipped {tmp_path / 'fifo.py'}: not a regular file" in result.stderr
+    for name in ("zero.py", "random.py"):
+        assert f"skipped {tmp_path / name}: a link that leads out of the checked folder" in (
+            result.stderr
+        )
+    assert not (tmp_path / "zero.py").resolve().is_relative_to(tmp_path)  # not a regular file
+    one = run_check(tmp_path / "zero.py")  # named by the user: followed, and still refused
+    assert "zero.py: not a regular file" in one.stderr and one.returncode == 0
+
+
+def test_links_out_of_the_checked_folder_are_not_followed(tmp_path):
+    """A repository's ``notes.py -> ~/.ssh/id_rsa`` was read as source (and sent to a
+    model with one configured). A link inside the folder is read once, as its target."""
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "secret.py").write_text(BAD.replace("ammount", "s3cret_token_value"))
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "stock.py").write_text(BAD)
+    (project / "notes.py").symlink_to(private / "secret.py")
+    (project / "alias.py").symlink_to(project / "stock.py")
+    (project / "linked").symlink_to(private, target_is_directory=True)
+    result = run_check(project)
+    assert "s3cret_token_value" not in result.stdout + result.stderr
+    assert result.stdout.count("DF101") == 1, result.stdout
+    assert f"skipped {project / 'notes.py'}: a link that leads out of the checked folder" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr
+    named = run_check(project / "notes.py")  # a file the user names is the user's choice
+    assert "s3cret_token_value" in named.stdout
 
 
 def test_a_coding_line_naming_no_text_encoding_skips_only_that_file(tmp_path):
@@ -169,6 +199,19 @@ def test_a_tree_too_deep_to_query_is_skipped_quickly():
     assert "nested" in analysis.skipped and "line 9" in analysis.skipped
     long_body = BAD.replace('    """\n', '    """\n' + "    x = 1\n" * 12_000, 1)
     assert [f.code for f in analyze(long_body, "long.py", "long", Settings()).findings] == ["DF101"]
+
+
+def test_thousands_of_backquoted_names_in_one_docstring_take_linear_time():
+    """Each name asked its questions of the whole docstring (history words, sentence
+    bounds, dotted names, mentions): 3,000 names took 26 s, 8,000 two minutes; now under
+    a second (bench/doubling.py measures the growth; this bound is generous on purpose)."""
+    names = " ".join(f"`name{i}`" for i in range(3000))
+    text = f'def f(name0):\n    """Use {names} instead of `new`."""\n'
+    analyze("def f():\n    pass\n", "warm.py", "warm", Settings())  # the tokenizer loads once
+    started = time.perf_counter()
+    analysis = analyze(text, "m.py", "m", Settings())
+    assert time.perf_counter() - started < 6
+    assert not analysis.skipped and len(analysis.findings) >= 2999
 
 
 # --- no crash on real code: shapes that once cost a whole file ---

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import inspect
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
@@ -719,11 +721,43 @@ def _tail_of_an_outside_name(ctx: CheckContext, name: str) -> bool:
     """Whether the docstring also writes ``name`` as the last part of a dotted name whose
     head the code does not know (``MyModule.MyClass``, then ``MyClass``): the same thing.
     Not the target of a TSDoc link, which generated docstrings write for every member."""
-    pattern = rf"(?<![\w.])([A-Za-z_]\w*)(?:\.\w+)*\.{re.escape(name)}(?![\w(])"
     return any(
-        match[1] not in _SELF_AND_CLS and not ctx.referents.resolve(match[1]).resolved
-        for match in re.finditer(pattern, _TSDOC_LINK.sub("", ctx.docstring.text.value))
+        head not in _SELF_AND_CLS and not ctx.referents.resolve(head).resolved
+        for head in _dotted_heads(ctx.docstring.text.value).get(name, ())
     )
+
+
+# Of every dotted name: its head, and the rest of it (a dotted name is read as a whole).
+_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)((?:\.\w+)+)")
+# A name that starts a dotted name or stands alone, and is not called.
+_MENTION = re.compile(r"(?<![\w.])\w+(?![\w(])")
+
+
+# The two indexes below are built once per docstring: asking each name's question of the
+# whole text was quadratic (8,000 backquoted names in one docstring took minutes).
+@lru_cache(maxsize=16)
+def _dotted_heads(text: str) -> dict[str, tuple[str, ...]]:
+    """Each name written as a later part of a dotted name in ``text`` (not called, not
+    in a TSDoc link) -> the heads of those dotted names."""
+    heads: dict[str, dict[str, None]] = {}
+    text = _TSDOC_LINK.sub("", text)
+    for match in _DOTTED.finditer(text):
+        parts = match[2][1:].split(".")
+        if text.startswith("(", match.end()):
+            parts.pop()  # the last part is called: a method, not the name
+        for part in parts:
+            heads.setdefault(part, {})[match[1]] = None
+    return {part: tuple(found) for part, found in heads.items()}
+
+
+@lru_cache(maxsize=16)
+def _mentions(text: str) -> dict[str, tuple[int, ...]]:
+    """Where each name stands in ``text``, alone or at the head of a dotted name, and not
+    called."""
+    found: dict[str, list[int]] = {}
+    for match in _MENTION.finditer(text):
+        found.setdefault(match.group(), []).append(match.start())
+    return {name: tuple(starts) for name, starts in found.items()}
 
 
 @lru_cache(maxsize=256)  # asked once per unresolved name of a docstring
@@ -732,9 +766,10 @@ def _outside_or_to_write(text: str, name: str) -> bool:
     is one the reader is to write (``a subclass ``X````, ``an `on_x` method``, ``handled
     using `on_x` in a subclass``) or one of something outside the code (``stdio's
     ``fgets````, ``the ``mod_auth_tkt`` specification``): once said, every mention is."""
-    for match in re.finditer(rf"(?<![\w.]){re.escape(name)}(?![\w(])", text):
-        before = text[max(0, match.start() - 50) : match.start()]
-        after = text[match.end() : match.end() + 40]
+    for at in _mentions(text).get(name, ()):
+        end = at + len(name)
+        before = text[max(0, at - 50) : at]
+        after = text[end : end + 40]
         if _READER_WRITES_BEFORE.search(before) or _OWNED_BEFORE.search(before):
             return True
         if _IN_A_SUBCLASS.match(after) or _OUTSIDE_NOUN.match(after):
@@ -760,13 +795,17 @@ def _in_enumeration(segment: Segment, at: int, ctx: CheckContext) -> bool:
     none of them a parameter; or two or more of which none is a name of the code
     (```XMLHttpRequest`` or ``Fetch```). Never a list with a call or a cross-reference
     (``:func:`f```): such a list is about the code."""
-    for start, end, members, in_parentheses in _code_lists(segment.text):
-        if not start <= at < end:
+    for lists in _code_lists(segment.text):
+        # The lists one pattern finds do not overlap: the one holding ``at``, if any, is
+        # the last to start before it (not every list of the sentence, per name).
+        index = bisect.bisect_right(lists, at, key=lambda found: found.start) - 1
+        if index < 0 or at >= lists[index].end:
             continue
-        if in_parentheses or len(members) >= 3:
-            if not ctx.referents.parameters.intersection(members):
+        found = lists[index]
+        if found.in_parentheses or len(found.members) >= 3:
+            if found.distinct.isdisjoint(ctx.referents.parameters):
                 return True
-        elif not any(_names_code(ctx, m) for m in members):
+        elif not any(_names_code(ctx, m) for m in found.members):
             return True
     return False
 
@@ -783,28 +822,33 @@ def _names_code(ctx: CheckContext, member: str) -> bool:
     )
 
 
+class _CodeList(NamedTuple):
+    start: int
+    end: int
+    members: tuple[str, ...]
+    distinct: frozenset[str]  # the members, each once (a tuple is read whole per question)
+    in_parentheses: bool
+
+
 @lru_cache(maxsize=256)  # asked once per name of a sentence
-def _code_lists(sentence: str) -> tuple[tuple[int, int, tuple[str, ...], bool], ...]:
+def _code_lists(sentence: str) -> tuple[tuple[_CodeList, ...], ...]:
     """The lists of two or more code spans in ``sentence``, with no call or cross-reference
-    among them: (start, end, members, whether in parentheses)."""
-    found = []
-    for pattern in (_PARENTHESES, _CODE_LIST):
-        for match in pattern.finditer(sentence):
-            spans = list(_CODE.finditer(match.group()))
-            if len(spans) < 2 or any(
-                m.group("role") or m.group("body").endswith("()") or called_name(m.group("body"))
-                for m in spans
-            ):
-                continue
-            found.append(
-                (
-                    match.start(),
-                    match.end(),
-                    tuple(m.group("body") for m in spans),
-                    pattern is _PARENTHESES,
-                )
-            )
-    return tuple(found)
+    among them, in parentheses and in a row (each in the order of the sentence)."""
+    return tuple(tuple(_lists_of(pattern, sentence)) for pattern in (_PARENTHESES, _CODE_LIST))
+
+
+def _lists_of(pattern: re.Pattern, sentence: str) -> Iterator[_CodeList]:
+    for match in pattern.finditer(sentence):
+        spans = list(_CODE.finditer(match.group()))
+        if len(spans) < 2 or any(
+            m.group("role") or m.group("body").endswith("()") or called_name(m.group("body"))
+            for m in spans
+        ):
+            continue
+        members = tuple(m.group("body") for m in spans)
+        yield _CodeList(
+            match.start(), match.end(), members, frozenset(members), pattern is _PARENTHESES
+        )
 
 
 def tells_history(text: str, at: int, passives: bool = True) -> bool:
@@ -812,14 +856,24 @@ def tells_history(text: str, at: int, passives: bool = True) -> bool:
     sentences) around ``at`` tells history, so that the name at ``at`` may be gone:
     "instead of" puts in the past only what follows it ("a view is returned instead of
     a copy")."""
-    start, end = _sentence_around(text, at)
-    return any(
-        match.group().lower() != "instead of" or match.start() < at
-        for match in _history_words(text, start, end, passives)
-    )
+    other_words, first_instead_of = _history_in(text, *_sentence_around(text, at), passives)
+    return other_words or first_instead_of < at
 
 
-def _history_words(text: str, start: int, end: int, passives: bool = True) -> Iterator[re.Match]:
+@lru_cache(maxsize=256)  # asked once per name of a sentence
+def _history_in(text: str, start: int, end: int, passives: bool) -> tuple[bool, float]:
+    """Whether ``text[start:end]`` has a word of history other than "instead of", and
+    where its first "instead of" starts (infinity when it has none)."""
+    other_words, first_instead_of = False, float("inf")
+    for match in _history_words(text, start, end, passives):
+        if match.group().lower() == "instead of":
+            first_instead_of = min(first_instead_of, match.start())
+        else:
+            other_words = True
+    return other_words, first_instead_of
+
+
+def _history_words(text: str, start: int, end: int, passives: bool) -> Iterator[re.Match]:
     """The words of ``text[start:end]`` that tell history, passives aside (``passives``:
     a present passive tells what the code does)."""
     for match in _HISTORY.finditer(text, start, end):
@@ -837,18 +891,31 @@ def _tells_today(text: str, at: int) -> bool:
     the code is today: a verb in the present and no word of change (click: "``ctx`` can
     be ``None``", "All ``kwargs`` are tracked"; not "``old_limit`` is now ``limit``",
     "The ``as_bytes`` parameter was added", "``etag`` replaces Flask's ``add_etags``")."""
-    start, end = _sentence_around(text, at)
+    return _present_and_no_change(text, *_sentence_around(text, at)) and not tells_history(text, at)
+
+
+@lru_cache(maxsize=256)  # asked once per name of a sentence
+def _present_and_no_change(text: str, start: int, end: int) -> bool:
     return (
-        _PRESENT.search(text, start, end) is not None
-        and _CHANGE.search(text, start, end) is None
-        and not tells_history(text, at)
+        _PRESENT.search(text, start, end) is not None and _CHANGE.search(text, start, end) is None
     )
 
 
 def _sentence_around(text: str, at: int) -> tuple[int, int]:
-    start = next((m.end() for m in reversed(list(_SENTENCE_END.finditer(text, 0, at)))), 0)
-    after = _SENTENCE_END.search(text, at)
-    return start, after.start() if after else len(text)
+    """The sentence of ``text`` around ``at``: from the end of the last sentence break
+    whose next character is before ``at``, to the next break that starts at or after it."""
+    breaks = _sentence_breaks(text)
+    before = bisect.bisect_left(breaks, at, key=lambda span: span[1]) - 1
+    after = bisect.bisect_left(breaks, at, key=lambda span: span[0])
+    return (
+        breaks[before][1] if before >= 0 else 0,
+        breaks[after][0] if after < len(breaks) else len(text),
+    )
+
+
+@lru_cache(maxsize=16)  # finding them per name was quadratic in a long segment
+def _sentence_breaks(text: str) -> list[tuple[int, int]]:
+    return [match.span() for match in _SENTENCE_END.finditer(text)]
 
 
 @lru_cache(maxsize=256)  # asked once per name of a sentence

@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from operator import itemgetter
 from typing import Protocol
 
 from ..model import Docstring, Module, Signature, Unit
@@ -213,18 +214,28 @@ def closest_name(name: str, candidates: Collection[str]) -> str | None:
     if len(candidates) > 4 * _SCORED_AT_MOST:
         candidates = likely_misspelt(name, frozenset(candidates))
     matcher = difflib.SequenceMatcher(None, "", name)  # ``name`` is analysed once
-    scored = []
+    bounded = []
     for candidate in candidates:
         if candidate == name:
             continue
         matcher.set_seq1(candidate)
         # Upper bounds first, as difflib.get_close_matches does: most candidates stop there.
-        if matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8:
-            scored.append((matcher.ratio(), candidate))
-    scored.sort(reverse=True)
-    if not scored or scored[0][0] < 0.8 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
-        return None
-    return scored[0][1]
+        if matcher.real_quick_ratio() >= 0.8 and (bound := matcher.quick_ratio()) >= 0.8:
+            bounded.append((bound, candidate))
+    # The ratio (quadratic in the names' lengths) only while a candidate may still reach
+    # the best one: of many alike names (``helper1`` ... ``helper4000``) a few are scored.
+    bounded.sort(reverse=True)
+    best, closest, tied = 0.0, None, False
+    for bound, candidate in bounded:
+        if bound < best:
+            break
+        matcher.set_seq1(candidate)
+        ratio = matcher.ratio()
+        if ratio > best:
+            best, closest, tied = ratio, candidate, False
+        elif ratio == best:
+            tied = True
+    return closest if best >= 0.8 and not tied else None
 
 
 # "Did you mean" compares a name with every candidate (difflib, quadratic in the name's
@@ -252,7 +263,10 @@ def likely_misspelt(name: str, candidates: frozenset[str]) -> frozenset[str]:
             break
         read += len(holders)
         votes.update(holders)
-    return frozenset(candidate for candidate, _ in votes.most_common(_SCORED_AT_MOST))
+    # votes.most_common(n), which is this sort, but in C: a heap in Python cost more than
+    # the rest of the question
+    ranked = sorted(votes.items(), key=itemgetter(1), reverse=True)
+    return frozenset(candidate for candidate, _ in ranked[:_SCORED_AT_MOST])
 
 
 @lru_cache(maxsize=8)

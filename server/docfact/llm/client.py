@@ -31,6 +31,8 @@ BREAKER_COOLDOWN_S = 30.0
 BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 20.0
 RETRY_AFTER_CAP_S = 60.0  # a server asking for longer is treated as unavailable for now
+# An answer longer than this is refused, not read: every prompt asks for far less.
+MAX_ANSWER_CHARS = 1_000_000
 _RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 _LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Proxy", "LiteLLM Router", "litellm")
 
@@ -223,7 +225,16 @@ class LlmClient:
             return f"no answer within {settings.timeout_s:g} s", True, None
         except Exception as error:  # litellm maps every provider error onto its own types
             return _describe(error, secret), _is_retryable(error), _retry_after(error)
-        return self._account(litellm, response)
+        completion = self._account(litellm, response)
+        longest = max(map(len, completion.choices), default=0)
+        if longest > MAX_ANSWER_CHARS:
+            return (
+                f"the answer has {longest:,} characters, over the {MAX_ANSWER_CHARS:,} "
+                "docfact reads",
+                False,
+                None,
+            )
+        return completion
 
     def _account(self, litellm: ModuleType, response: ModelResponse) -> Completion:
         usage = getattr(response, "usage", None)

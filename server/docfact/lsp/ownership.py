@@ -119,7 +119,8 @@ class Ownership:
         gitignore = folder / ".gitignore"
         if gitignore.exists():
             try:  # read as any file of an untrusted repository (it may be a FIFO)
-                text = read_regular(gitignore, _GITIGNORE_BYTES).decode("utf-8", "replace")
+                data = read_regular(gitignore, _GITIGNORE_BYTES, self._folders())
+                text = data.decode("utf-8", "replace")
                 spec = gitignore_spec(text.splitlines())
             except SkippedFile:
                 pass  # unreadable: nothing is ignored by it

@@ -23,7 +23,13 @@ from ..model import Evidence, Finding, Span
 from ..rule_settings import FileRules, suppressions
 from ..runner import FileJob, FileOutcome, file_outcomes, relative_to_root, standing_findings
 from ..sonar_ssc import FunctionScores, score_findings
-from ..source.files import SUFFIXES, module_name_for
+from ..source.files import (
+    SUFFIXES,
+    SkippedFile,
+    module_name_for,
+    read_regular,
+    resolved_inside,
+)
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic
 
@@ -323,7 +329,7 @@ class Workspace:
             self._outcomes.pop(path.resolve(), None)
             if str(path) not in self._facts:  # an open document's text wins over the disk
                 self.project.remove_file(str(path))
-        if not deleted and path.is_file():
+        if not deleted and path.is_file() and resolved_inside(path, self.folders):
             settings, root = self._settings_and_root(path)
             with self._cache_for(settings) as cache:
                 self._take(file_outcomes([path], settings, root, cache))
@@ -359,14 +365,24 @@ class Workspace:
             }
         for path, (digest, _) in items:
             diagnostics = []
-            if found_by_path[path]:  # the file is read only when it has findings
-                text = path.read_text(encoding="utf-8", errors="replace")
+            # The file is read only when it has findings.
+            if found_by_path[path] and (text := self._closed_text(path)) is not None:
                 mapper = PositionMapper(LineIndex(text), encoding)
                 diagnostics = [
                     diagnostic(f, mapper, path.as_uri(), str(path)) for f in found_by_path[path]
                 ]
             reports[path.as_uri()] = (f"{digest}:{generation}", diagnostics)
         return reports
+
+    def _closed_text(self, path: Path) -> str | None:
+        """A closed file's text, read as the index read it (it may have become a FIFO or a
+        link out of the workspace since): None when it no longer can be."""
+        try:
+            data = read_regular(path, self.settings_for(path).max_file_bytes, self.folders)
+        except SkippedFile as reason:
+            log.info("%s is not read again: %s", path, reason)
+            return None
+        return data.decode("utf-8", errors="replace")
 
     def _rules_of_closed(self, path: Path, outcome: FileOutcome) -> FileRules:
         settings, root = self._settings_and_root(path)

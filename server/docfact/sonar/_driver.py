@@ -1,14 +1,17 @@
 """Differential testing, run inside the sandbox as __main__ (funcsim.py sends this file's
 text to the sandbox; nothing imports it).
 
-stdin: JSON {"function", "original": program or null, "candidates": [program, ...],
+stdin: JSON {"nonce", "function", "original": program or null, "candidates": [program, ...],
 "params": [{"name", "keyword", "spec", "hint"}], "cases", "case_s", "budget_s",
 "home": null or {"name", "path", "text", "is_package", "import_root", "qualname",
 "calls": [argument lists as source text], "instances": [expressions], "load_s"},
 "support_path": [folders to import hypothesis from when the interpreter has none]}.
-stdout: a line "SONAR-FUNCSIM " + one JSON object {"error", "stage", "cases", "seconds",
-"results": [{"matches", "counted", "discarded", "counterexample", "problem"}]}, one result
-per candidate.
+stdout: a line "SONAR-FUNCSIM " + nonce + " " + one JSON object {"error", "stage", "cases",
+"seconds", "results": [{"matches", "counted", "discarded", "raised", "raised_example",
+"counterexample", "problem"}]}, one result per candidate. The nonce is the parent's, new
+each run, and read before any code under test runs: that code can print lines that look
+like the summary, but not with the nonce (it would have to dig it out of the driver's
+frames, an attack on docfact itself rather than a lucky print).
 
 Without ``home`` the original is a program of its own. With it, the function's real module
 is imported (from ``text``, the source as docfact read it, under its own name and file, so
@@ -21,8 +24,10 @@ the project's doctests and tests build one), else the class called with no argum
 evaluated in the module's namespace; they are tried before the generated inputs.
 
 SONAR's rules: floats equal within relative tolerance 1e-9, NaN equals NaN, infinities
-exactly; both raise -> match; the original returns and the candidate raises -> mismatch;
-the original raises and the candidate returns -> the case is discarded. A case where the
+exactly; the original returns and the candidate raises -> mismatch. A case where the
+original raises is not counted (``raised``, with the first such error): generated inputs
+often make it raise on every case, and "both raise" would give a body that always raises
+a perfect score. Only the cases where the original returns are ``counted``. A case where the
 original runs out of time, or gives another result when called again (it reads the clock,
 a counter, ...), is discarded too (it says nothing about the behaviour). What the original
 prints is part of its result (a candidate that prints where it prints nothing is not
@@ -92,15 +97,16 @@ _sink = _Sink()
 
 def main():
     request = json.loads(sys.stdin.read())
+    # Kept only here (no global, not in the request the rest reads): the code under test
+    # can print a summary line of its own and exit, but not one that carries the nonce.
+    nonce = request.pop("nonce")
     started = time.monotonic()
-    # What the code prints goes to the sink; the summary is the last line that starts with
-    # MARKER (code writing to file descriptor 1 itself cannot fake the line after it).
     out = sys.stdout
     sys.stdout = sys.stderr = _sink
     signal.signal(signal.SIGALRM, _on_alarm)
     summary = run(request, started)
     summary["seconds"] = round(time.monotonic() - started, 3)
-    out.write("\n" + MARKER + json.dumps(summary) + "\n")
+    out.write("\n" + MARKER + nonce + " " + json.dumps(summary) + "\n")
     out.flush()
 
 
@@ -147,6 +153,8 @@ def run(request, started):
             "matches": 0,
             "counted": 0,
             "discarded": 0,
+            "raised": 0,
+            "raised_example": None,
             "counterexample": None,
             "problem": f"the code could not be loaded: {c}" if isinstance(c, str) else None,
         }
@@ -161,8 +169,10 @@ def run(request, started):
     def one_case(case):
         if time.monotonic() > deadline or timeouts[0] >= GIVE_UP:
             return
-        seen["cases"] += 1
         args, kwargs, instance = case
+        if instance is None and original.bind == "instance" and original.make is None:
+            return  # no instance drawn for this case (its class would not build)
+        seen["cases"] += 1
         if instance is not None:
             try:  # each call gets its own copy of the instance
                 copy.deepcopy(instance)
@@ -248,27 +258,39 @@ def _target(module, home, case_s):
     path = home["qualname"].split(".")
     for part in path:
         owner = found
-        raw = found.__dict__.get(part) if isinstance(found, type) else getattr(found, part, None)
+        if isinstance(found, type):
+            raw = found.__dict__.get(part)
+            if raw is None:  # a ``__private`` method is stored under its mangled name
+                raw = found.__dict__.get(_mangled(part, found.__name__))
+        else:
+            raw = getattr(found, part, None)
         if raw is None:
             return (
-                f"{home['qualname']} is not reachable in its module"
-                " (it is defined inside a function)"
+                f"{home['qualname']} is not in its module as imported here (defined inside a"
+                " function, or under a condition that did not hold)"
             )
         found = raw
     if not isinstance(owner, type):
         return Callee(found) if callable(found) else f"{home['qualname']} is not a function"
-    if isinstance(found, staticmethod):
-        return Callee(found.__func__)
+    if isinstance(found, staticmethod):  # __new__ is one, and takes its class first
+        return Callee(found.__func__, "class" if path[-1] == "__new__" else None, owner)
     if isinstance(found, classmethod):
         return Callee(found.__func__, "class", owner)
-    if isinstance(found, property):
-        return f"{home['qualname']} is a property"
+    if isinstance(found, property):  # measured through its getter
+        found = found.fget
     if not callable(found):
         return f"{home['qualname']} is not a function"
     make = _instance_maker(owner, home, case_s)
     if isinstance(make, str):
         return make
     return Callee(found, "instance", owner, make)
+
+
+def _mangled(name, owner):
+    """The name ``name`` is stored under in class ``owner`` (``__x`` -> ``_Owner__x``)."""
+    if name.startswith("__") and not name.endswith("__") and owner.strip("_"):
+        return f"_{owner.lstrip('_')}{name}"
+    return name
 
 
 def _instance_maker(owner, home, case_s):
@@ -288,6 +310,8 @@ def _instance_maker(owner, home, case_s):
                 return lambda: owner.__new__(owner)
             return build
         problems.append(f"{recipe}: {built if isinstance(built, str) else type(built).__name__}")
+    if home.get("init_params") is not None:
+        return None  # drawn per case from the __init__'s parameters (see _instances)
     return f"no instance of {owner.__name__} could be built ({'; '.join(problems)[:200]})"
 
 
@@ -335,7 +359,8 @@ def _load(program, function, case_s, base=None, like=None):
     if isinstance(loaded, str):
         return "loading timed out" if loaded.startswith("it took") else loaded
     if owner is not None and wrapped:
-        found = _as_member_of(namespace.pop(owner.__name__).__dict__.get(function), owner)
+        member = namespace.pop(owner.__name__).__dict__.get(_mangled(function, owner.__name__))
+        found = _as_member_of(member, owner)
         if base is not None and owner.__name__ in base:
             namespace[owner.__name__] = base[owner.__name__]
     else:
@@ -368,6 +393,8 @@ def _as_member_of(member, owner):
 
     if isinstance(member, (staticmethod, classmethod)):
         member = member.__func__
+    if isinstance(member, property):
+        member = member.fget
     if not isinstance(member, types.FunctionType) or "__class__" not in member.__code__.co_freevars:
         return member
     cells = tuple(
@@ -446,7 +473,9 @@ def _generate(request, one_case, original):
     positional = [strategy(p) for p in request["params"] if not p["keyword"]]
     keyword = {p["name"]: strategy(p) for p in request["params"] if p["keyword"]}
     cases = st.tuples(
-        st.tuples(*positional), st.fixed_dictionaries(keyword), _instances(original, st)
+        st.tuples(*positional),
+        st.fixed_dictionaries(keyword),
+        _instances(original, (request.get("home") or {}).get("init_params") or [], st),
     )
 
     @settings(
@@ -469,14 +498,32 @@ def _generate(request, one_case, original):
     return None
 
 
-def _instances(callee, st):
+def _instances(callee, params, st):
     """Instances a method is called on: half built the way the project builds one (None:
     made per call), half drawn from the class's constructor with generated arguments, so
-    states the project's own recipes never reach are tried too."""
+    states the project's own recipes never reach are tried too. When no recipe builds
+    one, all are drawn, from the ``__init__``'s parameter specs ``params`` (None: the class
+    has no such list) or its annotations; one that fails to build is None (the case is
+    skipped)."""
     if callee is None or callee.bind != "instance" or callee.function.__name__ == "__init__":
         return st.none()
     built = _from_type(callee.owner, st)
-    return st.none() if built is None else st.one_of(st.none(), built)
+    if callee.make is not None:
+        return st.none() if built is None else st.one_of(st.none(), built)
+    owner = callee.owner
+
+    def build(args, kwargs):
+        try:
+            return owner(*args, **kwargs)
+        except Exception:
+            return None
+
+    positional = st.tuples(*(_strategy(p["spec"], st) for p in params if not p["keyword"]))
+    keyword = st.fixed_dictionaries(
+        {p["name"]: _strategy(p["spec"], st) for p in params if p["keyword"]}
+    )
+    drawn = st.builds(build, positional, keyword)
+    return drawn if built is None else st.one_of(drawn, built)
 
 
 def _hints(callee):
@@ -528,6 +575,8 @@ def _strategy(spec, st):
         return leaves[kind]
     if kind == "literal":
         return st.just(ast.literal_eval(spec["src"]))
+    if kind == "choice":
+        return st.sampled_from(ast.literal_eval(spec["src"]))
     if kind == "one_of":
         return st.one_of(*(_strategy(part, st) for part in spec["of"]))
     if kind == "list":
@@ -589,11 +638,9 @@ def _tally(tally, expected, actual, shown):
         tally["discarded"] += 1
         return
     if expected[0] == "raised":
-        if actual[0] == "raised":
-            tally["counted"] += 1
-            tally["matches"] += 1
-        else:
-            tally["discarded"] += 1
+        tally["raised"] += 1
+        if tally["raised_example"] is None:
+            tally["raised_example"] = f"{shown}: {expected[1]}"[:200]
         return
     tally["counted"] += 1
     if (
@@ -603,11 +650,52 @@ def _tally(tally, expected, actual, shown):
     ):
         tally["matches"] += 1
     elif tally["counterexample"] is None:
-        tally["counterexample"] = {
-            "input": shown,
-            "original": _describe(expected),
-            "candidate": _describe(actual),
-        }
+        original, candidate = _describe(expected), _describe(actual)
+        if actual[0] == "returned" and original == candidate:  # shortened alike: say where
+            where, ours, theirs = _first_difference(expected[1], actual[1])
+            if where is not None:
+                original += f", {where} is {ours}"
+                candidate += f", {where} is {theirs}"
+            elif expected[2] != actual[2]:
+                original += f", printed {_short.repr(expected[2][-60:])}"
+                candidate += f", printed {_short.repr(actual[2][-60:])}"
+        tally["counterexample"] = {"input": shown, "original": original, "candidate": candidate}
+
+
+def _first_difference(a, b, where="value", depth=0):
+    """(where, a's part, b's part) of the first place the values differ, shortened; the
+    parts differ as text whenever they can (the whole values may print alike when cut)."""
+    if depth < 20 and type(a) is type(b) and isinstance(a, (list, tuple)):
+        for index, (x, y) in enumerate(zip(a, b)):
+            if not _same(x, y):
+                return _first_difference(x, y, f"{where}[{index}]", depth + 1)
+        if len(a) != len(b):
+            return f"len({where})", str(len(a)), str(len(b))
+        return None, "", ""
+    if depth < 20 and type(a) is type(b) and isinstance(a, dict):
+        for key in a:
+            if key not in b:
+                return f"{where}[{_short.repr(key)}]", _short.repr(a[key]), "missing"
+            if not _same(a[key], b[key]):
+                return _first_difference(a[key], b[key], f"{where}[{_short.repr(key)}]", depth + 1)
+        extra = next((key for key in b if key not in a), None)
+        if extra is not None:
+            return f"{where}[{_short.repr(extra)}]", "missing", _short.repr(b[extra])
+        return None, "", ""
+    if (
+        depth < 20
+        and _same_class(type(a), type(b))
+        and type(a).__eq__ is object.__eq__  # type: ignore[comparison-overlap]
+        and not callable(a)
+        and not _is_number(a)
+    ):
+        return _first_difference(_state(a), _state(b), where, depth + 1)
+    ours, theirs = _short.repr(a), _short.repr(b)
+    if ours == theirs:
+        ours, theirs = repr(a)[:60], repr(b)[:60]
+    if ours == theirs:
+        ours, theirs = f"{ours} ({type(a).__name__})", f"{theirs} ({type(b).__name__})"
+    return where, ours, theirs
 
 
 def _same(a, b, depth=0):

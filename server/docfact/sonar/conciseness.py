@@ -105,7 +105,7 @@ async def judge(
         reference, runnable, function, context, cases, time_limit_s, home
     )
     if similarities is None:
-        return ConcisenessResult(not_measured(how), None, compressed.calls, False)
+        return ConcisenessResult(not_measured(how), None, compressed.calls, complete)
     by_code = dict(zip(runnable, similarities))
     best = next(
         (

@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 import re
+import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -44,13 +45,17 @@ class Counterexample:
 
 @dataclass(frozen=True)
 class Similarity:
-    """FuncSim of one candidate: matches / counted, None when no case could be counted."""
+    """FuncSim of one candidate: matches / counted, None when no case could be counted.
+    Only the cases where the original returned are counted; those where it raised are
+    ``raised`` (``raised_example``: the first, input and error)."""
 
     matches: int
     counted: int
     discarded: int
     counterexample: Counterexample | None = None
     problem: str | None = None  # why nothing was counted (the sandbox refused the candidate)
+    raised: int = 0
+    raised_example: str | None = None
 
     @property
     def value(self) -> float | None:
@@ -63,7 +68,7 @@ class FuncSimRun:
     cases: int  # inputs tried
     seconds: float  # sandbox time, start-up included
     error: str | None = None  # the run failed: timeout, crash, the original would not load
-    complete: bool = True  # False when the failure may not recur (time, memory, a crash)
+    complete: bool = True  # False when the failure may not recur (time, no sandbox here)
     stage: str | None = None  # what could not be had: "module", "function", "original"
     seen_calls: int = 0  # inputs taken from the project's call sites and doctests
     in_module: bool = False  # run in the function's own module
@@ -120,8 +125,10 @@ def funcsim_request(
     if node is None:
         return FuncSimRun((), 0, 0.0, f"the original has no function {function}", stage="original")
     params = parameter_specs(node)
-    if home is not None and takes_instance(home):
+    home_request = home.request(LOAD_S) if home is not None else None
+    if home is not None and home_request is not None and takes_instance(home):
         params = params[1:]  # self or cls: the driver passes it
+        home_request["init_params"] = _init_params(home)
     return {
         "function": function,
         "original": original,
@@ -130,11 +137,18 @@ def funcsim_request(
         "cases": cases,
         "case_s": max(0.1, min(1.0, time_limit_s / 40)),  # per call; a hang costs little
         "budget_s": time_limit_s,
-        "home": home.request(LOAD_S) if home is not None else None,
+        "home": home_request,
         "support_path": docfact_support_path()
         if home is not None and home.python.executable
         else [],
     }
+
+
+def _init_params(home: Home) -> list[dict]:
+    """The parameter specs of the ``__init__`` of the method's class (none when it has
+    none of its own), to draw instances from when no recipe of the project builds one."""
+    init = function_at(home.text, home.qualname.rpartition(".")[0] + ".__init__")
+    return parameter_specs(init)[1:] if init is not None else []
 
 
 def run_request(
@@ -172,18 +186,19 @@ def _run(
     limits = sandbox.Limits(
         cpu_s=time_limit_s + STARTUP_S + loading, wall_s=2 * time_limit_s + STARTUP_S + loading
     )
+    nonce = secrets.token_hex(16)  # the summary line must carry it: see _driver.py
     outcome = sandbox.run_python(
         driver_program(),
-        json.dumps(request),
+        json.dumps({**request, "nonce": nonce}),
         limits=limits,
         cancel=cancel,
         read_paths=home.read_paths() if home is not None else (),
         python=home.python.executable if home is not None else None,
     )
-    return _read(outcome, len(request["candidates"]))
+    return _read(outcome, len(request["candidates"]), nonce)
 
 
-def _read(outcome: sandbox.Outcome, count: int) -> FuncSimRun:
+def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
     seconds = outcome.seconds
     if outcome.state == "unavailable":  # may be installed before the next run: not final
         return FuncSimRun((), 0, seconds, outcome.detail, complete=False)
@@ -198,14 +213,23 @@ def _read(outcome: sandbox.Outcome, count: int) -> FuncSimRun:
         message = reason.get(outcome.state, outcome.state)
         lines = outcome.stderr.strip().splitlines()
         detail = outcome.detail or (lines[-1] if lines else "")
+        # A crash or the memory limit is the code's doing and recurs: kept like any result.
+        # Time may be the machine's (a busy one): asked again.
         return FuncSimRun(
-            (), 0, seconds, f"{message} ({detail})" if detail else message, complete=False
+            (),
+            0,
+            seconds,
+            f"{message} ({detail})" if detail else message,
+            complete=outcome.state != "timeout",
         )
+    head = f"{MARKER}{nonce} "
     line = next(
-        (line for line in reversed(outcome.stdout.splitlines()) if line.startswith(MARKER)), ""
+        (line for line in reversed(outcome.stdout.splitlines()) if line.startswith(head)), ""
     )
     try:
-        summary = json.loads(line[len(MARKER) :])
+        if not line:
+            raise ValueError("no line with this run's nonce; the code may have printed its own")
+        summary = json.loads(line[len(head) :])
         results = tuple(
             Similarity(
                 r["matches"],
@@ -213,11 +237,14 @@ def _read(outcome: sandbox.Outcome, count: int) -> FuncSimRun:
                 r["discarded"],
                 Counterexample(**r["counterexample"]) if r["counterexample"] else None,
                 r.get("problem"),
+                r["raised"],
+                r["raised_example"],
             )
             for r in summary["results"]
         )
     except (ValueError, KeyError, TypeError) as error:
-        return FuncSimRun((), 0, seconds, f"the tests gave no summary ({error})", complete=False)
+        # The code ended the run early (os._exit, a flood of output): it will again.
+        return FuncSimRun((), 0, seconds, f"the tests gave no summary ({error})")
     if summary.get("error") and not results:
         return FuncSimRun(
             (), summary["cases"], seconds, summary["error"], stage=summary.get("stage")

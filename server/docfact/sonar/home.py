@@ -116,9 +116,21 @@ def _place(path: str, module: str, python: str | None) -> _Place | None:
     file = Path(path).resolve()
     if file.suffix != ".py" or not file.is_file():
         return None
+    if _leads_out(Path(os.path.abspath(path)), module):
+        return None
     import_root = _import_root(file, module)
     project_root = _project_root(file.parent, import_root)
     return file, project_root, import_root, project_interpreter(project_root, python)
+
+
+def _leads_out(written: Path, module: str) -> bool:
+    """Whether the module file, as written, is a symbolic link leading out of its project
+    (the jail would mount wherever it points, a private folder included)."""
+    real = written.resolve()
+    if real == written:
+        return False
+    project = _project_root(written.parent, _import_root(written, module)).resolve()
+    return not real.is_relative_to(project)
 
 
 def _home(place: _Place, module: str, text: str, qualname: str, texts: list[str]) -> Home:
@@ -182,7 +194,12 @@ def project_interpreter(project_root: Path, configured: str | None = None) -> In
     for name in VENV_NAMES:
         folder = project_root / name
         executable = folder / "bin" / "python"
-        if (folder / "pyvenv.cfg").is_file() and executable.exists():
+        if (
+            (folder / "pyvenv.cfg").is_file()
+            and executable.exists()
+            # a link leading out of the project is not the project's environment
+            and folder.resolve().is_relative_to(project_root.resolve())
+        ):
             return Interpreter(
                 str(executable), _environment_roots(executable), f"the project's {name}"
             )
@@ -190,9 +207,11 @@ def project_interpreter(project_root: Path, configured: str | None = None) -> In
 
 
 def _environment_roots(executable: Path) -> tuple[str, ...]:
-    """The folders a (virtual) environment's interpreter reads: its prefix, the base
-    installation a venv's pyvenv.cfg names, and where its executable really is."""
-    prefix = executable.parent.parent
+    """The folders a (virtual) environment's interpreter reads: its prefix (its own
+    packages), and, of the base installation its pyvenv.cfg names or its executable links
+    to, only the library folders, and only when that is a real Python installation (a
+    repository's ``home = ~/.ssh`` names a folder the jail must never show)."""
+    prefix = executable.parent.parent.resolve()
     roots = {str(prefix)}
     config = prefix / "pyvenv.cfg"
     if config.is_file():
@@ -203,10 +222,34 @@ def _environment_roots(executable: Path) -> tuple[str, ...]:
         except configparser.Error:
             home = ""
         if home:
-            roots.add(str(Path(home).resolve().parent))
+            roots.update(installation_libraries(Path(home).expanduser()))
     real = executable.resolve()
-    roots.add(str(real.parent.parent))
+    if not real.is_relative_to(prefix):  # a link out of the environment
+        roots.update(installation_libraries(real.parent))
     return tuple(sorted(root for root in roots if root != "/"))
+
+
+def installation_libraries(bin_dir: Path) -> tuple[str, ...]:
+    """When ``bin_dir`` holds the interpreter of a real Python installation (a
+    ``python3.X`` program, and ``lib/python3.X/os.py`` beside it), what of it an
+    interpreter linking there reads: the standard library folder, the program, and the
+    shared ``libpython``; else nothing."""
+    try:
+        bin_dir = bin_dir.resolve()
+        prefix = bin_dir.parent
+        for library in sorted([*prefix.glob("lib/python3.*"), *prefix.glob("lib64/python3.*")]):
+            version = library.name.removeprefix("python")
+            program = bin_dir / f"python{version}"
+            if (library / "os.py").is_file() and program.is_file() and os.access(program, os.X_OK):
+                shared = library.parent.glob(f"libpython{version}*.so*")
+                return (
+                    str(library),
+                    str(program.resolve()),
+                    *(str(lib.resolve()) for lib in shared if lib.is_file()),
+                )
+    except OSError:
+        pass  # unreadable: not an installation to show
+    return ()
 
 
 # --- arguments seen in the project ----------------------------------------------------
@@ -400,7 +443,7 @@ def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunction
         scope = next(
             (
                 n
-                for n in getattr(scope, "body", ())
+                for n in _members(scope)
                 if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
                 and n.name == part
             ),
@@ -409,6 +452,21 @@ def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunction
         if scope is None:
             return None
     return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _members(scope: ast.AST | None) -> list[ast.stmt]:
+    """The statements of a module's or class's body, those under an ``if``, ``try`` or
+    ``with`` included (a function defined only on some platforms, or when an import
+    failed, is still the module's)."""
+    found = []
+    for node in getattr(scope, "body", ()):
+        found.append(node)
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            nested = [*node.body, *getattr(node, "orelse", ()), *getattr(node, "finalbody", ())]
+            for handler in getattr(node, "handlers", ()):
+                nested += handler.body
+            found += _members(ast.Module(body=nested, type_ignores=[]))
+    return found
 
 
 def takes_instance(home: Home) -> bool:
@@ -428,11 +486,7 @@ def _is_class_path(text: str, qualname: str) -> bool:
         return False
     for part in qualname.split("."):
         scope = next(
-            (
-                n
-                for n in getattr(scope, "body", ())
-                if isinstance(n, ast.ClassDef) and n.name == part
-            ),
+            (n for n in _members(scope) if isinstance(n, ast.ClassDef) and n.name == part),
             None,
         )
         if scope is None:

@@ -4,8 +4,10 @@ from its annotation, its default value and how the body uses it.
 A spec is plain JSON (it crosses into the sandbox, where ``_driver.py`` turns it into a
 hypothesis strategy): {"t": "int"}, {"t": "list", "of": spec}, {"t": "dict", "k": spec,
 "v": spec}, {"t": "tuple", "items": [spec, ...]}, {"t": "one_of", "of": [spec, ...]},
-{"t": "literal", "src": "repr of a default"}; leaf kinds are int, float, number, bool, str,
-bytes, none, sized, any.
+{"t": "literal", "src": "repr of a default"}, {"t": "choice", "src": "repr of a tuple of
+values"} (the literals the body compares the parameter with: a ``method`` that must be one
+of three names gets those names, not only random text); leaf kinds are int, float, number,
+bool, str, bytes, none, sized, any.
 """
 
 from __future__ import annotations
@@ -75,6 +77,14 @@ _STR_METHODS = {
     "swapcase",
     "expandtabs",
 }
+# ``pattern.sub("", text)``, ``WORDS.split(text)``: what a compiled pattern reads is text.
+_REGEX_METHODS = {"match", "fullmatch", "search", "findall", "finditer", "sub", "subn", "split"}
+# Untyped parameters the body says nothing about: their names usually do.
+_TEXT_NAMES = {"text", "string", "s", "line", "word", "name", "prefix", "suffix", "sep", "path"}
+_TEXT_NAMES |= {"char", "pattern", "source", "value_str", "label", "title", "key", "fmt", "url"}
+_INT_NAMES = {"n", "count", "width", "size", "index", "i", "j", "k", "num", "length", "start"}
+_INT_NAMES |= {"end", "stop", "level", "depth", "offset", "pos", "year", "month", "day"}
+_TEXT_LIST_NAMES = {"words", "lines", "chunks", "names", "strings", "parts", "tokens", "args"}
 _LIST_METHODS = {"append", "extend", "insert", "pop", "sort", "reverse", "remove", "clear"}
 _DICT_METHODS = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
 _NUMERIC_CALLS = {"abs", "round", "divmod", "pow", "float", "int", "hex", "bin", "oct", "chr"}
@@ -211,6 +221,8 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
             index = parent.slice
             is_text_key = isinstance(index, ast.Constant) and isinstance(index.value, str)
             votes.add("dict" if is_text_key else "sequence")
+            if not is_text_key and element is None and _read_as_text(parent, parents):
+                element = STR  # ``chunks[-1].strip()``: a sequence of text
         elif isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
             continue  # truthiness says nothing of the type
         elif isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.AugAssign)):
@@ -223,6 +235,11 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
                 votes.add("str")
             elif isinstance(other, (ast.List, ast.ListComp)):
                 votes.add("list")
+            elif isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+                # ``prefix + line``: text, lists and numbers all add; a number only when
+                # the other side is one
+                if isinstance(other, ast.Constant) and isinstance(other.value, (int, float)):
+                    votes.add("number")
             else:
                 votes.add("number")
         elif isinstance(parent, ast.Compare):
@@ -243,7 +260,9 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
                 votes.add("sized")
         elif isinstance(parent, ast.Call) and node in parent.args:
             callee = _tail(parent.func)
-            if callee == "range":
+            if _read_as_text(node, parents):
+                votes.add("str")
+            elif callee == "range":
                 votes.add("int")
             elif callee in _NUMERIC_CALLS or (
                 isinstance(parent.func, ast.Attribute) and _tail(parent.func.value) == "math"
@@ -258,6 +277,36 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
                 element = usage_spec(target.id, function, depth + 1)
     votes.discard("")
     return _from_votes(votes, element)
+
+
+def _read_as_text(node: ast.expr, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether the body treats the value of ``node`` as text: calls a str method on it,
+    compares it with a string, or hands it to a pattern's method (``re.sub``, ``WORD.split``)."""
+    parent = parents.get(node)
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        return parent.attr in _STR_METHODS
+    if isinstance(parent, ast.Compare):
+        others = [parent.left, *parent.comparators]
+        return any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in others)
+    return (
+        isinstance(parent, ast.Call)
+        and node in parent.args
+        and isinstance(parent.func, ast.Attribute)
+        and parent.func.attr in _REGEX_METHODS
+    )
+
+
+def name_spec(name: str) -> dict | None:
+    """A spec from the parameter's name alone (``text``, ``width``, ``lines``), for one
+    the annotation and the body say nothing about."""
+    bare = name.lstrip("_").lower()
+    if bare in _TEXT_NAMES or bare.endswith(("_text", "_name", "_str", "_prefix")):
+        return STR
+    if bare in _INT_NAMES or bare.endswith(("_len", "_count", "_index", "_size", "_width")):
+        return INT
+    if bare in _TEXT_LIST_NAMES or bare.endswith(("_lines", "_words", "_chunks", "_names")):
+        return {"t": "list", "of": STR}
+    return None
 
 
 def _from_votes(votes: set[str], element: dict | None) -> dict | None:
@@ -276,6 +325,53 @@ def _from_votes(votes: set[str], element: dict | None) -> dict | None:
     if "int" in votes:
         return INT
     return NUMBER
+
+
+MAX_CHOICES = 24  # literal values kept per parameter
+
+
+def compared_values(name: str, function: ast.AST) -> list[object]:
+    """The literal values the body compares ``name`` with (``name == "fast"``, ``name in
+    ("a", "b")``, ``{"low": 1}[name]``), numbers with their neighbours (``n > 10``: 9, 10,
+    11), so inputs reach the branches those comparisons guard."""
+    found: list[object] = []
+
+    def add(node: ast.expr) -> None:
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            for element in node.elts:
+                add(element)
+            return
+        if isinstance(node, ast.Constant) and _plain(node.value) and node.value not in found:
+            found.append(node.value)
+            if isinstance(node.value, int) and not isinstance(node.value, bool):
+                found.extend(v for v in (node.value - 1, node.value + 1) if v not in found)
+
+    def is_name(node: ast.expr) -> bool:
+        return isinstance(node, ast.Name) and node.id == name
+
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(is_name(side) for side in sides):
+                for side in sides:
+                    add(side)
+        elif (
+            isinstance(node, ast.Subscript)
+            and is_name(node.slice)
+            and isinstance(node.value, ast.Dict)
+        ):
+            for key in node.value.keys:
+                if key is not None:
+                    add(key)
+    return found[:MAX_CHOICES]
+
+
+def _plain(value: object) -> bool:
+    """A value whose repr reads back as itself (it crosses into the sandbox as text)."""
+    return value is None or (
+        isinstance(value, (bool, int, float, str, bytes))
+        and not (isinstance(value, float) and value != value)
+    )
 
 
 def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[dict]:
@@ -299,9 +395,15 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
             continue
         keyword = keyword or skipped  # after a skipped one, passed by name
         spec = annotation_spec(arg.annotation) or usage_spec(arg.arg, function)
+        named = name_spec(arg.arg) if arg.annotation is None and default is None else None
+        if named is not None and (spec is None or (named["t"] == "list" and _is_listish(spec))):
+            spec = named  # (a list the body indexes: its name says of what)
         literal = default_spec(default)
         if literal is not None:
             spec = _one_of([literal, spec or literal["kind"]])
+        values = compared_values(arg.arg, function)
+        if values:
+            spec = _one_of([{"t": "choice", "src": repr(tuple(values))}, spec or ANY])
         hint = arg.annotation is not None and not names_only_known_types(arg.annotation)
         found.append({"name": arg.arg, "keyword": keyword, "spec": spec or ANY, "hint": hint})
     return found
@@ -319,6 +421,12 @@ def _one_of(specs: list[dict | None]) -> dict | None:
             if part not in kept:
                 kept.append(part)
     return kept[0] if len(kept) == 1 else {"t": "one_of", "of": kept}
+
+
+def _is_listish(spec: dict) -> bool:
+    return spec["t"] == "list" or (
+        spec["t"] == "one_of" and any(part["t"] == "list" for part in spec["of"])
+    )
 
 
 def _or_int(spec: dict | None) -> dict:

@@ -1,14 +1,24 @@
-"""The first code that runs inside a sandbox child (``sandbox.py`` starts it as a script).
+"""The code that runs inside a sandbox, in two stages (``sandbox.py`` starts the first).
 
-It forks a trusted watcher (which reports the exit status and CPU time, see ``watch``),
-then in the child sets the resource limits, installs the audit guard, and runs the
-untrusted program as ``__main__``. Nothing in docfact imports it, and it imports nothing
-of docfact.
+Stage 1, ``python -I -S -B jail_child.py --first ARGUMENTS``, always under docfact's own
+interpreter (trusted, and the only code that ever holds a privilege in the jail): it makes
+the ro-mounted stdin file the standard input, forks a trusted watcher (which reports the
+exit status and CPU time, see ``watch``), and in the child drops to the unprivileged user
+(checking that no capability is left), sets every resource limit, and only then execs the
+interpreter that runs the program: the project's own (a ``.venv/bin/python``, possibly
+a shell script or an interpreter whose ``.pth`` files run first) or docfact's.
 
-Usage: python -s -B jail_child.py CONFIG_JSON
+Stage 2, ``PYTHON -s -B jail_child.py CONFIG_JSON``, unprivileged and limited:
+installs the audit guard and runs the untrusted program as ``__main__``. Whatever the
+interpreter runs before this stage is as jailed as the program itself.
+
+It imports nothing of docfact (it runs on any Python 3 a project has); ``sandbox.py``
+takes from it only the guard's exit status.
+
 CONFIG_JSON: {"work": dir, "report_fd": int, "status_fd": int, "program": file,
-              "readable": [dirs], "hidden": [dirs], "rlimits": {"RLIMIT_CPU": [soft, hard], ...},
-              "drop_to": uid and gid to become first (when started as root), or null}
+              "stdin": file, "python": interpreter, "readable": [dirs], "hidden": [dirs],
+              "rlimits": {"RLIMIT_CPU": [soft, hard], ...}, "processes": int,
+              "drop_to": uid and gid to become (as root), or null}
 
 The guard is written so that the program cannot loosen it even if it reaches the guard
 object (through frames or the garbage collector): its whole state lives in the default
@@ -18,7 +28,6 @@ calls a method the program could override, it has no ``__dict__`` (so no ``__can
 can be set to trace it), and it refuses attribute changes on its own class.
 """
 
-import json
 import os
 import resource
 import stat
@@ -331,6 +340,26 @@ def set_limits(rlimits: dict) -> None:
         resource.setrlimit(which, (soft, hard))
 
 
+def process_limit(processes: int) -> int:
+    """RLIMIT_NPROC counts every task of the user: its uid is the run's own (as root) or
+    its user namespace is (as an ordinary user), so only the tasks already in the jail
+    (this process; as an ordinary user bwrap's init and the watcher too), and
+    ``processes`` more than those, this one included."""
+    return tasks_of(os.getuid()) + processes - 1
+
+
+def tasks_of(uid):
+    """Tasks (threads included) of ``uid`` this process can see."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and entry.stat().st_uid == uid:
+                count += len(os.listdir(f"/proc/{entry.name}/task"))
+        except OSError:
+            continue  # it ended meanwhile
+    return count
+
+
 def neutralise() -> None:
     """Replace callables the audit machinery never sees with ones it does."""
 
@@ -363,29 +392,81 @@ def watch(status_fd: int, report_fd: int) -> None:
 
 def drop_privileges(uid: int) -> None:
     """Become ``uid`` (and gid) for good: as root, bwrap leaves only the capabilities to
-    change ids, and changing from root to another uid clears every capability."""
+    change ids, and changing from root to another uid clears every capability (permitted,
+    effective and ambient)."""
     os.setgroups([])
-    os.setgid(uid)
-    os.setuid(uid)
-    if os.getuid() != uid or os.geteuid() != uid or _capabilities() != 0:
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getresuid() != (uid,) * 3 or os.getresgid() != (uid,) * 3 or os.getgroups():
         raise SystemExit("docfact sandbox: could not drop privileges")
+    _clear_inheritable()
 
 
-def _capabilities() -> int:
+def _clear_inheritable() -> None:
+    """bwrap adds the capabilities it keeps to the inheritable set too; lowering it needs
+    no privilege (capset with every set empty; version 3: two 32-bit words per set)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)
+    empty = (ctypes.c_uint32 * 6)()
+    if libc.capset(header, empty) != 0:
+        raise SystemExit(f"docfact sandbox: capset: {os.strerror(ctypes.get_errno())}")
+
+
+def assert_unprivileged() -> None:
+    """No capability of any kind, and none to be had from a set-user-ID program."""
+    status = _status()
+    held = [name for name in ("CapInh", "CapPrm", "CapEff", "CapAmb") if status.get(name) != 0]
+    if held or status.get("NoNewPrivs") != 1:
+        raise SystemExit(f"docfact sandbox: privileges left before the program: {held}")
+
+
+def _status():  # (no annotation: it may run on any Python 3)
+    found = {}
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("CapEff:"):
-                return int(line.split()[1], 16)
-    return -1
+            name, _, value = line.partition(":")
+            if name.startswith("Cap"):
+                found[name] = int(value, 16)
+            elif name == "NoNewPrivs":
+                found[name] = int(value)
+    return found
 
 
-def main() -> None:
-    config = json.loads(sys.argv[1])
+def first_stage(stdin_path, status_fd, report_fd, drop_to, processes, python, config, *limits):
+    """Privileged set-up under docfact's interpreter, then exec of the program's one.
+
+    One command-line argument per value (``sandbox._first_stage_arguments``): a path may
+    hold any character but NUL, and importing json would cost more than the rest of the
+    stage. ``drop_to`` is "" for no drop; ``limits`` are "RLIMIT_X:soft:hard"."""
+    stdin = os.open(stdin_path, os.O_RDONLY)  # on a read-only mount: not writable
+    os.dup2(stdin, 0)  # even through /proc/self/fd/0
+    os.close(stdin)
+    report = int(report_fd)
+    watch(int(status_fd), report)
+    if drop_to:
+        drop_privileges(int(drop_to))
+    assert_unprivileged()
+    rlimits = {}
+    for limit in limits:
+        name, soft, hard = limit.split(":")
+        rlimits[name] = (int(soft), int(hard))
+    nproc = process_limit(int(processes))
+    set_limits({**rlimits, "RLIMIT_NPROC": (nproc, nproc)})
+    os.set_inheritable(report, True)
+    os.closerange(3, report)
+    os.closerange(report + 1, 1 << 16)
+    try:
+        os.execv(python, [python, "-s", "-B", __file__, config])
+    except OSError as error:
+        print(f"docfact sandbox: cannot start the interpreter {python}: {error}", file=sys.stderr)
+        os._exit(126)
+
+
+def run_program(config: dict) -> None:
+    """Stage 2: the audit guard, then the program as ``__main__``."""
     sys.path[:] = [p for p in sys.path[1:] if p]  # not this folder, not the cwd
-    if config["drop_to"] is not None:
-        drop_privileges(config["drop_to"])
-    watch(config["status_fd"], config["report_fd"])
-    set_limits(config["rlimits"])
     neutralise()
     guard = guard_class(
         config["work"], tuple(config["readable"]), tuple(config["hidden"]), config["report_fd"]
@@ -400,6 +481,15 @@ def main() -> None:
     sys.modules["__main__"] = module
     sys.argv[:] = [program_path]
     exec(code, module.__dict__)
+
+
+def main() -> None:
+    if sys.argv[1] == "--first":
+        first_stage(*sys.argv[2:])
+    else:
+        import json  # (only here: the first stage does without it)
+
+        run_program(json.loads(sys.argv[1]))
 
 
 if __name__ == "__main__":

@@ -263,12 +263,21 @@ async def sample(
 
 
 async def regenerate(
-    docstring: str, context: str, client: LlmClient, n: int = 1, temperature: float = 0.0
+    docstring: str,
+    context: str,
+    client: LlmClient,
+    n: int = 1,
+    temperature: float = 0.0,
+    qualname: str | None = None,
 ) -> Generations:
-    """``n`` programs written by ``client``'s model from ``docstring`` and ``context``."""
+    """``n`` programs written by ``client``'s model from ``docstring`` and ``context``.
+    ``qualname`` ("Class.method") is named in the prompt, so methods of two classes that
+    share a docstring and a signature are two questions, not one."""
     function = context_function(context)
     if function is None:
         return Generations((), 0, "the context has no function signature")
-    prompt_messages = messages("regenerate_v1.txt", docstring=docstring, context=context)
+    prompt_messages = messages(
+        "regenerate_v1.txt", docstring=docstring, context=context, qualname=qualname or function
+    )
     texts, calls, error = await sample(client, prompt_messages, n, temperature, MAX_TOKENS)
     return Generations(tuple(extract(text, function) for text in texts), calls, error)

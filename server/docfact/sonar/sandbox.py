@@ -29,21 +29,38 @@ Layers, outermost first:
    every process in it, so nothing outlives a run) and a minimal read-only filesystem
    built from nothing: the system's programs and libraries (/usr and its links), the
    loader's cache, the interpreter, its environment and what the caller adds, all
-   read-only; never /etc wholesale, never a home folder or /tmp. The work folder is a
-   tmpfs of ``Limits.disk_bytes`` (the program bound in read-only), so all the program
-   writes together is capped and nothing of it reaches the disk.
-   The program runs as ``nobody`` outside as well as inside: as an ordinary user bwrap
-   maps the sandbox into a user namespace of the caller's uid; as root, a user namespace
-   would map the sandbox's uid to root outside (root's files readable, process limits
-   ignored), so bwrap makes none and the child drops to uid and gid 65534 itself, with the
-   only two capabilities bwrap leaves it for that.
-3. Inside, ``jail_child.py`` forks once, before any untrusted code: the parent half is a
-   watcher that writes the child's exit code and CPU time to a pipe only it holds (so a
-   CPU-limit SIGKILL is told from any other). The child half sets the resource limits: CPU
+   read-only; never /etc wholesale, never a home folder or /tmp, never a path whose links
+   lead into one. The work folder is a tmpfs of ``Limits.disk_bytes`` (the program and its
+   standard input bound in read-only, so reopening /proc/self/fd/0 for writing fails),
+   /dev/shm one of ``shm_bytes``; the root and /dev are remounted read-only, so no tmpfs
+   without a size is writable. A system-call filter (``seccomp.py``) refuses the kernel
+   keyrings (not namespaced: a key one run leaves would be read by a later run of the same
+   uid), new user namespaces and ptrace.
+   The program runs unprivileged outside as well as inside: as an ordinary user bwrap maps
+   the sandbox into a user namespace of the caller's uid (``nobody`` inside); as root, a
+   user namespace would map the sandbox's uid to root outside (root's files readable,
+   process limits ignored), so bwrap makes none and the child drops itself, with the only
+   two capabilities bwrap leaves it for that, to a uid and gid of the run's own (picked at
+   random from 2**24 above 2**30: no user's, so "others" permissions apply, and
+   RLIMIT_NPROC, which counts a uid's tasks machine-wide, counts this run's alone; with
+   one shared ``nobody``, concurrent runs ate each other's allowance). That user reads
+   the project only where it is open to all: a private folder is shown through a mirror
+   of copies (``readable.py``).
+3. Inside, ``jail_child.py``'s first stage, always under docfact's own interpreter
+   (``-I -S``: trusted code only), forks once: the parent half is a watcher that writes the
+   child's exit code and CPU time to a pipe only it holds (so a CPU-limit SIGKILL is told
+   from any other). The child half drops to the run's uid (checking that no capability is left
+   and that no set-user-ID program can give one back), sets the resource limits: CPU
    seconds, address space, file size, open files, processes (RLIMIT_NPROC, counted per
-   user: the tasks the sandbox's user already runs are added), no core files.
-4. Then an audit hook (``jail_child.guard_class``), installed before the program is even
-   compiled: a second wall, in case a program gets past the filesystem. It refuses writes
+   user: this run's, as root, since its uid is its own), no core files; and only
+   then execs the interpreter that runs the program: the project's own (a committed
+   ``.venv/bin/python`` may be a shell script, or run a ``.pth`` file first: it is as
+   jailed as the program) or docfact's. No cgroup is used (none is writable on most
+   machines where docfact runs), so the memory of the whole run is capped by giving each
+   of its ``Limits.processes`` processes ``memory_bytes / processes`` of address space.
+4. Then, in that interpreter, an audit hook (``jail_child.guard_class``), installed before
+   the program is even compiled: a second wall, in case a program gets past the
+   filesystem. It refuses writes
    outside the work folder, reads of the private folders and of /proc beyond the process's
    own status (paths resolved as the kernel resolves them, symbolic links and ``..``
    included), sockets, subprocesses, exec, fork, spawn, signals to other processes, ctypes
@@ -52,7 +69,9 @@ Layers, outermost first:
    few functions that start processes, signal or make files without an audit event
    (``_posixsubprocess.fork_exec``, ``pidfd_send_signal``, ``mkfifo``, ...) are replaced
    beforehand. Audit hooks alone are a tripwire, not a wall (a fresh copy of a C module,
-   loaded with ``_imp``, has no hook), which is why no run happens without bubblewrap.
+   loaded with ``_imp``, has no hook; a project's interpreter need not be Python at
+   all), which is why no run happens without bubblewrap and every wall above holds
+   without the hook.
 
 How a refusal reaches the parent: before the program runs, the parent opens a pipe and
 passes its write end to the child; the hook writes one line there ("event(args): why") and
@@ -69,6 +88,7 @@ import contextlib
 import functools
 import json
 import os
+import secrets
 import selectors
 import shutil
 import signal
@@ -77,12 +97,17 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-BLOCKED_EXIT = 97  # jail_child.BLOCKED_EXIT (that module is never imported here)
+from . import seccomp
+from .jail_child import BLOCKED_EXIT
+from .readable import TooPrivate, readable_view
+
 CHILD = Path(__file__).with_name("jail_child.py")
-NOBODY = 65534  # the uid and gid the program runs as
+NOBODY = 65534  # the uid and gid inside an ordinary user's jail
+RUN_UIDS = (1 << 30, 1 << 24)  # as root, each run's uid: the first, and how many to pick from
 # What every program needs of the system, read-only: programs, libraries, the loader's cache.
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime")
@@ -99,12 +124,18 @@ POLL_S = 0.05  # how often the wall clock and the cancel flag are looked at
 class Limits:
     cpu_s: float = 10.0  # CPU seconds (RLIMIT_CPU)
     wall_s: float = 20.0  # wall clock; the whole process group is killed after it
-    memory_bytes: int = 1 << 30  # address space (RLIMIT_AS)
+    memory_bytes: int = 1 << 30  # address space of all its processes together
     file_bytes: int = 16 << 20  # largest file it may write (RLIMIT_FSIZE)
     disk_bytes: int = 64 << 20  # all it may write: the work folder is a tmpfs of this size
+    shm_bytes: int = 8 << 20  # /dev/shm, the one other place it may write
     output_bytes: int = 1 << 20  # of stdout (and of stderr) kept; the rest is dropped
     open_files: int = 64  # RLIMIT_NOFILE
-    processes: int = 32  # RLIMIT_NPROC (threads count too)
+    processes: int = 4  # its processes and threads at once (RLIMIT_NPROC)
+
+    def memory_per_process(self) -> int:
+        """RLIMIT_AS of each process: a share that keeps all of them within
+        ``memory_bytes`` (no cgroup here to cap the total directly)."""
+        return self.memory_bytes // self.processes
 
 
 @dataclass(frozen=True)
@@ -181,16 +212,22 @@ def _run(
         program_path = os.path.join(work, "__main__.py")
         Path(program_path).write_text(program, encoding="utf-8")
         Path(work, "stdin.txt").write_text(stdin, encoding="utf-8")
-        if _as_root():  # the program's, as nobody; root, with no capability left, may enter
+        run_uid = RUN_UIDS[0] + secrets.randbelow(RUN_UIDS[1]) if _as_root() else None
+        if run_uid is not None:  # the program's; root, with no capability left, may enter
             for path in (work, program_path, os.path.join(work, "stdin.txt")):
-                os.chown(path, NOBODY, NOBODY)
+                os.chown(path, run_uid, run_uid)
             os.chmod(work, 0o711)
         report_read, report_write = os.pipe()
         status_read, status_write = os.pipe()
         try:
-            config = _child_config(work, program_path, limits, read_paths)
+            config = _child_config(work, program_path, limits, read_paths, python, run_uid)
             config.update(report_fd=report_write, status_fd=status_write)
-            process = _start(config, work, limits, (report_write, status_write), python)
+            process = _start(config, work, limits, (report_write, status_write))
+        except TooPrivate as error:
+            os.close(report_read)
+            os.close(status_read)
+            seconds = round(time.monotonic() - started, 4)
+            return Outcome("crashed", "", "", f"nothing ran: {error}", seconds)
         finally:
             os.close(report_write)
             os.close(status_write)
@@ -219,50 +256,82 @@ def _as_root() -> bool:
 
 
 def _child_config(
-    work: str, program_path: str, limits: Limits, read_paths: tuple[str, ...]
+    work: str,
+    program_path: str,
+    limits: Limits,
+    read_paths: tuple[str, ...],
+    python: str | None,
+    run_uid: int | None,
 ) -> dict:
-    # As root the program's processes are nobody's outside too, and the kernel counts
-    # all of them, the other sandboxes' included, against its RLIMIT_NPROC.
-    nproc = limits.processes + (_tasks_of(NOBODY) if _as_root() else 0)
     cpu = max(1, int(limits.cpu_s + 0.999))
     return {
         "work": work,
         "program": program_path,
-        "drop_to": NOBODY if _as_root() else None,
+        "stdin": os.path.join(work, "stdin.txt"),
+        "python": python or sys.executable,
+        "drop_to": run_uid,
         "readable": sorted(_readable_roots(read_paths)),
         "hidden": sorted(_hidden_roots()),
+        "processes": limits.processes,
         "rlimits": {
             "RLIMIT_CORE": [0, 0],
             "RLIMIT_CPU": [cpu, cpu + 1],
-            "RLIMIT_AS": [limits.memory_bytes] * 2,
+            "RLIMIT_AS": [limits.memory_per_process()] * 2,
             "RLIMIT_FSIZE": [limits.file_bytes] * 2,
             "RLIMIT_NOFILE": [limits.open_files] * 2,
-            "RLIMIT_NPROC": [nproc] * 2,
         },
     }
 
 
-def _start(
-    config: dict, work: str, limits: Limits, fds: tuple[int, ...], python: str | None
-) -> subprocess.Popen:
-    command = _bwrap_prefix(work, config["readable"], limits.disk_bytes) + [
-        python or sys.executable,
-        "-s",
-        "-B",
-        str(CHILD),
-        json.dumps(config),
-    ]
-    with open(os.path.join(work, "stdin.txt"), "rb") as stdin:
+def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> subprocess.Popen:
+    """bwrap running jail_child's first stage, always under docfact's own interpreter
+    (``-I -S``: not even docfact's site runs privileged); the project's interpreter is
+    started by that stage only once it is unprivileged and limited."""
+    with _filter_fd() as filter_fd:
+        command = _bwrap_prefix(work, config["readable"], limits, filter_fd) + [
+            sys.executable,
+            "-I",
+            "-S",
+            "-B",
+            str(CHILD),
+            "--first",
+            *_first_stage_arguments(config),
+        ]
         return subprocess.Popen(
             command,
-            stdin=stdin,
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=work,
             env=_environment(work),
             start_new_session=True,
-            pass_fds=fds,
+            pass_fds=(*fds, filter_fd) if filter_fd >= 0 else fds,
         )
+
+
+def _first_stage_arguments(config: dict) -> list[str]:
+    """What ``jail_child.first_stage`` takes: one argument per value (no parser in the
+    privileged stage), the second stage's CONFIG_JSON among them, the limits last."""
+    rlimits = [f"{name}:{soft}:{hard}" for name, (soft, hard) in config["rlimits"].items()]
+    drop_to = "" if config["drop_to"] is None else str(config["drop_to"])
+    values = (config["status_fd"], config["report_fd"], drop_to, config["processes"])
+    return [config["stdin"], *map(str, values), config["python"], json.dumps(config), *rlimits]
+
+
+@contextlib.contextmanager
+def _filter_fd() -> Iterator[int]:
+    """A pipe holding the system-call filter for bwrap to read (-1 where there is none)."""
+    filter_program = seccomp.program()
+    if filter_program is None:
+        yield -1
+        return
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, filter_program)  # a few hundred bytes: the pipe holds them
+        os.close(write_end)
+        yield read_end
+    finally:
+        os.close(read_end)
 
 
 def _environment(work: str) -> dict[str, str]:
@@ -277,7 +346,7 @@ def _environment(work: str) -> dict[str, str]:
     }
 
 
-def _bwrap_prefix(work: str, readable: list[str], disk_bytes: int) -> list[str]:
+def _bwrap_prefix(work: str, readable: list[str], limits: Limits, filter_fd: int) -> list[str]:
     args = [
         shutil.which("bwrap") or "bwrap",
         "--unshare-ipc",
@@ -294,14 +363,18 @@ def _bwrap_prefix(work: str, readable: list[str], disk_bytes: int) -> list[str]:
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         args += ["--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY)]
-    return args + _filesystem(work, readable, disk_bytes) + ["--chdir", work, "--"]
+    if filter_fd >= 0:
+        args += ["--seccomp", str(filter_fd)]
+    return args + _filesystem(work, readable, limits) + ["--chdir", work, "--"]
 
 
-def _filesystem(work: str, readable: list[str], disk_bytes: int) -> list[str]:
+def _filesystem(work: str, readable: list[str], limits: Limits) -> list[str]:
     """bwrap's mounts: a filesystem holding only the system, ``readable`` and ``work``.
 
     Inside, ``work`` is a tmpfs of ``disk_bytes`` (what the program writes never reaches
-    the disk, and all of it together is capped), with the program bound in read-only."""
+    the disk, and all of it together is capped), with the program and its standard input
+    bound in read-only; /dev/shm is a tmpfs of ``shm_bytes``; the root (bwrap's own tmpfs)
+    and /dev are read-only once built, so no tmpfs without a size is writable."""
     args, shown = [], []
     for folder in SYSTEM_DIRS:
         if os.path.islink(folder):  # merged /usr: /bin -> usr/bin
@@ -312,25 +385,28 @@ def _filesystem(work: str, readable: list[str], disk_bytes: int) -> list[str]:
     for name in SYSTEM_FILES:
         args += ["--ro-bind-try", name, name]
     args += ["--dev", "/dev", "--proc", "/proc"]
+    args += ["--perms", "01777", "--size", str(limits.shm_bytes), "--tmpfs", "/dev/shm"]
+    args += ["--remount-ro", "/dev"]
     made: set[str] = set()
     for root in sorted(readable):
         if not any(_inside(root, done) for done in shown):  # else there through a folder above it
-            args += _parents(root, made) + ["--ro-bind", root, root]
+            # as root the program is nobody: a private folder is shown through a mirror
+            shown_as = readable_view(root, _staging(work)) if _as_root() else None
+            args += _parents(root, made) + (shown_as or ["--ro-bind", root, root])
             shown.append(root)
     if not any(_inside(work, done) for done in shown):
         args += _parents(work, made)
-    program = os.path.join(work, "__main__.py")
-    return args + [
-        "--perms",
-        "01777",
-        "--size",
-        str(disk_bytes),
-        "--tmpfs",
-        work,
-        "--ro-bind",
-        program,
-        program,
-    ]
+    args += ["--perms", "01777", "--size", str(limits.disk_bytes), "--tmpfs", work]
+    for name in ("__main__.py", "stdin.txt"):
+        args += ["--ro-bind", os.path.join(work, name), os.path.join(work, name)]
+    return args + ["--remount-ro", "/"]
+
+
+def _staging(work: str) -> str:
+    """Where the copies of private files go: the run's own folder, removed with it."""
+    staging = os.path.join(work, ".view")
+    os.makedirs(staging, mode=0o700, exist_ok=True)
+    return staging
 
 
 def _parents(path: str, made: set[str]) -> list[str]:
@@ -361,7 +437,8 @@ def _hidden_roots() -> set[str]:
 
 def _readable_roots(extra: tuple[str, ...]) -> set[str]:
     """The interpreter, the venv, everything on sys.path, and what the caller adds;
-    never a folder that contains a private one (that would show it whole)."""
+    never a folder that contains a private one (that would show it whole), nor a path
+    whose links lead into one (bwrap would mount what they point to)."""
     hidden = _hidden_roots()
     candidates = [
         sys.prefix,
@@ -374,7 +451,10 @@ def _readable_roots(extra: tuple[str, ...]) -> set[str]:
     ]
     roots = set()
     for candidate in candidates:
-        for path in {os.path.abspath(candidate), os.path.realpath(candidate)}:
+        real = os.path.realpath(candidate)
+        if real != os.path.abspath(candidate) and any(_inside(real, h) for h in hidden):
+            continue
+        for path in {os.path.abspath(candidate), real}:
             if (
                 candidate
                 and os.path.exists(path)
@@ -386,21 +466,6 @@ def _readable_roots(extra: tuple[str, ...]) -> set[str]:
 
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
-
-
-def _tasks_of(uid: int) -> int:
-    """Tasks (threads included) the kernel counts against uid's RLIMIT_NPROC now
-    (where there is no /proc to count them, a generous guess)."""
-    if not os.path.isdir("/proc"):
-        return 4096
-    count = 0
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and entry.stat().st_uid == uid:
-                count += len(os.listdir(f"/proc/{entry.name}/task"))
-        except OSError:
-            continue  # it ended meanwhile
-    return count
 
 
 # --- watching it -------------------------------------------------------------------
@@ -478,9 +543,10 @@ def _remove_tree(path: str) -> None:
     """Remove the work folder even where the program took permissions away."""
     for folder, subfolders, _ in os.walk(path):
         for name in subfolders:
-            # A symlink or a folder already gone fails: rmtree handles both.
-            with contextlib.suppress(OSError):
-                os.chmod(os.path.join(folder, name), 0o700, follow_symlinks=False)
+            # (never through a link: rmtree removes the link itself)
+            if not os.path.islink(os.path.join(folder, name)):
+                with contextlib.suppress(OSError):  # already gone
+                    os.chmod(os.path.join(folder, name), 0o700)
     shutil.rmtree(path, ignore_errors=True)
 
 
@@ -514,7 +580,9 @@ def _judge(
         return "ok", ""
     last = _last_line(stderr)
     if last.startswith("MemoryError") or "[Errno 12]" in last:  # ENOMEM: mmap, fork
-        return "out_of_memory", f"{last} under a {limits.memory_bytes} byte address space"
+        return "out_of_memory", (
+            f"{last} under a {limits.memory_per_process()} byte address space per process"
+        )
     if code < 0:
         return "crashed", f"killed by {_signal_name(-code)}" + (f": {last}" if last else "")
     return "crashed", f"exit status {code}" + (f": {last}" if last else "")

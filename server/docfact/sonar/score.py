@@ -30,6 +30,11 @@ from .regenerate import (
 )
 from .standalone import why_not_runnable
 
+# Correctness needs this many cases where the original returned (fewer when fewer inputs
+# exist: a quarter of those tried, at least MIN_RETURNING_FLOOR); below it a score would
+# be measured on the few inputs that happen to work, or on none.
+MIN_RETURNING = 20
+MIN_RETURNING_FLOOR = 3
 CORRECTNESS_TEMPERATURE = 0.0  # the one regeneration Correctness is judged on
 POOL_TEMPERATURE = 0.8  # the paper samples the Abstraction pool at about 0.8
 
@@ -79,10 +84,12 @@ async def sonar_scores(
     settings: SonarSettings,
     cache: Cache | None,
     home: Home | None = None,
+    qualname: str | None = None,
 ) -> SonarResult:
     """Correctness, Abstraction, Conciseness and Fluency of ``docstring`` for the function
     ``unit_source`` defines; ``context`` is its signature and imports (build_context).
-    With its ``home`` (its module in the project) the code runs there."""
+    With its ``home`` (its module in the project) the code runs there. ``qualname``
+    ("Class.method", the function's name when None) is named in the prompt."""
     if not settings.enabled:
         off = not_measured("SONAR is turned off")
         return SonarResult(off, off, off, off)
@@ -95,6 +102,7 @@ async def sonar_scores(
         "sonar",
         unit_source,
         function_name,
+        qualname,
         docstring,
         context,
         home.key() if home is not None else None,
@@ -113,6 +121,7 @@ async def sonar_scores(
             models,
             settings,
             home,
+            qualname,
         )
     except BaseException:
         fluency_task.cancel()
@@ -191,16 +200,17 @@ async def regenerate_pool(
     clients: list[LlmClient],
     models: tuple[str, ...],
     settings: SonarSettings,
+    qualname: str | None = None,
 ) -> Pool:
     """The Correctness regeneration and the Abstraction pool it is the first member of."""
     shares = _shares(max(settings.samples, len(clients)), len(clients))
     origin = _origin(models, shares)
     shares[0] -= 1  # the Correctness regeneration is the first generator's first sample
     first, rest = await asyncio.gather(
-        regenerate(docstring, context, clients[0], 1, CORRECTNESS_TEMPERATURE),
+        regenerate(docstring, context, clients[0], 1, CORRECTNESS_TEMPERATURE, qualname),
         asyncio.gather(
             *(
-                regenerate(docstring, context, c, share, POOL_TEMPERATURE)
+                regenerate(docstring, context, c, share, POOL_TEMPERATURE, qualname)
                 for c, share in zip(clients, shares)
                 if share > 0
             )
@@ -218,12 +228,13 @@ async def _measure(
     models: tuple[str, ...],
     settings: SonarSettings,
     home: Home | None,
+    qualname: str | None,
 ) -> tuple[SonarResult, bool]:
     """(SonarResult without fluency, whether it is complete enough to cache)."""
     # All model work at once: the pool (the Correctness regeneration first), and the
     # compressions with their regenerations; then both sandbox runs at once.
     pool, compressed = await asyncio.gather(
-        regenerate_pool(docstring, context, clients, models, settings),
+        regenerate_pool(docstring, context, clients, models, settings, qualname),
         compress(docstring, context, clients[0], settings.compressions, CORRECTNESS_TEMPERATURE),
     )
     calls = pool.calls + compressed.calls
@@ -333,15 +344,17 @@ def _correctness(
     structural approximation when the function could not be run for ``reason``. Code that
     is no implementation (none, a stub, code that does not load) is not measurable: the
     model failed, which says nothing of the docstring."""
+    # The model's answer (at temperature 0) held no code or a stub: that is what this
+    # model writes from this docstring, kept like a score (a failed call never gets here).
     if regeneration.code is None:
-        return not_measured(regeneration.problem or "no code"), None, False
+        return not_measured(regeneration.problem or "no code"), None, True
     if regeneration.stub:
         return (
             not_measured(
                 f"the code regenerated from the docstring is a stub ({regeneration.stub_kind})"
             ),
             None,
-            False,
+            True,
         )
     if similarity is not None and run is not None:  # (a similarity is a share of a run)
         if similarity.problem is not None:
@@ -350,11 +363,18 @@ def _correctness(
                 None,
                 True,
             )
-        if similarity.value is None:
-            return not_measured(f"no input of {run.cases} gave a comparable result"), None, True
-        dropped = f", {similarity.discarded} discarded" if similarity.discarded else ""
+        vacuous = _too_few_returning(similarity, run.cases)
+        if vacuous is not None:
+            return not_measured(vacuous), None, True
+        left_out = [
+            f"{count} {what}"
+            for count, what in ((similarity.raised, "raised"), (similarity.discarded, "discarded"))
+            if count
+        ]
         where = " in its module" if run.in_module else ""
-        how = f"FuncSim over {similarity.counted} cases{where}{dropped}"
+        how = f"FuncSim over {similarity.counted} cases where the function returns{where}"
+        if left_out:
+            how += f" (of {run.cases} tried: {', '.join(left_out)})"
         return Measure(similarity.value, how), similarity.counterexample, True
     if run is not None:
         if not run.complete:
@@ -369,6 +389,20 @@ def _correctness(
         None,
         True,
     )
+
+
+def _too_few_returning(similarity: Similarity, cases: int) -> str | None:
+    """Why the cases where the original returned are too few to judge by, or None."""
+    needed = min(MIN_RETURNING, max(MIN_RETURNING_FLOOR, -(-cases // 4)))
+    if similarity.counted >= needed:
+        return None
+    if similarity.raised:
+        return (
+            f"the inputs made the function raise in {similarity.raised} of {cases} cases"
+            f" ({similarity.raised_example}); it returned in {similarity.counted},"
+            f" {needed} are needed"
+        )
+    return f"the function returned a comparable result in {similarity.counted} of {cases} cases"
 
 
 def _program(unit_source: str, context: str) -> str:
@@ -392,7 +426,7 @@ async def _conciseness(
             not_measured(f"the code regenerated from the docstring is {why}"),
             None,
             compressed.calls,
-            regeneration.code is not None and compressed.error is None,
+            compressed.error is None,
         )
     return await judge(
         docstring,

@@ -7,6 +7,7 @@ cache key, so editing a prompt invalidates the answers it produced.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -198,22 +199,34 @@ def parse_batched(text: str, sentence_count: int) -> list[Answer]:
         reason = item.get("reason")
         answers[index] = Answer(
             {criterion: _verdict(item.get(criterion)) for criterion in CRITERIA},
-            " ".join(reason.split()) if isinstance(reason, str) else "",
+            _one_line(reason) if isinstance(reason, str) else "",
         )
     return answers
 
 
+MAX_REASON_CHARS = 500  # a reason is one line of a finding
+# Where a JSON value may start, tried in order: an answer in prose has its JSON among its
+# first brackets, and an answer of nested brackets would be read again from each.
+_JSON_STARTS_TRIED = 100
+
+
+def _one_line(reason: str) -> str:
+    reason = " ".join(reason[: MAX_REASON_CHARS * 4].split())
+    return reason if len(reason) <= MAX_REASON_CHARS else reason[: MAX_REASON_CHARS - 3] + "..."
+
+
 def _find_json(text: str) -> object:
-    """The first JSON value in ``text`` that holds segments, tolerating prose and fences."""
+    """The first JSON value in ``text`` that holds segments, tolerating prose and fences.
+    A value nested too deep to read (RecursionError) is no value."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"[{\[]", text):
+    for match in itertools.islice(re.finditer(r"[{\[]", text), _JSON_STARTS_TRIED):
         try:
             value, _ = decoder.raw_decode(text, match.start())
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if _segments_of(value):
             return value

@@ -1,0 +1,235 @@
+"""Does SONAR Correctness mean something on real code? Three kinds of regeneration, scored
+the way ``docfact check --sonar`` scores them (``sonar_ssc.score_units``: the real sandbox,
+the function run in its own module, a real SQLite cache, litellm) against a scripted
+OpenAI-compatible model on 127.0.0.1 that writes, for each documented function or method
+(told apart by the qualified name the prompt carries):
+
+* faithful: the function's own code (its docstring left out): should score >= 0.99;
+* raising: the same signature, a body that always raises RuntimeError: must never score
+  high (issue 25: <= 2 % at >= 0.95);
+* mutant: the function with one operator changed (a flipped comparison, ``+``/``-``
+  swapped, an integer constant + 1; one site drawn per function with a fixed seed):
+  should score < 0.99 (>= 85 % where the inputs are not vacuous), with DF304's
+  counterexample naming a real difference.
+
+Modules of the running Python's standard library are copied into a temporary project
+(package ``stdcopy``) at run time and removed afterwards; nothing of them is kept.
+
+Usage: .venv/bin/python bench/sonar_mutants.py [--modules textwrap shlex ...] [--cases 100]
+           [--limit N] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import asyncio
+import random
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests" / "llm"))
+
+from scripted_server import ScriptedServer  # noqa: E402
+from sonar_in_module import (  # noqa: E402
+    WRONG_BODY,
+    copied_project,
+    copy_modules,
+    scripted_settings,
+    units_of,
+    wrong_code,
+)
+
+from docfact.cache import Cache  # noqa: E402
+from docfact.llm.client import LlmClient  # noqa: E402
+from docfact.sonar_ssc import score_findings, score_units  # noqa: E402
+
+MODULES = ("textwrap", "shlex", "colorsys", "fractions", "calendar", "html")
+MODES = ("faithful", "raising", "mutant")
+RAISING_BODY = "    raise RuntimeError('docfact: always raises')\n"
+FLIPPED = {
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+}
+
+
+def raising_code(faithful: str) -> str:
+    return wrong_code(faithful).removesuffix(WRONG_BODY) + RAISING_BODY
+
+
+def mutant_code(faithful: str, rng: random.Random) -> str | None:
+    """The function with one operator changed, or None when it has none to change."""
+    tree = ast.parse(faithful)
+    sites: list[tuple[str, ast.AST, int]] = []
+    for node in ast.walk(tree.body[0]):
+        if isinstance(node, ast.Compare):
+            sites += [("compare", node, i) for i, op in enumerate(node.ops) if type(op) in FLIPPED]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            sites.append(("plus_minus", node, 0))
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, int)
+            and not isinstance(node.value, bool)
+        ):
+            sites.append(("constant", node, 0))
+    if not sites:
+        return None
+    kind, node, index = rng.choice(sites)
+    if kind == "compare":
+        assert isinstance(node, ast.Compare)
+        node.ops[index] = FLIPPED[type(node.ops[index])]()
+    elif kind == "plus_minus":
+        assert isinstance(node, ast.BinOp)
+        node.op = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
+    else:
+        assert isinstance(node, ast.Constant)
+        node.value += 1
+    return ast.unparse(tree) + "\n"
+
+
+class Writer:
+    """The scripted model: this mode's program for the function the prompt names."""
+
+    def __init__(self) -> None:
+        # (qualname, docstring) -> mode -> code
+        self.programs: dict[tuple[str, str], dict[str, str | None]] = {}
+        self.mode = "faithful"
+
+    def __call__(self, body: dict, sample: int) -> str | None:
+        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+        if system.startswith("You shorten"):
+            return user  # no shorter docstring: Conciseness regenerates nothing
+        if system.startswith("You are a Python programmer"):
+            named = re.match(r"Function: (\S+)", user)
+            docstring = user.split("Docstring:\n", 1)[1].split("\n\nSignature and imports:")[0]
+            key = (named.group(1) if named else "", docstring)
+            code = self.programs.get(key, {}).get(self.mode)
+            return f"```python\n{code}```" if code else "I cannot write that."
+        return None
+
+
+async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Path, cases: int):
+    settings = scripted_settings(server, cases)
+    results = {}
+    for mode in MODES:
+        writer.mode = mode
+        chosen = [(a, r) for a, r, _ in units if writer.programs[_key(r)].get(mode)]
+        cache = Cache(cache_dir / mode)
+        began = time.monotonic()
+        scored = await score_units(
+            chosen, settings, cache, LlmClient(settings.llm), sonar=True, ssc=False
+        )
+        cache.close()
+        results[mode] = (scored, time.monotonic() - began)
+    return results
+
+
+def _key(unit_report) -> tuple[str, str]:
+    return unit_report.unit.qualname, unit_report.docstring.text.value
+
+
+def _executed(measure) -> bool:
+    return measure.value is not None and not measure.approximate
+
+
+def report(units, results) -> str:
+    by_module: dict[str, Counter] = {}
+    reasons: Counter[str] = Counter()
+    rows: list[str] = []
+    for analysis, unit_report, _ in units:
+        counts = by_module.setdefault(analysis.module_name.split(".")[1], Counter())
+        symbol = unit_report.symbol
+        good = results["faithful"][0][symbol].sonar.correctness
+        counts["functions"] += 1
+        counts["faithful >= .99"] += _executed(good) and good.value >= 0.99
+        if not _executed(good):
+            reasons[re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "…", good.how)[:140]] += 1
+        raising = results["raising"][0][symbol].sonar.correctness
+        counts["raising >= .95"] += raising.value is not None and raising.value >= 0.95
+        counts["raising 1.0"] += raising.value == 1.0
+        if raising.value is not None and raising.value >= 0.95:
+            rows.append(f"  raising scores {raising.value:.2f}: {symbol}: {raising.how}")
+        mutant_scores = results["mutant"][0].get(symbol)
+        if mutant_scores is None:
+            continue
+        counts["mutants"] += 1
+        mutant = mutant_scores.sonar.correctness
+        if not (_executed(good) and good.value >= 0.99 and _executed(mutant)):
+            continue  # the inputs say nothing here: vacuous, or not executed
+        counts["mutants measured"] += 1
+        counts["mutants caught"] += mutant.value < 0.99
+        counts["DF304"] += any(
+            f.code == "DF304" for f in score_findings(unit_report, mutant_scores)
+        )
+        if mutant.value >= 0.99:
+            rows.append(f"  mutant missed: {symbol}: {mutant.how}")
+    columns = (
+        "functions",
+        "faithful >= .99",
+        "raising >= .95",
+        "raising 1.0",
+        "mutants",
+        "mutants measured",
+        "mutants caught",
+        "DF304",
+    )
+    lines = ["module      " + " ".join(f"{c:>16}" for c in columns)]
+    totals: Counter = Counter()
+    for name, counts in sorted(by_module.items()):
+        totals.update(counts)
+        lines.append(f"{name:11} " + " ".join(f"{counts[c]:16}" for c in columns))
+    lines.append(f"{'all':11} " + " ".join(f"{totals[c]:16}" for c in columns))
+
+    def share(part: str, whole: str) -> str:
+        return f"{totals[part] / totals[whole]:.1%}" if totals[whole] else "n/a"
+
+    lines.append(
+        f"\nfaithful executed and >= 0.99: {share('faithful >= .99', 'functions')}"
+        " (target >= 80 %);"
+        f" always raising >= 0.95: {share('raising >= .95', 'functions')} (target <= 2 %),"
+        f" at 1.0: {totals['raising 1.0']};"
+        f" mutants caught (< 0.99) where measured: {share('mutants caught', 'mutants measured')}"
+        f" (target >= 85 %), of all mutants: {share('mutants caught', 'mutants')};"
+        f" DF304 on measured mutants: {share('DF304', 'mutants measured')}"
+    )
+    lines.append("time: " + ", ".join(f"{m} {results[m][1]:.0f} s" for m in MODES))
+    if reasons:
+        lines.append("faithful not executed, by reason:")
+        lines += [f"  {count:3}  {why}" for why, count in reasons.most_common(15)]
+    return "\n".join(lines + rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--modules", nargs="+", default=list(MODULES))
+    parser.add_argument("--cases", type=int, default=100, help="generated inputs per comparison")
+    parser.add_argument("--limit", type=int, help="score only the first N functions")
+    parser.add_argument("--seed", type=int, default=0)
+    arguments = parser.parse_args()
+    with copied_project(arguments.modules) as (work, root):
+        units = units_of(copy_modules(arguments.modules, root), root)[: arguments.limit]
+        rng = random.Random(arguments.seed)
+        writer = Writer()
+        for _analysis, unit_report, faithful in units:
+            writer.programs[_key(unit_report)] = {
+                "faithful": faithful,
+                "raising": raising_code(faithful),
+                "mutant": mutant_code(faithful, rng),
+            }
+        with ScriptedServer(responder=writer) as server:
+            results = asyncio.run(score_all(units, writer, server, work / "cache", arguments.cases))
+        print(report(units, results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
