@@ -49,3 +49,23 @@ async def test_a_re_pull_with_the_previous_result_id_gets_the_model_finding(
     assert report.result_id != first.result_id
     # Nothing new since: the same id is "unchanged" again.
     assert (await _pull(client, uri, previous)).kind == "unchanged"
+
+
+async def test_a_pull_client_that_cannot_be_refreshed_is_sent_the_model_finding(
+    start, workspace, model_server
+):
+    """Neovim 0.11 pulls but has no refreshSupport: the model's finding is pushed after the
+    save, and pulls keep the rules' findings only (no finding shown twice)."""
+    client = await start(options=model_options(model_server), caps=capabilities(pull=True))
+    path = workspace / "shop" / "judged.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    _save(client, uri)
+    await wait_until(
+        lambda: any("DF301" in codes(p.diagnostics) for p in client.published_for(uri)),
+        timeout=MODEL_WAIT,
+        what="the model's DF301 pushed",
+    )
+    assert all(codes(p.diagnostics) in ([], ["DF301"]) for p in client.published_for(uri))
+    pulled = await _pull(client, uri, None)
+    assert "DF301" not in codes(pulled.items)

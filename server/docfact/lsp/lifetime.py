@@ -23,11 +23,41 @@ POLL_S = 1.0  # how often the client's process is looked at
 _SWEEPS = 10  # rounds of looking for processes started while the others were being stopped
 
 
+_group: list[int] = []  # the process group the server leads, when it could make one
+
+
+def lead_process_group() -> None:
+    """Make the server the leader of a process group of its own, which every process it
+    starts joins and stays in when its parent dies: ``leave`` ends them all at once, even
+    one forked a moment before (a stdin that is a terminal keeps the terminal's group)."""
+    if os.name != "posix" or os.isatty(0):
+        return
+    with contextlib.suppress(OSError):  # a session leader cannot; the sweep still runs
+        os.setpgid(0, 0)
+    if os.getpgid(0) == os.getpid():
+        _group.append(os.getpid())
+        # SIGTERM (an editor stopping the server) leaves as ``leave`` does; the group's
+        # SIGTERM sent by ``leave`` itself is ignored (the server ends by its exit code).
+        signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    if not _leaving.is_set():
+        leave(128 + signum)
+
+
+_leaving = threading.Event()
+
+
 def leave(code: int) -> NoReturn:
+    _leaving.set()
     sandbox = sys.modules.get("docfact.sonar.sandbox")
     if sandbox is not None:
         sandbox.stop_all()
     end_descendants()
+    if _group:
+        with contextlib.suppress(OSError):
+            os.killpg(_group[0], signal.SIGTERM)
     logging.shutdown()
     os._exit(code)
 

@@ -21,14 +21,14 @@ from pygls.workspace import TextDocument
 
 from .. import __version__
 from ..config import ConfigError
-from ..model import Outdated
+from ..model import Finding, Outdated
 from ..source.files import SkippedFile, decode_source, read_regular, resolved_inside
 from ..source.segment import warm_up
 from . import actions, hover
 from .background import model_problem, warm_up_models
 from .convert import PositionMapper, diagnostic
 from .judge_pass import EditorJudge
-from .lifetime import EndsAtEof, leave, watch_client
+from .lifetime import EndsAtEof, lead_process_group, leave, watch_client
 from .ownership import Ownership
 from .protocol import DocfactProtocol
 from .rewrite_pass import EditorRewriter
@@ -49,6 +49,9 @@ class DocfactServer(LanguageServer):
         self.state = Workspace()
         self.scheduler = Scheduler()
         self.pull_diagnostics = False
+        # A pull client that cannot be asked to pull again (no refreshSupport: Neovim
+        # 0.11) pulls the rules' findings and is sent the model's, which come later.
+        self.push_model_findings = False
         self.config_error_shown: str | None = None
         self.initial_settings: dict = {}  # the initializationOptions' docfact section
         self.index_task: asyncio.Future | None = None
@@ -115,7 +118,7 @@ class DocfactServer(LanguageServer):
         state = await self.analyzed(uri, text, version)
         if state is None or self.document(uri).version != version:
             return  # a newer edit is already scheduled; never publish stale results
-        if not self.pull_diagnostics:
+        if not self.pull_diagnostics or self.push_model_findings:
             self.publish(uri, state)
         if state.analysis.skipped:
             self.show_skipped(uri, state.analysis.skipped)
@@ -207,21 +210,30 @@ class DocfactServer(LanguageServer):
         state = self.state.current(uri, self.document(uri).version)
         if state is None:
             return
-        if self.pull_diagnostics:
+        if self.push_model_findings:
+            self.publish(uri, state)
+        elif self.pull_diagnostics:
             _refresh_pull(self)
         else:
             self.publish(uri, state)
 
     def publish(self, uri: str, state: DocumentState) -> None:
-        diagnostics = self.diagnostics(uri, state)
+        """Push the document's findings (to a pull client: the model's only)."""
+        model = _model_findings(state)
+        shown = model if self.push_model_findings else state.all_findings
+        diagnostics = self.diagnostics(uri, state, shown)
         log.debug("%s version %s: %d diagnostics", uri, state.version, len(diagnostics))
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=state.version, diagnostics=diagnostics)
         )
 
-    def diagnostics(self, uri: str, state: DocumentState) -> list[types.Diagnostic]:
+    def diagnostics(
+        self, uri: str, state: DocumentState, findings: list[Finding] | None = None
+    ) -> list[types.Diagnostic]:
+        """LSP diagnostics of ``findings`` (the state's, all of them, by default)."""
         mapper = PositionMapper(state.analysis.lines, self.workspace.position_encoding)
-        return [diagnostic(f, mapper, uri, state.analysis.path) for f in state.all_findings]
+        shown = state.all_findings if findings is None else findings
+        return [diagnostic(f, mapper, uri, state.analysis.path) for f in shown]
 
     def scoring_note(self, uri: str) -> str:
         """How to get the scores of a document: configure a model, fix what keeps the
@@ -298,6 +310,9 @@ class _ClientLogHandler(logging.Handler):
 def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
     capabilities = params.capabilities.text_document
     ls.pull_diagnostics = bool(capabilities and capabilities.diagnostic)
+    pulls = params.capabilities.workspace and params.capabilities.workspace.diagnostics
+    refreshable = bool(pulls and pulls.refresh_support)
+    ls.push_model_findings = ls.pull_diagnostics and not refreshable
     folders = [to_fs_path(f.uri) for f in params.workspace_folders or []]
     if not folders and params.root_uri:
         folders = [to_fs_path(params.root_uri)]
@@ -455,6 +470,12 @@ async def _owned_reports(ls: DocfactServer) -> dict[str, tuple[str, list[types.D
         return {uri: report for uri, report in found.items() if ls.owned(uri)}
 
     return await asyncio.to_thread(reports)
+
+
+def _model_findings(state: DocumentState) -> list[Finding]:
+    """What the model judge and the scores found, as shown (the rules' are the rest)."""
+    made = [f for result in state.judged.values() for f in result.findings]
+    return state.rules.apply(made + state.score_findings)
 
 
 def _refresh_pull(ls: DocfactServer) -> None:
@@ -615,7 +636,13 @@ async def document_diagnostic(
     result_id = ls.result_id(uri, state)
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
-    return types.FullDocumentDiagnosticReport(result_id=result_id, items=ls.diagnostics(uri, state))
+    pulled = state.all_findings
+    if ls.push_model_findings:  # the model's are pushed
+        model = _model_findings(state)
+        pulled = [f for f in pulled if f not in model]
+    return types.FullDocumentDiagnosticReport(
+        result_id=result_id, items=ls.diagnostics(uri, state, pulled)
+    )
 
 
 @server.feature(types.WORKSPACE_DIAGNOSTIC)
@@ -712,5 +739,6 @@ def serve(
     if tcp:
         server.start_tcp(*tcp)
     else:
+        lead_process_group()
         server.start_io(cast(BinaryIO, EndsAtEof(sys.stdin.buffer)))
     return 0
