@@ -7,7 +7,7 @@ local file = os.getenv("DOCFACT_E2E_FILE")
 local root = os.getenv("DOCFACT_E2E_ROOT")
 local cmd = vim.fn.json_decode(os.getenv("DOCFACT_E2E_CMD"))
 local options = vim.fn.json_decode(os.getenv("DOCFACT_E2E_OPTIONS"))
-local timeout = tonumber(os.getenv("DOCFACT_E2E_TIMEOUT") or "40000")
+local timeout = tonumber(os.getenv("DOCFACT_E2E_TIMEOUT") or "120000")
 local result = { steps = {} }
 
 local function codes(bufnr)
