@@ -135,6 +135,11 @@ class Extension {
     // when no URI is given.
     this.context.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((event) => this.configurationChanged(event)),
+      // Trust is given at initialization: a server started in restricted mode starts again.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info("the workspace is trusted now: restarting the server");
+        void this.restart(false);
+      }),
       { dispose: () => void this.stop() },
     );
   }
@@ -191,16 +196,22 @@ class Extension {
 
   private discovery() {
     const config = this.configuration();
+    // An untrusted workspace's own Python (its .venv, or the environment the Python
+    // extension picked in it) is the repository's program: only the user's settings and
+    // PATH are asked until the workspace is trusted (granting trust restarts the server).
+    // Here it is never run as docfact's server, only as the base docfact's environment is
+    // created from.
+    const trusted = vscode.workspace.isTrusted;
     return {
       path: config.get("path"),
       interpreter: config.get("interpreter"),
-      pythonExtension: () => this.pythonFromExtension(),
+      pythonExtension: trusted ? () => this.pythonFromExtension() : undefined,
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       environment: this.environmentFolder(),
       home: os.homedir(),
       env: process.env,
       platform: process.platform,
-      exists: (file: string) => fs.existsSync(file),
+      exists: trusted ? (file: string) => fs.existsSync(file) : undefined,
     };
   }
 
@@ -397,7 +408,7 @@ class Extension {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions((key) => this.configuration().inspect(key)),
+      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted),
       initializationFailedHandler: (error) => {
         this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
         return false;
@@ -560,7 +571,8 @@ class Extension {
       return;
     }
     const [command, ...prefix] = launcher.argv;
-    const extra = checkArguments(this.serverSettings());
+    // As the server: the workspace's pyproject.toml chooses a model only when it is trusted.
+    const extra = [...checkArguments(this.serverSettings()), ...(vscode.workspace.isTrusted ? ["--trust-project"] : [])];
     this.checkOutput.clear();
     this.checkOutput.show(true);
     for (const folder of folders) {

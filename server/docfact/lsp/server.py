@@ -319,6 +319,7 @@ def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
     ls.state.folders = [Path(f) for f in folders if f]
     watch_client(params.process_id)
     ls.initial_settings = _section(params.initialization_options)
+    ls.state.trust(params.initialization_options, ls.warn_once)
     try:
         ls.state.set_editor_settings(ls.initial_settings)
     except ConfigError as error:
