@@ -47,7 +47,7 @@ def cache(tmp_path):
 def script(writer):
     writer.programs[DOCSTRING] = IMPLEMENTATIONS
     writer.compressions[DOCSTRING] = ["Clamp value to [low, high].", "Return value.", DOCSTRING]
-    writer.programs["Clamp value to [low, high]."] = [IMPLEMENTATIONS[1]]
+    writer.programs["Clamp value to [low, high]."] = [IMPLEMENTATIONS[2]]
     writer.programs["Return value."] = ["def clamp(value, low=0, high=10):\n    return value\n"]
 
 

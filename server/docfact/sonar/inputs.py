@@ -235,11 +235,6 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
                 votes.add("str")
             elif isinstance(other, (ast.List, ast.ListComp)):
                 votes.add("list")
-            elif isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
-                # ``prefix + line``: text, lists and numbers all add; a number only when
-                # the other side is one
-                if isinstance(other, ast.Constant) and isinstance(other.value, (int, float)):
-                    votes.add("number")
             else:
                 votes.add("number")
         elif isinstance(parent, ast.Compare):
@@ -268,6 +263,8 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
                 isinstance(parent.func, ast.Attribute) and _tail(parent.func.value) == "math"
             ):
                 votes.add("number")
+            elif callee in ("min", "max") and len(parent.args) > 1:
+                votes.add("number")  # ``min(value, high)``: compared with its peers
             elif callee in _SIZED_CALLS:
                 votes.add("sized")
         elif isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
@@ -399,8 +396,12 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
         keyword = keyword or skipped or optional  # after a skipped one, passed by name
         spec = annotation_spec(arg.annotation) or usage_spec(arg.arg, function)
         named = name_spec(arg.arg) if arg.annotation is None and default is None else None
-        if named is not None and (spec is None or (named["t"] == "list" and _is_listish(spec))):
-            spec = named  # (a list the body indexes: its name says of what)
+        if named is not None and (
+            spec is None
+            or (named["t"] == "list" and _is_listish(spec))
+            or (named == STR and spec == NUMBER)
+        ):
+            spec = named  # a list the body indexes, ``prefix + line``: the name says what
         literal = default_spec(default)
         if literal is not None:
             spec = _one_of([literal, spec or literal["kind"]])
