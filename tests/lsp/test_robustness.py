@@ -5,10 +5,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
+import os
 from pathlib import Path
 
 import pytest
-from lsp_harness import STATS_SERVER_COMMAND, USES, capabilities, codes, make_client, wait_until
+import pytest_asyncio
+from lsp_harness import (
+    SERVER_COMMAND,
+    STATS_SERVER_COMMAND,
+    TIMEOUT,
+    USES,
+    capabilities,
+    codes,
+    make_client,
+    wait_until,
+)
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
@@ -86,11 +98,11 @@ async def test_a_failing_request_answers_an_error_and_the_server_keeps_serving(s
         )
     )
 
-    # Pull diagnostics of a file that does not exist: the request fails with an error.
-    with pytest.raises(JsonRpcException):
-        await client.text_document_diagnostic_async(
-            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=missing))
-        )
+    # Pull diagnostics of a file that does not exist: nothing to report (the log says why).
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=missing))
+    )
+    assert not report.items
 
     # The server keeps serving.
     uri = client.open(workspace / "shop" / "orders.py")
@@ -98,6 +110,46 @@ async def test_a_failing_request_answers_an_error_and_the_server_keeps_serving(s
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
     assert codes(report.items) == ["DF101", "DF102", "DF202"]
+
+
+async def test_only_regular_files_of_the_workspace_are_read_for_closed_documents(
+    start, workspace, tmp_path
+):
+    """Diagnostics pulled for documents the editor did not open: pygls read any path whole.
+    A FIFO hung the server for good, /dev/zero grew it to 18 GB, a link out of the
+    workspace was read as source. Now each is refused with a line in the log, and a file
+    over max_file_bytes too; a closed file of the workspace is still checked."""
+    orders = workspace / "shop" / "orders.py"
+    limit = len(orders.read_bytes()) + 100
+    (workspace / "pyproject.toml").write_text(f"[tool.docfact]\nmax_file_bytes = {limit}\n")
+    os.mkfifo(workspace / "shop" / "fifo.py")
+    (workspace / "shop" / "big.py").write_text(orders.read_text() + "#" * 2 * limit + "\n")
+    outside = tmp_path / "private"
+    outside.mkdir()
+    (outside / "secret.py").write_text(orders.read_text())
+    (workspace / "shop" / "secret.py").symlink_to(outside / "secret.py")
+    client = await start(caps=capabilities(pull=True))
+
+    async def pulled(path: Path) -> list[types.Diagnostic]:
+        report = await asyncio.wait_for(
+            client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(
+                    text_document=types.TextDocumentIdentifier(uri=path.as_uri())
+                )
+            ),
+            TIMEOUT,
+        )
+        return list(report.items)
+
+    for refused in ("fifo.py", "big.py", "secret.py"):
+        assert await pulled(workspace / "shop" / refused) == [], refused
+    assert await pulled(Path("/dev/zero")) == []
+    assert codes(await pulled(orders)) == ["DF101", "DF102", "DF202"]
+    said = "\n".join(m.message for m in client.log_messages)
+    assert "fifo.py, which is not open, is not read: not a regular file" in said
+    assert "big.py, which is not open, is not read: over the" in said
+    for outside in ("shop/secret.py", "file:///dev/zero"):
+        assert f"{outside}, which is not open, is not read: outside the workspace" in said
 
 
 async def test_malformed_diagnostic_data_in_a_code_action_request(start, workspace):
@@ -275,3 +327,92 @@ async def test_memory_is_given_back_after_large_pastes_are_undone(start, workspa
         assert codes(await client.diagnostics_for(uri)) == ["DF101", "DF102", "DF202"]
     rss_after = _rss_kib(client.server_pid)
     assert rss_after - rss_before < 120 * 1024, f"RSS grew from {rss_before} to {rss_after} KiB"
+
+
+# --- raw frames: what no pytest-lsp client would send ---
+
+
+class RawServer:
+    """The real server process, spoken to in bytes."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.logged: list[str] = []  # window/logMessage texts
+
+    def send(self, message: dict | None = None, *, body: bytes | None = None, head: bytes = b""):
+        """A frame of ``message`` (or of ``body``), its headers ``head`` when given."""
+        data = body if body is not None else json.dumps(message).encode()
+        self.process.stdin.write((head or b"Content-Length: %d\r\n\r\n" % len(data)) + data)
+
+    async def answer(self, request_id: int) -> dict:
+        """The response to ``request_id``; the notifications before it are kept."""
+        while True:
+            length = 0
+            while (line := await self.process.stdout.readline()).strip():
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            message = json.loads(await self.process.stdout.readexactly(length))
+            if message.get("method") == "window/logMessage":
+                self.logged.append(message["params"]["message"])
+            if message.get("id") == request_id and "method" not in message:
+                return message
+
+    async def ask(self, request_id: int, method: str = "textDocument/hover", **head) -> dict:
+        params = {
+            "textDocument": {"uri": "file:///nowhere/m.py"},
+            "position": {"line": 0, "character": 0},
+        }
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        return await asyncio.wait_for(self.answer(request_id), TIMEOUT)
+
+
+@pytest_asyncio.fixture
+async def raw_server(tmp_path):
+    process = await asyncio.create_subprocess_exec(
+        *SERVER_COMMAND,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    server = RawServer(process)
+    initialize = {"capabilities": {}, "processId": None, "rootUri": None}
+    server.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize})
+    await asyncio.wait_for(server.answer(0), TIMEOUT)
+    server.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    yield server
+    if process.returncode is None:
+        process.kill()
+    stderr = (await process.communicate())[1].decode()
+    assert "Traceback" not in stderr and "RecursionError" not in stderr, stderr
+
+
+async def test_a_request_nested_too_deep_is_answered_with_an_error(raw_server):
+    deep = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": []}
+    body = json.dumps(deep).replace("[]", "[" * 5000 + "]" * 5000).encode()
+    raw_server.send(body=body)
+    answer = await asyncio.wait_for(raw_server.answer(1), TIMEOUT)
+    assert answer["error"]["code"] == -32600  # InvalidRequest
+    assert "nested too deep" in answer["error"]["message"]
+    assert (await raw_server.ask(2))["result"] is None  # and the server goes on
+
+
+@pytest.mark.parametrize(
+    "head",
+    [b"\r\n", b"Content-Length: -5\r\n\r\n", b"Content-Type: application/json\r\n\r\n"],
+    ids=["no-header", "negative-length", "no-length"],
+)
+async def test_a_frame_without_a_valid_length_is_skipped_and_the_server_goes_on(raw_server, head):
+    hover = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {}}
+    raw_server.send(hover, head=head)
+    assert (await raw_server.ask(2))["result"] is None  # the next request is answered
+    assert any("Content-Length" in line for line in raw_server.logged), raw_server.logged
+
+
+async def test_requests_after_shutdown_are_invalid_requests(raw_server):
+    assert (await raw_server.ask(1, "shutdown"))["result"] is None
+    refused = await raw_server.ask(2)
+    assert refused["error"]["code"] == -32600
+    assert "shut down" in refused["error"]["message"]
+    raw_server.send({"jsonrpc": "2.0", "method": "exit"})
+    assert await asyncio.wait_for(raw_server.process.wait(), TIMEOUT) == 0

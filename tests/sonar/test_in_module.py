@@ -89,7 +89,7 @@ def project(tmp_path):
 @pytest.fixture
 def private_project(project):
     """The project in a folder only its owner may enter (as ``tempfile.mkdtemp`` makes
-    them, or a umask of 077): as root, the jail reads it as nobody all the same."""
+    them, or a umask of 077): as root, the jail's unprivileged user reads it all the same."""
     for folder, folders, files in os.walk(project):
         for name in folders:
             os.chmod(os.path.join(folder, name), 0o700)

@@ -1,6 +1,7 @@
 """The jail against a repository's own programs: a committed ``.venv/bin/python`` (a shell
 script, or a real interpreter whose ``.pth`` file runs before anything of docfact's) runs
-only as ``nobody``, with no capability and every limit already set, and whatever it does
+only unprivileged (as root: a uid of the run's own), with no capability and every limit
+already set, and whatever it does
 from there (no audit hook watches it) stays inside: writes to the kernel's core pattern,
 to standard input through /proc/self/fd/0, to a tmpfs with no size, to the kernel
 keyrings, a new user namespace, memory held by many processes at once.
@@ -22,7 +23,6 @@ import pytest
 
 from docfact.sonar import sandbox
 from docfact.sonar.home import project_interpreter
-from docfact.sonar.jail_child import tasks_of
 
 needs_jail = pytest.mark.skipif(
     bool(sandbox.unavailable()) and not os.environ.get("CI"), reason="no working bubblewrap here"
@@ -78,8 +78,8 @@ def test_a_committed_interpreter_script_runs_unprivileged_and_limited(tmp_path):
         "cat /proc/self/limits\n",
     )
     assert outcome.state == "ok", outcome
-    lines = outcome.stdout.splitlines()
-    assert lines[:3] == ["65534", "65534", "65534"]
+    uid, gid, groups = outcome.stdout.splitlines()[:3]
+    assert _a_run_uid(int(uid)) and uid == gid == groups
     status = _status(outcome.stdout)
     for capabilities in ("CapInh", "CapPrm", "CapEff", "CapAmb"):
         assert int(status[capabilities], 16) == 0, capabilities
@@ -89,7 +89,24 @@ def test_a_committed_interpreter_script_runs_unprivileged_and_limited(tmp_path):
     assert limits["Max core file size"] == "0"
     assert limits["Max cpu time"] == "5"
     assert limits["Max file size"] == str(LIMITS.file_bytes)
-    assert int(limits["Max processes"]) <= LIMITS.processes + tasks_of(65534) + 1
+    # as an ordinary user, bwrap's init and the watcher share the run's user namespace
+    assert int(limits["Max processes"]) == LIMITS.processes + (0 if os.geteuid() == 0 else 2)
+
+
+def _a_run_uid(uid: int) -> bool:
+    """As root each run has a uid of its own (never root's, nor one shared by runs whose
+    tasks would eat each other's process limit); as an ordinary user, nobody inside."""
+    if os.geteuid() != 0:
+        return uid == 65534
+    first, count = sandbox.RUN_UIDS
+    return first <= uid < first + count
+
+
+@needs_jail
+@as_root
+def test_runs_as_root_have_uids_of_their_own(tmp_path):
+    uids = {sandbox.run_python("import os\nprint(os.getuid())").stdout for _ in range(3)}
+    assert len(uids) == 3 and all(_a_run_uid(int(uid)) for uid in uids)
 
 
 PTH = (
@@ -115,9 +132,14 @@ def test_a_pth_file_of_a_committed_venv_runs_unprivileged_and_limited(tmp_path):
     )
     assert outcome.state == "ok", outcome
     *pth_lines, last = outcome.stdout.splitlines()
-    # (CPython reads a venv's .pth files twice)
-    assert set(pth_lines) == {f"pth 65534 {LIMITS.memory_per_process()} 0000000000000000"}
-    assert last == "the program"
+    assert pth_lines and last == "the program"
+    for line in pth_lines:  # (CPython reads a venv's .pth files twice)
+        _, uid, address_space, capabilities = line.split()
+        assert _a_run_uid(int(uid))
+        assert (address_space, capabilities) == (
+            str(LIMITS.memory_per_process()),
+            "0000000000000000",
+        )
 
 
 @needs_jail
@@ -247,7 +269,8 @@ print(json.dumps(found))
 @needs_jail
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86-64 system-call numbers")
 def test_the_kernel_keyrings_are_out_of_reach(tmp_path):
-    """As root every run was nobody, and shared nobody's keyring."""
+    """As root every run was nobody, and shared nobody's keyring; a run's own uid could
+    still meet a later run's, so the keyring calls are refused altogether."""
     outcome = _run_as_project(tmp_path, f"exec {REAL_PYTHON} -c '{KEYRING}'\n")
     found = json.loads(outcome.stdout)
     assert found == {"add_key": -1, "add_key_errno": 1, "keyctl": -1, "keyctl_errno": 1}

@@ -1,5 +1,5 @@
-"""What the jail shows of the machine: a project's private folder (readable as ``nobody``
-when docfact runs as root), but never a private folder a repository points at: a
+"""What the jail shows of the machine: a project's private folder (readable by the run's
+unprivileged user when docfact runs as root), but never a private folder a repository points at: a
 ``pyvenv.cfg`` ``home`` that is no Python installation, a ``.venv`` or a module that is a
 symbolic link leading out of the project."""
 
@@ -18,7 +18,7 @@ from docfact.sonar.home import home_of, installation_libraries, project_interpre
 needs_jail = pytest.mark.skipif(
     bool(sandbox.unavailable()) and not os.environ.get("CI"), reason="no working bubblewrap here"
 )
-as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root's jail reads as nobody")
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root's jail reads as another user")
 SECRET = "PRIVATE-KEY-31c9"
 REAL_PYTHON = os.path.realpath(sys.executable)
 
@@ -101,6 +101,7 @@ def _private_project(umask_like: bool) -> Path:
     (project / "shop" / "shelf.py").write_text("LIMIT = 3\n")
     (project / "shop" / "data").mkdir()
     (project / "shop" / "data" / "prices.txt").write_text("tea 3\n")
+    (project / "big.bin").write_bytes(b"x" * (readable.COPY_OPEN_BYTES + 1))  # bound if open
     if umask_like:
         for folder, folders, files in os.walk(project):
             for name in folders:
@@ -115,6 +116,7 @@ import sys
 sys.path.insert(0, {root!r})
 import shop.shelf
 print(shop.shelf.LIMIT, open({root!r} + "/shop/data/prices.txt").read().strip())
+print(len(open({root!r} + "/big.bin", "rb").read()))
 """
 
 
@@ -125,7 +127,8 @@ def test_a_private_project_is_read_in_the_jail(umask_like):
     project = _private_project(umask_like)
     try:
         outcome = sandbox.run_python(IMPORT.format(root=str(project)), read_paths=(str(project),))
-        assert (outcome.state, outcome.stdout) == ("ok", "3 tea 3\n"), outcome
+        size = readable.COPY_OPEN_BYTES + 1
+        assert (outcome.state, outcome.stdout) == ("ok", f"3 tea 3\n{size}\n"), outcome
         assert oct(project.stat().st_mode & 0o777) == "0o700"  # left as it was
     finally:
         _remove(project)
@@ -170,3 +173,15 @@ def test_links_out_of_the_project_lead_nowhere(user_home, private):
 
 def _remove(folder: Path) -> None:
     sandbox._remove_tree(str(folder))  # (it copes with folders of any mode)
+
+
+def test_a_private_file_is_shown_as_a_readable_copy(tmp_path):
+    """An installation's program or library can be a root of its own (a 0700 pyenv)."""
+    program = tmp_path / "python3.11"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o700)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    bind, copy, shown_at = readable.readable_view(str(program), str(staging))
+    assert (bind, shown_at) == ("--ro-bind", str(program))
+    assert Path(copy).read_text() == "#!/bin/sh\n" and Path(copy).stat().st_mode & 0o777 == 0o755

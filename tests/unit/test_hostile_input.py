@@ -115,8 +115,37 @@ def test_special_files_are_skipped_not_read(tmp_path):
     (tmp_path / "stock.py").write_text(BAD)
     result = run_check(tmp_path)
     assert result.returncode == 1 and "stock.py:5:9: DF101" in result.stdout
-    for name in ("fifo.py", "zero.py", "random.py"):
-        assert f"skipped {tmp_path / name}: not a regular file" in result.stderr
+    assert f"skipped {tmp_path / 'fifo.py'}: not a regular file" in result.stderr
+    for name in ("zero.py", "random.py"):
+        assert f"skipped {tmp_path / name}: a link that leads out of the checked folder" in (
+            result.stderr
+        )
+    assert not (tmp_path / "zero.py").resolve().is_relative_to(tmp_path)  # not a regular file
+    one = run_check(tmp_path / "zero.py")  # named by the user: followed, and still refused
+    assert "zero.py: not a regular file" in one.stderr and one.returncode == 0
+
+
+def test_links_out_of_the_checked_folder_are_not_followed(tmp_path):
+    """A repository's ``notes.py -> ~/.ssh/id_rsa`` was read as source (and sent to a
+    model with one configured). A link inside the folder is read once, as its target."""
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "secret.py").write_text(BAD.replace("ammount", "s3cret_token_value"))
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "stock.py").write_text(BAD)
+    (project / "notes.py").symlink_to(private / "secret.py")
+    (project / "alias.py").symlink_to(project / "stock.py")
+    (project / "linked").symlink_to(private, target_is_directory=True)
+    result = run_check(project)
+    assert "s3cret_token_value" not in result.stdout + result.stderr
+    assert result.stdout.count("DF101") == 1, result.stdout
+    assert f"skipped {project / 'notes.py'}: a link that leads out of the checked folder" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr
+    named = run_check(project / "notes.py")  # a file the user names is the user's choice
+    assert "s3cret_token_value" in named.stdout
 
 
 def test_a_coding_line_naming_no_text_encoding_skips_only_that_file(tmp_path):
@@ -154,6 +183,13 @@ def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path):
     result = pyproject_case(tmp_path, b'[tool.docfact]\nselect = ["\xff"]\n')
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "pyproject.toml: not valid UTF-8" in result.stderr
+
+
+def test_an_escape_sequence_in_the_settings_never_reaches_the_terminal(tmp_path):
+    """The error names the bad value: shown as an escape, not acted on by the terminal."""
+    result = pyproject_case(tmp_path, b'[tool.docfact]\nselect = ["\\u001b[2JDF1"]\n')
+    assert result.returncode == 2 and "\x1b" not in result.stderr
+    assert "not a docfact rule code or prefix: \\x1b[2JDF1" in result.stderr
 
 
 def test_a_tool_key_that_is_not_a_table_is_not_docfacts_business(tmp_path):

@@ -130,6 +130,11 @@ class Extension {
     // when no URI is given.
     this.context.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((event) => this.configurationChanged(event)),
+      // Trust is given at initialization: a server started in restricted mode starts again.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info("the workspace is trusted now: restarting the server");
+        void this.restart(false);
+      }),
       { dispose: () => void this.stop() },
     );
   }
@@ -195,15 +200,19 @@ class Extension {
 
   private async findLauncher(): Promise<Launcher> {
     const config = this.configuration();
+    // An untrusted workspace's own Python (its .venv, or the environment the Python
+    // extension picked in it) is the repository's program: only the user's settings and
+    // PATH are asked until the workspace is trusted (granting trust restarts the server).
+    const trusted = vscode.workspace.isTrusted;
     return findLauncher({
       path: config.get("path"),
       interpreter: config.get("interpreter"),
-      pythonExtension: () => this.pythonFromExtension(),
+      pythonExtension: trusted ? () => this.pythonFromExtension() : undefined,
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       home: os.homedir(),
       env: process.env,
       platform: process.platform,
-      exists: (file) => fs.existsSync(file),
+      exists: trusted ? (file) => fs.existsSync(file) : undefined,
     });
   }
 
@@ -341,7 +350,7 @@ class Extension {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions((key) => this.configuration().inspect(key)),
+      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted),
       initializationFailedHandler: (error) => {
         this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
         return false;
@@ -504,7 +513,8 @@ class Extension {
       return;
     }
     const [command, ...prefix] = launcher.argv;
-    const extra = checkArguments(this.serverSettings());
+    // As the server: the workspace's pyproject.toml chooses a model only when it is trusted.
+    const extra = [...checkArguments(this.serverSettings()), ...(vscode.workspace.isTrusted ? ["--trust-project"] : [])];
     this.checkOutput.clear();
     this.checkOutput.show(true);
     for (const folder of folders) {

@@ -71,6 +71,7 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
             message=f"{evidence.symbol}: {evidence.text}" if evidence.text else evidence.symbol,
         )
         for evidence in finding.evidence
+        if evidence.path and evidence.line >= 1  # a place in a file (history has none)
     ]
     data: dict[str, object] = {
         "symbol": finding.symbol,

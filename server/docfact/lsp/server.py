@@ -23,6 +23,7 @@ from pygls.workspace import TextDocument
 from .. import __version__
 from ..config import ConfigError
 from ..model import Outdated
+from ..source.files import SkippedFile, decode_source, read_regular, resolved_inside
 from ..source.segment import warm_up
 from . import actions, hover
 from .background import warm_up_models
@@ -127,6 +128,22 @@ class DocfactServer(LanguageServer):
             largest = size
         self._largest_text[uri] = largest
 
+    def text_of(self, uri: str) -> str | None:
+        """The text of ``uri``: the editor's when it is open; else the file's, read only
+        when it is a regular file of a workspace folder (pygls would read any path, FIFOs
+        and /dev/zero included); None, said in the log, when it is not."""
+        if uri in self.state.open_documents():
+            return self.document(uri).source
+        path = resolved_inside(Path(self.path_of(uri)), self.state.folders)
+        try:
+            if path is None:
+                raise SkippedFile("outside the workspace folders (links followed)")
+            limit = self.state.settings_for(path).max_file_bytes
+            return decode_source(read_regular(path, limit, self.state.folders))
+        except SkippedFile as reason:
+            log.info("%s, which is not open, is not read: %s", uri, reason)
+            return None
+
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
 
@@ -229,6 +246,7 @@ def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
         folders = [to_fs_path(params.root_uri)]
     ls.state.folders = [Path(f) for f in folders if f]
     ls.initial_settings = _section(params.initialization_options)
+    ls.state.trust(params.initialization_options, ls.warn_once)
     try:
         ls.state.set_editor_settings(ls.initial_settings)
     except ConfigError as error:
@@ -514,8 +532,10 @@ async def document_diagnostic(
     ls: DocfactServer, params: types.DocumentDiagnosticParams
 ) -> types.UnchangedDocumentDiagnosticReport | types.FullDocumentDiagnosticReport:
     uri = params.text_document.uri
-    document = ls.document(uri)
-    state = await ls.analyzed(uri, document.source, document.version)
+    text = ls.text_of(uri)
+    if text is None:
+        return types.FullDocumentDiagnosticReport(items=[])
+    state = await ls.analyzed(uri, text, ls.document(uri).version)
     if state is None:  # the client will ask again for the newer version
         raise JsonRpcContentModified("the document changed while it was analysed")
     if params.previous_result_id == state.result_id:

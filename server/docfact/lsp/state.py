@@ -23,7 +23,13 @@ from ..model import Evidence, Finding, Span
 from ..rule_settings import FileRules, suppressions
 from ..runner import FileJob, FileOutcome, file_outcomes, relative_to_root, standing_findings
 from ..sonar_ssc import FunctionScores, score_findings
-from ..source.files import SUFFIXES, module_name_for
+from ..source.files import (
+    SUFFIXES,
+    SkippedFile,
+    module_name_for,
+    read_regular,
+    resolved_inside,
+)
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic
 
@@ -41,6 +47,20 @@ log = logging.getLogger("docfact")
 
 # Editor settings the client uses itself; the server accepts and ignores them.
 CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "trace", "path", "serverArgs"})
+# The initializationOptions key by which the client says the user trusts the workspace
+# (VS Code: workspace trust). Read there only: never from settings a workspace may hold.
+TRUST_KEY = "trustedWorkspace"
+HOW_TO_TRUST = (
+    "trust this workspace if you do (VS Code: Workspaces: Manage Workspace Trust; other "
+    f"editors: initializationOptions {TRUST_KEY} = true)"
+)
+
+
+def trusted_workspace(initialization_options: object) -> bool:
+    """Whether the client said the user trusts the workspace."""
+    return isinstance(initialization_options, dict) and (
+        initialization_options.get(TRUST_KEY) is True
+    )
 
 
 @dataclass
@@ -90,11 +110,25 @@ class Workspace:
     # uri -> (symbol, "abstract" or a sentence) -> (the unit's text, verified rewrites)
     _rewrites: dict[str, dict[tuple[str, str], tuple[str, Offers]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # The user trusts the workspace: its pyproject.toml may choose every setting.
+    trusted: bool = False
+    # Says a warning to the user (a window message); set by the server.
+    warn: Callable[[str], None] = log.warning
+    _untrusted_said: set[Path] = field(default_factory=set)  # each pyproject.toml once
 
     # --- settings ----------------------------------------------------------------
 
+    def trust(self, initialization_options: object, warn: Callable[[str], None]) -> None:
+        """Take the client's word on workspace trust, and how to warn the user."""
+        self.trusted = trusted_workspace(initialization_options)
+        self.warn = warn
+        self._settings.clear()
+
     def set_editor_settings(self, raw: dict) -> None:
-        settings = {k: v for k, v in raw.items() if k not in CLIENT_ONLY_KEYS}
+        # The user's editor settings are trusted (VS Code withholds a restricted workspace's
+        # values of the trusted-only settings itself); a trust flag among them is not.
+        ignored = CLIENT_ONLY_KEYS | {TRUST_KEY}
+        settings = {k: v for k, v in raw.items() if k not in ignored}
         Settings().with_overrides(settings, "editor settings")  # validate before use
         self.editor_settings = settings
         self._settings.clear()
@@ -106,10 +140,15 @@ class Workspace:
         folder = path.parent
         if folder not in self._settings:
             try:
-                settings, root = load_settings(folder)
+                settings, root, untrusted = load_settings(folder, trusted=self.trusted)
             except ConfigError as error:
                 log.error("%s; using the defaults", error)
-                settings, root = Settings(), None
+                settings, root, untrusted = Settings(), None, None
+            if untrusted is not None and untrusted.path not in self._untrusted_said:
+                self._untrusted_said.add(untrusted.path)
+                message = untrusted.message(HOW_TO_TRUST)
+                log.warning("%s", message)
+                self.warn(message)
             settings = settings.with_overrides(self.editor_settings, "editor settings")
             self._settings[folder] = (settings, root)
         return self._settings[folder]
@@ -323,7 +362,7 @@ class Workspace:
             self._outcomes.pop(path.resolve(), None)
             if str(path) not in self._facts:  # an open document's text wins over the disk
                 self.project.remove_file(str(path))
-        if not deleted and path.is_file():
+        if not deleted and path.is_file() and resolved_inside(path, self.folders):
             settings, root = self._settings_and_root(path)
             with self._cache_for(settings) as cache:
                 self._take(file_outcomes([path], settings, root, cache))
@@ -359,14 +398,24 @@ class Workspace:
             }
         for path, (digest, _) in items:
             diagnostics = []
-            if found_by_path[path]:  # the file is read only when it has findings
-                text = path.read_text(encoding="utf-8", errors="replace")
+            # The file is read only when it has findings.
+            if found_by_path[path] and (text := self._closed_text(path)) is not None:
                 mapper = PositionMapper(LineIndex(text), encoding)
                 diagnostics = [
                     diagnostic(f, mapper, path.as_uri(), str(path)) for f in found_by_path[path]
                 ]
             reports[path.as_uri()] = (f"{digest}:{generation}", diagnostics)
         return reports
+
+    def _closed_text(self, path: Path) -> str | None:
+        """A closed file's text, read as the index read it (it may have become a FIFO or a
+        link out of the workspace since): None when it no longer can be."""
+        try:
+            data = read_regular(path, self.settings_for(path).max_file_bytes, self.folders)
+        except SkippedFile as reason:
+            log.info("%s is not read again: %s", path, reason)
+            return None
+        return data.decode("utf-8", errors="replace")
 
     def _rules_of_closed(self, path: Path, outcome: FileOutcome) -> FileRules:
         settings, root = self._settings_and_root(path)

@@ -1,6 +1,6 @@
 """The code that runs inside a sandbox, in two stages (``sandbox.py`` starts the first).
 
-Stage 1, ``python -I -S -B jail_child.py CONFIG_JSON``, always under docfact's own
+Stage 1, ``python -I -S -B jail_child.py --first ARGUMENTS``, always under docfact's own
 interpreter (trusted, and the only code that ever holds a privilege in the jail): it makes
 the ro-mounted stdin file the standard input, forks a trusted watcher (which reports the
 exit status and CPU time, see ``watch``), and in the child drops to the unprivileged user
@@ -8,17 +8,17 @@ exit status and CPU time, see ``watch``), and in the child drops to the unprivil
 interpreter that runs the program: the project's own (a ``.venv/bin/python``, possibly
 a shell script or an interpreter whose ``.pth`` files run first) or docfact's.
 
-Stage 2, ``PYTHON -s -B jail_child.py --program CONFIG_JSON``, unprivileged and limited:
+Stage 2, ``PYTHON -s -B jail_child.py CONFIG_JSON``, unprivileged and limited:
 installs the audit guard and runs the untrusted program as ``__main__``. Whatever the
 interpreter runs before this stage is as jailed as the program itself.
 
 It imports nothing of docfact (it runs on any Python 3 a project has); ``sandbox.py``
-takes from it only the guard's exit status and the task count.
+takes from it only the guard's exit status.
 
 CONFIG_JSON: {"work": dir, "report_fd": int, "status_fd": int, "program": file,
               "stdin": file, "python": interpreter, "readable": [dirs], "hidden": [dirs],
               "rlimits": {"RLIMIT_CPU": [soft, hard], ...}, "processes": int,
-              "tasks_outside": int, "drop_to": uid and gid to become (as root), or null}
+              "drop_to": uid and gid to become (as root), or null}
 
 The guard is written so that the program cannot loosen it even if it reaches the guard
 object (through frames or the garbage collector): its whole state lives in the default
@@ -28,7 +28,6 @@ calls a method the program could override, it has no ``__dict__`` (so no ``__can
 can be set to trace it), and it refuses attribute changes on its own class.
 """
 
-import json
 import os
 import resource
 import stat
@@ -341,19 +340,16 @@ def set_limits(rlimits: dict) -> None:
         resource.setrlimit(which, (soft, hard))
 
 
-def process_limit(processes: int, tasks_outside: int) -> int:
-    """RLIMIT_NPROC counts every task of the user: those outside the jail (as root, other
-    runs' ``nobody`` tasks) and those of this user already inside (this process, and as
-    an ordinary user bwrap's init and the watcher), so ``processes`` more than those."""
-    return tasks_outside + tasks_of(os.getuid()) + processes - 1
+def process_limit(processes: int) -> int:
+    """RLIMIT_NPROC counts every task of the user: its uid is the run's own (as root) or
+    its user namespace is (as an ordinary user), so only the tasks already in the jail
+    (this process; as an ordinary user bwrap's init and the watcher too), and
+    ``processes`` more than those, this one included."""
+    return tasks_of(os.getuid()) + processes - 1
 
 
 def tasks_of(uid):
-    """Tasks (threads included) the kernel counts against uid's RLIMIT_NPROC, of those
-    this process can see (where there is no /proc to count them, a generous guess).
-    ``sandbox.py`` counts them outside the jail with it too."""
-    if not os.path.isdir("/proc"):
-        return 4096
+    """Tasks (threads included) of ``uid`` this process can see."""
     count = 0
     for entry in os.scandir("/proc"):
         try:
@@ -438,25 +434,31 @@ def _status():  # (no annotation: it may run on any Python 3)
     return found
 
 
-def first_stage(config: dict) -> None:
-    """Privileged set-up under docfact's interpreter, then exec of the program's one."""
-    stdin = os.open(config["stdin"], os.O_RDONLY)  # on a read-only mount: not writable
+def first_stage(stdin_path, status_fd, report_fd, drop_to, processes, python, config, *limits):
+    """Privileged set-up under docfact's interpreter, then exec of the program's one.
+
+    One command-line argument per value (``sandbox._first_stage_arguments``): a path may
+    hold any character but NUL, and importing json would cost more than the rest of the
+    stage. ``drop_to`` is "" for no drop; ``limits`` are "RLIMIT_X:soft:hard"."""
+    stdin = os.open(stdin_path, os.O_RDONLY)  # on a read-only mount: not writable
     os.dup2(stdin, 0)  # even through /proc/self/fd/0
     os.close(stdin)
-    watch(config["status_fd"], config["report_fd"])
-    if config["drop_to"] is not None:
-        drop_privileges(config["drop_to"])
+    report = int(report_fd)
+    watch(int(status_fd), report)
+    if drop_to:
+        drop_privileges(int(drop_to))
     assert_unprivileged()
-    rlimits = dict(config["rlimits"])
-    nproc = process_limit(config["processes"], config["tasks_outside"])
-    set_limits({**rlimits, "RLIMIT_NPROC": [nproc, nproc]})
-    report = config["report_fd"]
+    rlimits = {}
+    for limit in limits:
+        name, soft, hard = limit.split(":")
+        rlimits[name] = (int(soft), int(hard))
+    nproc = process_limit(int(processes))
+    set_limits({**rlimits, "RLIMIT_NPROC": (nproc, nproc)})
     os.set_inheritable(report, True)
     os.closerange(3, report)
     os.closerange(report + 1, 1 << 16)
-    python = config["python"]
     try:
-        os.execv(python, [python, "-s", "-B", __file__, "--program", sys.argv[1]])
+        os.execv(python, [python, "-s", "-B", __file__, config])
     except OSError as error:
         print(f"docfact sandbox: cannot start the interpreter {python}: {error}", file=sys.stderr)
         os._exit(126)
@@ -482,11 +484,12 @@ def run_program(config: dict) -> None:
 
 
 def main() -> None:
-    if sys.argv[1] == "--program":
-        del sys.argv[1]
-        run_program(json.loads(sys.argv[1]))
+    if sys.argv[1] == "--first":
+        first_stage(*sys.argv[2:])
     else:
-        first_stage(json.loads(sys.argv[1]))
+        import json  # (only here: the first stage does without it)
+
+        run_program(json.loads(sys.argv[1]))
 
 
 if __name__ == "__main__":

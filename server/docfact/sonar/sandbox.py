@@ -34,21 +34,25 @@ Layers, outermost first:
    standard input bound in read-only, so reopening /proc/self/fd/0 for writing fails),
    /dev/shm one of ``shm_bytes``; the root and /dev are remounted read-only, so no tmpfs
    without a size is writable. A system-call filter (``seccomp.py``) refuses the kernel
-   keyrings (not namespaced: as root all runs would share nobody's), new user namespaces
-   and ptrace. As root the program must read the project as ``nobody``: a private folder
-   is shown through a view of copies (``readable.py``).
-   The program runs as ``nobody`` outside as well as inside: as an ordinary user bwrap
-   maps the sandbox into a user namespace of the caller's uid; as root, a user namespace
-   would map the sandbox's uid to root outside (root's files readable, process limits
-   ignored), so bwrap makes none and the child drops to uid and gid 65534 itself, with the
-   only two capabilities bwrap leaves it for that.
+   keyrings (not namespaced: a key one run leaves would be read by a later run of the same
+   uid), new user namespaces and ptrace.
+   The program runs unprivileged outside as well as inside: as an ordinary user bwrap maps
+   the sandbox into a user namespace of the caller's uid (``nobody`` inside); as root, a
+   user namespace would map the sandbox's uid to root outside (root's files readable,
+   process limits ignored), so bwrap makes none and the child drops itself, with the only
+   two capabilities bwrap leaves it for that, to a uid and gid of the run's own (picked at
+   random from 2**24 above 2**30: no user's, so "others" permissions apply, and
+   RLIMIT_NPROC, which counts a uid's tasks machine-wide, counts this run's alone; with
+   one shared ``nobody``, concurrent runs ate each other's allowance). That user reads
+   the project only where it is open to all: a private folder is shown through a mirror
+   of copies (``readable.py``).
 3. Inside, ``jail_child.py``'s first stage, always under docfact's own interpreter
    (``-I -S``: trusted code only), forks once: the parent half is a watcher that writes the
    child's exit code and CPU time to a pipe only it holds (so a CPU-limit SIGKILL is told
-   from any other). The child half drops to nobody (checking that no capability is left
+   from any other). The child half drops to the run's uid (checking that no capability is left
    and that no set-user-ID program can give one back), sets the resource limits: CPU
    seconds, address space, file size, open files, processes (RLIMIT_NPROC, counted per
-   user: the tasks the sandbox's user already runs are added), no core files; and only
+   user: this run's, as root, since its uid is its own), no core files; and only
    then execs the interpreter that runs the program: the project's own (a committed
    ``.venv/bin/python`` may be a shell script, or run a ``.pth`` file first: it is as
    jailed as the program) or docfact's. No cgroup is used (none is writable on most
@@ -84,6 +88,7 @@ import contextlib
 import functools
 import json
 import os
+import secrets
 import selectors
 import shutil
 import signal
@@ -97,11 +102,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import seccomp
-from .jail_child import BLOCKED_EXIT, tasks_of
+from .jail_child import BLOCKED_EXIT
 from .readable import TooPrivate, readable_view
 
 CHILD = Path(__file__).with_name("jail_child.py")
-NOBODY = 65534  # the uid and gid the program runs as
+NOBODY = 65534  # the uid and gid inside an ordinary user's jail
+RUN_UIDS = (1 << 30, 1 << 24)  # as root, each run's uid: the first, and how many to pick from
 # What every program needs of the system, read-only: programs, libraries, the loader's cache.
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime")
@@ -206,14 +212,15 @@ def _run(
         program_path = os.path.join(work, "__main__.py")
         Path(program_path).write_text(program, encoding="utf-8")
         Path(work, "stdin.txt").write_text(stdin, encoding="utf-8")
-        if _as_root():  # the program's, as nobody; root, with no capability left, may enter
+        run_uid = RUN_UIDS[0] + secrets.randbelow(RUN_UIDS[1]) if _as_root() else None
+        if run_uid is not None:  # the program's; root, with no capability left, may enter
             for path in (work, program_path, os.path.join(work, "stdin.txt")):
-                os.chown(path, NOBODY, NOBODY)
+                os.chown(path, run_uid, run_uid)
             os.chmod(work, 0o711)
         report_read, report_write = os.pipe()
         status_read, status_write = os.pipe()
         try:
-            config = _child_config(work, program_path, limits, read_paths, python)
+            config = _child_config(work, program_path, limits, read_paths, python, run_uid)
             config.update(report_fd=report_write, status_fd=status_write)
             process = _start(config, work, limits, (report_write, status_write))
         except TooPrivate as error:
@@ -249,7 +256,12 @@ def _as_root() -> bool:
 
 
 def _child_config(
-    work: str, program_path: str, limits: Limits, read_paths: tuple[str, ...], python: str | None
+    work: str,
+    program_path: str,
+    limits: Limits,
+    read_paths: tuple[str, ...],
+    python: str | None,
+    run_uid: int | None,
 ) -> dict:
     cpu = max(1, int(limits.cpu_s + 0.999))
     return {
@@ -257,13 +269,10 @@ def _child_config(
         "program": program_path,
         "stdin": os.path.join(work, "stdin.txt"),
         "python": python or sys.executable,
-        "drop_to": NOBODY if _as_root() else None,
+        "drop_to": run_uid,
         "readable": sorted(_readable_roots(read_paths)),
         "hidden": sorted(_hidden_roots()),
         "processes": limits.processes,
-        # As root the program's processes are nobody's outside too, and the kernel counts
-        # all of them, the other sandboxes' included, against its RLIMIT_NPROC.
-        "tasks_outside": tasks_of(NOBODY) if _as_root() else 0,
         "rlimits": {
             "RLIMIT_CORE": [0, 0],
             "RLIMIT_CPU": [cpu, cpu + 1],
@@ -285,7 +294,8 @@ def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> sub
             "-S",
             "-B",
             str(CHILD),
-            json.dumps(config),
+            "--first",
+            *_first_stage_arguments(config),
         ]
         return subprocess.Popen(
             command,
@@ -297,6 +307,15 @@ def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> sub
             start_new_session=True,
             pass_fds=(*fds, filter_fd) if filter_fd >= 0 else fds,
         )
+
+
+def _first_stage_arguments(config: dict) -> list[str]:
+    """What ``jail_child.first_stage`` takes: one argument per value (no parser in the
+    privileged stage), the second stage's CONFIG_JSON among them, the limits last."""
+    rlimits = [f"{name}:{soft}:{hard}" for name, (soft, hard) in config["rlimits"].items()]
+    drop_to = "" if config["drop_to"] is None else str(config["drop_to"])
+    values = (config["status_fd"], config["report_fd"], drop_to, config["processes"])
+    return [config["stdin"], *map(str, values), config["python"], json.dumps(config), *rlimits]
 
 
 @contextlib.contextmanager
@@ -371,7 +390,7 @@ def _filesystem(work: str, readable: list[str], limits: Limits) -> list[str]:
     made: set[str] = set()
     for root in sorted(readable):
         if not any(_inside(root, done) for done in shown):  # else there through a folder above it
-            # as root the program is nobody: a private folder is shown through a view
+            # as root the program is nobody: a private folder is shown through a mirror
             shown_as = readable_view(root, _staging(work)) if _as_root() else None
             args += _parents(root, made) + (shown_as or ["--ro-bind", root, root])
             shown.append(root)

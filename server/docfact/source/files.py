@@ -6,6 +6,7 @@ import io
 import os
 import stat
 import tokenize
+from collections.abc import Sequence
 from pathlib import Path
 
 import pathspec
@@ -38,13 +39,21 @@ class SkippedFile(Exception):
     """A file that is not checked; the message is the one-line reason."""
 
 
-def read_regular(path: Path, max_bytes: int) -> bytes:
+def read_regular(path: Path, max_bytes: int, within: Sequence[Path] = ()) -> bytes:
     """The bytes of the regular file at ``path`` (links followed), or SkippedFile: a FIFO
     would block the read forever, a device (a link to /dev/zero) would never end, and a
-    file may grow between the size check and the read."""
+    file may grow between the size check and the read. With ``within`` (the folders being
+    checked), a file whose links lead out of them is not read: a repository's
+    ``notes.py -> ~/.ssh/id_rsa`` is not source to check (or to send to a model)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if within:
+        real = resolved_inside(path, within)
+        if real is None:
+            raise SkippedFile("a link that leads out of the checked folder (not followed)")
+        path, flags = real, flags | getattr(os, "O_NOFOLLOW", 0)  # a link now is a swap
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; nothing else notices it.
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        descriptor = os.open(path, flags)
     except OSError as error:
         raise SkippedFile(f"cannot be read: {error.strerror or error}") from None
     with os.fdopen(descriptor, "rb") as handle:
@@ -60,6 +69,15 @@ def read_regular(path: Path, max_bytes: int) -> bytes:
     if len(data) > max_bytes:
         raise SkippedFile(f"over the {max_bytes:,}-byte limit (max_file_bytes)")
     return data
+
+
+def resolved_inside(path: Path, folders: Sequence[Path]) -> Path | None:
+    """``path`` with its links resolved, when that lies in one of ``folders`` (theirs
+    resolved too); else None."""
+    real = Path(os.path.realpath(path))
+    if any(real.is_relative_to(os.path.realpath(folder)) for folder in folders):
+        return real
+    return None
 
 
 def decode_source(data: bytes) -> str:
