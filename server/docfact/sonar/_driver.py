@@ -169,6 +169,7 @@ def run(request, started):
 
     def one_case(case):
         if time.monotonic() > deadline or timeouts[0] >= GIVE_UP:
+            seen["out_of_time"] = True  # the cases tried are fewer than asked for
             return
         args, kwargs, instance = case
         if instance is None and original.bind == "instance" and original.make is None:
@@ -206,6 +207,7 @@ def run(request, started):
         "stage": None,
         "cases": seen["cases"],
         "seen_calls": len(calls),
+        "out_of_time": seen.get("out_of_time", False),
         "results": tallies,
     }
 
