@@ -399,8 +399,13 @@ async def test_a_request_nested_too_deep_is_answered_with_an_error(raw_server):
 
 @pytest.mark.parametrize(
     "head",
-    [b"\r\n", b"Content-Length: -5\r\n\r\n", b"Content-Type: application/json\r\n\r\n"],
-    ids=["no-header", "negative-length", "no-length"],
+    [
+        b"\r\n",
+        b"Content-Length: -5\r\n\r\n",
+        b"Content-Type: application/json\r\n\r\n",
+        b"Content-Length: 99999999999999\r\n\r\n",
+    ],
+    ids=["no-header", "negative-length", "no-length", "terabytes"],
 )
 async def test_a_frame_without_a_valid_length_is_skipped_and_the_server_goes_on(raw_server, head):
     hover = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {}}

@@ -5,7 +5,8 @@ pygls's loop, which this replaces, had two ways to go quiet for good: a frame wi
 valid ``Content-Length`` (missing, negative, not a number) left its body glued to the next
 header line, and every later frame with it, so nothing was ever answered again; and a body
 nested deeper than the JSON decoder can go (RecursionError) was logged as a traceback and
-its request never answered. Here such a frame costs only itself: one line in the log, the
+its request never answered; a length of terabytes was a MemoryError. Here such a frame
+costs only itself: one line in the log, the
 reader finds the next ``Content-Length`` header, and a request too deep to read is answered
 with InvalidRequest when its id can be found.
 """
@@ -26,6 +27,9 @@ from pygls.protocol import JsonRPCProtocol
 log = logging.getLogger("docfact")
 
 _HEADER = b"content-length:"
+# A larger length is not believed: reading it would allocate it at once (MemoryError), and
+# no document an editor sends comes near it.
+MAX_MESSAGE_BYTES = 256 << 20
 # The tokens that decide nesting: strings (which may hold brackets), brackets, and the
 # top-level "id" member with its value.
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
@@ -85,8 +89,12 @@ def _length(value: bytes) -> int | None:
         length = int(value.strip())
     except ValueError:
         length = -1
-    if length < 0:
-        log.warning("LSP: Content-Length %r is not a length", value.strip().decode("latin-1"))
+    if not 0 <= length <= MAX_MESSAGE_BYTES:
+        log.warning(
+            "LSP: Content-Length %r is not a length docfact reads (at most %d)",
+            value.strip()[:40].decode("latin-1"),
+            MAX_MESSAGE_BYTES,
+        )
         return None
     return length
 
