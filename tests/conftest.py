@@ -15,6 +15,8 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
     into each test's folder: every CLI or server a test starts would train it again."""
     cache = tmp_path_factory.mktemp("docfact-cache")
     monkeypatch.setenv("DOCFACT_CACHE_DIR", str(cache))
+    # ... nor the user's own config file (~/.config/docfact/config.toml).
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     from docfact.sonar.fluency import prose_model_path
 

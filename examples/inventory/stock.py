@@ -37,7 +37,7 @@ def restock(item: Item, amount: int, note: str = "") -> Item:
 def reserve(item: Item, count: int) -> bool:
     """Reserve ``count`` units of ``item`` for an order.
 
-    The reservation fails when `qty` is larger than what is on the shelf.
+    The reservation fails when `count` is larger than what `itme` has on the shelf.
 
     Args:
         item: The item to reserve.
@@ -66,7 +66,15 @@ def find(items: list[Item], sku: str) -> list[Item]:
 
     The items are first deduplicated by `dedupe_items()`.
     """
-    return [item for item in items if item.sku == sku and item.quantity]
+    return [item for item in dedup_items(items) if item.sku == sku and item.quantity]
+
+
+def dedup_items(items: list[Item]) -> list[Item]:
+    """The items with one of each SKU, the first of each kept."""
+    first: dict[str, Item] = {}
+    for item in items:
+        first.setdefault(item.sku, item)
+    return list(first.values())
 
 
 def low_stock(items: list[Item], threshold: int = 5):

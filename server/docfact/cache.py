@@ -1,16 +1,24 @@
 """Content-addressed results store: SQLite in WAL mode, safe for several processes.
 
 Values are JSON. A corrupt file is moved aside and rebuilt; a failing cache never fails
-a check, it only makes it slower.
+a check, it only makes it slower, and an entry that cannot be read is a miss.
+
+Entries are bound to this machine: every key is stored as an HMAC under a random secret kept
+in the user's cache folder (mode 0600), so a cache folder that came with a repository (or
+from another machine) holds no entry this machine will ever read: the cache holds results,
+never instructions (docs/security.md).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import hmac
 import json
 import logging
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
@@ -37,6 +45,56 @@ _COLUMNS = ("key", "value", "size", "used")
 def default_cache_dir() -> Path:
     override = os.environ.get("DOCFACT_CACHE_DIR")
     return Path(override) if override else Path(platformdirs.user_cache_dir("docfact"))
+
+
+_KEY_BYTES = 32
+
+
+def machine_key() -> bytes:
+    """This machine's cache secret: read from the user's cache folder, or made there first
+    (private to the user). When it cannot be kept, one for this process only: its cache
+    entries are then never read again, which costs time and nothing else."""
+    return _key_in(default_cache_dir())
+
+
+@functools.cache
+def _key_in(folder: Path) -> bytes:
+    path = folder / "machine.key"
+    try:
+        return _read_key(path) or _make_key(path)
+    except OSError as error:
+        log.warning(
+            "cannot keep the cache's key in %s (%s); cached results last this run only",
+            path,
+            error.strerror or error,
+        )
+        return secrets.token_bytes(_KEY_BYTES)
+
+
+def _read_key(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    if len(data) != _KEY_BYTES:
+        raise OSError(f"{path} is not a key of {_KEY_BYTES} bytes")
+    return data
+
+
+def _make_key(path: Path) -> bytes:
+    """A new key written to a private temporary file and linked into place: a process
+    that finds the file finds it whole, and of two processes racing the first one wins."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(secrets.token_bytes(_KEY_BYTES))
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return _read_key(path) or b""
 
 
 def cache_key(*parts: Any) -> str:
@@ -108,24 +166,25 @@ class Cache:
     ) -> dict[str, Any]:
         """The stored values of ``keys``; one for which ``valid(value)`` is false (a value
         of another shape, written by another version or damaged) is a miss."""
-        keys = list(keys)
+        wanted = {_bound(key): key for key in keys}
         db = self._connect()
-        if db is None or not keys:
+        if db is None or not wanted:
             return {}
         found: dict[str, Any] = {}
+        stored = list(wanted)
         try:
             now = time.time()
-            for start in range(0, len(keys), 500):
-                chunk = keys[start : start + 500]
+            for start in range(0, len(stored), 500):
+                chunk = stored[start : start + 500]
                 marks = ",".join("?" * len(chunk))
                 rows = db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk)
-                for key, value in rows:
-                    value = json.loads(value)
-                    if valid is None or valid(value):
-                        found[key] = value
+                for key, text in rows:
+                    value = _readable(text, valid)
+                    if value is not None:
+                        found[wanted[key]] = value
                 # Recency for the least-recently-used eviction.
                 db.execute(f"UPDATE results SET used=? WHERE key IN ({marks})", [now, *chunk])
-        except (sqlite3.DatabaseError, ValueError) as error:
+        except sqlite3.DatabaseError as error:
             log.warning("cache read failed (%s); results will be recomputed", error)
             return {}
         return found
@@ -141,7 +200,7 @@ class Cache:
         rows = []
         for key, value in items.items():
             text = json.dumps(value, separators=(",", ":"))
-            rows.append((key, text, len(text), now))
+            rows.append((_bound(key), text, len(text), now))
         try:
             db.execute("BEGIN IMMEDIATE")
             db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)", rows)
@@ -181,3 +240,20 @@ class Cache:
         if self._db is not None:
             self._db.close()
             self._db = None
+
+
+def _bound(key: str) -> str:
+    """The key as stored: bound to this machine's secret."""
+    return hmac.new(machine_key(), key.encode(), hashlib.sha256).hexdigest()
+
+
+def _readable(text: Any, valid: Callable[[Any], bool] | None) -> Any | None:
+    """A stored value, or None when it cannot be read: not JSON, nested past the parser's
+    depth, or of a shape ``valid`` refuses or cannot even look at (a damaged entry is a
+    miss, never an error)."""
+    try:
+        value = json.loads(text)
+        return value if valid is None or valid(value) else None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
+        log.info("cache entry unreadable (%s); recomputed", type(error).__name__)
+        return None

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .baseline import BaselineError
-from .config import STYLES, ConfigError, Settings, load_settings
+from .config import (
+    STYLES,
+    ConfigError,
+    Settings,
+    load_settings,
+    trusted_keys,
+    user_config_path,
+)
 from .model import SEVERITIES
 from .terminal import PrintableFormatter, printable
 
@@ -22,6 +29,10 @@ if TYPE_CHECKING:
     from .runner import ModelPasses, RunResult
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+_HOW_TO_SET_A_MODEL = (
+    "pass --llm-model, set llm.model in your own config file, or pass --trust-project to take "
+    "it from the project's pyproject.toml"
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -94,12 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--format", choices=("text", "json"), default="text")
     score.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
+    _add_trust_option(score)
     score.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
     score.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     _add_model_options(score)
     score.set_defaults(
         select=None,
         ignore=None,
+        preview=None,
         fail_on=None,
         docstring_style=None,
         jobs=None,
@@ -135,11 +148,18 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--select", type=_code_list, help="rule codes or prefixes to enable (DF5, ALL)"
     )
     parser.add_argument("--ignore", type=_code_list, help="rule codes or prefixes to disable")
+    parser.add_argument(
+        "--preview",
+        action="store_true",
+        default=None,
+        help="also run the preview rules (not yet proven on projects no one tuned them on)",
+    )
     parser.add_argument("--docstring-style", choices=STYLES)
     parser.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
     parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
+    _add_trust_option(parser)
     _add_model_options(parser)
     scores = parser.add_argument_group("scores (need a model; cached)")
     scores.add_argument(
@@ -156,9 +176,20 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_trust_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="also take from the project's pyproject.toml the settings that choose where code "
+        f"is sent or what runs ({', '.join(trusted_keys())}); without it they come only from "
+        f"flags and your own {user_config_path()}",
+    )
+
+
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
     model = parser.add_argument_group(
-        "model judge (ReFEree C1-C4; nothing is sent without --llm-model)"
+        "model judge (ReFEree C1-C4; nothing is sent unless a model is set by --llm-model, "
+        "your own config file, or the pyproject.toml of a project you trust: --trust-project)"
     )
     model.add_argument("--llm-model", help="a litellm model string, e.g. openai/gpt-4o-mini")
     model.add_argument("--llm-api-base", help="the model server's URL")
@@ -203,10 +234,10 @@ def main(argv: list[str] | None = None) -> int:
             return _score(arguments)
         return _cache(arguments)
     except ConfigError as error:
-        print(f"docfact: configuration error: {error}", file=sys.stderr)
+        print(printable(f"docfact: configuration error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except BaselineError as error:
-        print(f"docfact: error: {error}", file=sys.stderr)
+        print(printable(f"docfact: error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("docfact: interrupted", file=sys.stderr)
@@ -214,16 +245,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _settings(arguments: argparse.Namespace) -> tuple[Settings, Path | None]:
+    """The run's settings; what an untrusted project's file may not choose is said once."""
     if arguments.config is not None:
         if not arguments.config.is_file():
             raise ConfigError(f"--config {arguments.config}: no such file")
-        settings, root = load_settings(arguments.config)
+        start = arguments.config
     else:
         start = arguments.paths[0] if arguments.paths[0].exists() else Path.cwd()
-        settings, root = load_settings(start)
+    settings, root, untrusted = load_settings(start, trusted=arguments.trust_project)
+    if untrusted is not None:
+        how = "pass --trust-project if you trust this repository"
+        print(printable(f"docfact: warning: {untrusted.message(how)}"), file=sys.stderr)
     flags = {
         "select": arguments.select,
         "ignore": arguments.ignore,
+        "preview": arguments.preview,
         "fail_on": arguments.fail_on,
         "docstring_style": arguments.docstring_style,
         "cache_dir": arguments.cache_dir,
@@ -246,10 +282,7 @@ def _settings(arguments: argparse.Namespace) -> tuple[Settings, Path | None]:
     settings = settings.with_overrides(overrides, "command line")
     asked = [f"--{table}" for table in ("sonar", "ssc") if getattr(arguments, table, False)]
     if asked and not settings.llm.model:
-        raise ConfigError(
-            f"{' and '.join(asked)} need a model: set model in [tool.docfact.llm] "
-            "or pass --llm-model"
-        )
+        raise ConfigError(f"{' and '.join(asked)} need a model: {_HOW_TO_SET_A_MODEL}")
     return settings, root
 
 
@@ -265,12 +298,11 @@ def _warn_without_sandbox() -> None:
         )
 
 
-def _run(arguments: argparse.Namespace) -> tuple[RunResult, Settings]:
-    """The run behind `check` and `report`: settings, cache, and every file checked."""
+def _run(arguments: argparse.Namespace, settings: Settings, root: Path | None) -> RunResult:
+    """The run behind `check` and `report`: cache, and every file checked."""
     from .cache import Cache
     from .runner import check_paths
 
-    settings, root = _settings(arguments)
     if settings.sonar.enabled and settings.llm.model:
         _warn_without_sandbox()
     cache_dir = Path(settings.cache_dir) if settings.cache_dir else None
@@ -290,7 +322,7 @@ def _run(arguments: argparse.Namespace) -> tuple[RunResult, Settings]:
     gc.enable()
     for path, reason in result.skipped:
         print(printable(f"docfact: skipped {path}: {reason}"), file=sys.stderr)
-    return result, settings
+    return result
 
 
 def _model_passes(settings: Settings, cache: Cache | None) -> ModelPasses | None:
@@ -317,11 +349,12 @@ def _check(arguments: argparse.Namespace) -> int:
     try:  # before the run: a wrong REF or a folder outside git is said at once
         changed = ChangedUnits(arguments.diff, arguments.paths[0]) if arguments.diff else None
     except DiffError as error:
-        print(f"docfact: error: {error}", file=sys.stderr)
+        print(printable(f"docfact: error: {error}"), file=sys.stderr)
         return EXIT_USAGE
-    result, settings = _reported(arguments, changed)
+    settings, root = _settings(arguments)
+    result = _reported(arguments, settings, root, changed)
     if arguments.fix and _fixed(result, arguments.unsafe_fixes):
-        result, settings = _reported(arguments, changed)  # what remains, where it now is
+        result = _reported(arguments, settings, root, changed)  # what remains, where it now is
     render = {"json": output.to_json, "sarif": output.to_sarif, "text": output.to_text}
     _write(render[arguments.format](result) + "\n")
     missing = [p for p in arguments.paths if not p.exists()]
@@ -331,15 +364,18 @@ def _check(arguments: argparse.Namespace) -> int:
 
 
 def _reported(
-    arguments: argparse.Namespace, changed: ChangedUnits | None
-) -> tuple[RunResult, Settings]:
+    arguments: argparse.Namespace,
+    settings: Settings,
+    root: Path | None,
+    changed: ChangedUnits | None,
+) -> RunResult:
     """The run, narrowed to the findings the baseline and --diff let through."""
-    result, settings = _run(arguments)
+    result = _run(arguments, settings, root)
     if arguments.baseline is not None:
         result.diagnostics = _not_in_baseline(arguments.baseline, result.diagnostics)
     if changed is not None:
         result.diagnostics = changed.keep(result.diagnostics)
-    return result, settings
+    return result
 
 
 def _fixed(result: RunResult, unsafe: bool) -> bool:
@@ -350,12 +386,14 @@ def _fixed(result: RunResult, unsafe: bool) -> bool:
     outcome = apply_fixes(result.diagnostics, result.checked, unsafe)
     for d in outcome.applied:
         print(
-            f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: "
-            f"{d['code']} {d['fix']['title']}",
+            printable(
+                f"docfact: fixed {d['path']}:{d['start']['line']}:{d['start']['column']}: "
+                f"{d['code']} {d['fix']['title']}"
+            ),
             file=sys.stderr,
         )
     for reason in outcome.not_applied:
-        print(f"docfact: {reason}", file=sys.stderr)
+        print(printable(f"docfact: {reason}"), file=sys.stderr)
     summary = f"docfact: applied {len(outcome.applied)} fixes to {outcome.files} files"
     if outcome.unsafe_left:
         summary += f"; {outcome.unsafe_left} unsafe fixes not applied (--unsafe-fixes applies them)"
@@ -387,7 +425,7 @@ def _report(arguments: argparse.Namespace) -> int:
         print(f"docfact: error: {path}: no such file or directory", file=sys.stderr)
     if missing:
         return EXIT_USAGE
-    result, _ = _run(arguments)
+    result = _run(arguments, *_settings(arguments))
     try:
         report.write(result, arguments.output, project=arguments.paths[0].resolve().name)
     except OSError as error:
@@ -412,9 +450,7 @@ def _score(arguments: argparse.Namespace) -> int:
     arguments.paths = [path]
     settings, root = _settings(arguments)
     if not settings.llm.model:
-        raise ConfigError(
-            "score needs a model: set model in [tool.docfact.llm] or pass --llm-model"
-        )
+        raise ConfigError(f"score needs a model: {_HOW_TO_SET_A_MODEL}")
     _warn_without_sandbox()
     cache_dir = Path(settings.cache_dir) if settings.cache_dir else None
     cache = None if arguments.no_cache else Cache(cache_dir)
@@ -427,7 +463,7 @@ def _score(arguments: argparse.Namespace) -> int:
     try:
         entry = score_one(job, qualname, project_graph(outcomes), settings, cache)
     except ScoreError as error:
-        print(f"docfact: error: {error}", file=sys.stderr)
+        print(printable(f"docfact: error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     _write(
         (json.dumps(entry, indent=2) if arguments.format == "json" else output.score_card(entry))

@@ -1,4 +1,11 @@
-"""Settings: defaults < pyproject ``[tool.docfact]`` < editor settings < CLI flags.
+"""Settings: defaults < the user's config file < pyproject ``[tool.docfact]`` < editor
+settings < CLI flags.
+
+A repository's ``pyproject.toml`` is untrusted input: the settings that decide where text
+goes or what runs (``Spec.trusted``) are taken from it only when the user trusts that
+repository (``--trust-project``, VS Code's workspace trust); otherwise they come from the
+user's own config file (``~/.config/docfact/config.toml``, the schema of ``[tool.docfact]``),
+flags and editor settings only, and what was left out is said once.
 
 One typed, fully defaulted model. Keys are snake_case inside; ``pyproject.toml`` may use
 kebab-case (as ruff does) and editors camelCase. Unknown keys are rejected by name.
@@ -14,7 +21,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
+
+import platformdirs
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -62,9 +71,13 @@ class Spec:
     kind: str
     choices: tuple[str, ...] = ()  # kind "choice": the values it may take
     least: int | float = 0  # kinds "int" and "number": the smallest value allowed
+    most: int | float | None = None  # kinds "int" and "number": the largest value allowed
     optional: bool = False  # None (null) is a value: "not set"
     editor: bool = False  # the VS Code extension shows it and passes it on
     why: str = ""  # said after the rule a value broke
+    # It decides where code or text is sent, or what runs: a repository's file may set it
+    # only when the user trusts the repository (a table: every key in it).
+    trusted: bool = False
 
 
 def setting(default: Any, kind: str, **spec: Any) -> Any:
@@ -97,6 +110,27 @@ class _Table:
                 changes[name] = _read(specs[name], value, f"{origin}: {path}")
         return replace(self, **changes)  # type: ignore[type-var]
 
+    def untrusted_part(self, raw: Any, table: str = "") -> tuple[Any, list[str]]:
+        """``raw`` without the settings only a trusted source may choose, and the dotted
+        names of those it held (unknown keys and bad shapes are left to ``with_overrides``)."""
+        if not isinstance(raw, dict):
+            return raw, []
+        specs = {f.name: f.metadata["spec"] for f in fields(self)}  # type: ignore[arg-type]
+        kept, dropped = {}, []
+        for key, value in raw.items():
+            name = _snake(key)
+            spec = specs.get(name)
+            path = f"{table}.{name}" if table else name
+            if spec is not None and spec.trusted:
+                inner = value if isinstance(value, dict) and spec.kind == "table" else {}
+                dropped += [f"{path}.{_snake(k)}" for k in inner] or [path]
+            elif spec is not None and spec.kind == "table":
+                kept[key], inner_dropped = getattr(self, name).untrusted_part(value, path)
+                dropped += inner_dropped
+            else:
+                kept[key] = value
+        return kept, dropped
+
 
 def _read(spec: Spec, value: Any, where: str) -> Any:
     """``value`` as the setting ``spec`` describes reads it, or ConfigError naming ``where``."""
@@ -119,13 +153,19 @@ def _int(spec: Spec, value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < spec.least:
         rule = "a non-negative integer" if spec.least == 0 else f"an integer >= {spec.least}"
         raise ConfigError(f"{where} must be {rule}{_why(spec)}")
-    return value
+    return _at_most(spec, value, where)
 
 
 def _number(spec: Spec, value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < spec.least:
         raise ConfigError(f"{where} must be a non-negative number")
-    return float(value)
+    return float(_at_most(spec, value, where))
+
+
+def _at_most(spec: Spec, value: int | float, where: str) -> Any:
+    if spec.most is not None and value > spec.most:
+        raise ConfigError(f"{where} must be at most {spec.most}, not {value}")
+    return value
 
 
 def _fraction(spec: Spec, value: Any, where: str) -> float:
@@ -234,12 +274,12 @@ class LlmSettings(_Table):
     api_base: str | None = setting(None, "text", optional=True, editor=True)
     # the NAME of the variable holding the key, never the key
     api_key_env: str | None = setting(None, "env_name", optional=True, editor=True)
-    temperature: float = setting(0.1, "number", editor=True)
-    top_p: float = setting(0.9, "number", editor=True)
-    timeout_s: float = setting(60.0, "number", editor=True)
-    max_retries: int = setting(3, "int", editor=True)
-    max_concurrency: int = setting(4, "int", least=1, editor=True)
-    votes: int = setting(1, "int", least=1, editor=True)
+    temperature: float = setting(0.1, "number", most=2, editor=True)
+    top_p: float = setting(0.9, "number", most=1, editor=True)
+    timeout_s: float = setting(60.0, "number", most=600, editor=True)
+    max_retries: int = setting(3, "int", most=10, editor=True)
+    max_concurrency: int = setting(4, "int", least=1, most=32, editor=True)
+    votes: int = setting(1, "int", least=1, most=9, editor=True)
     # "batched" (one call per docstring) or "paper" (ReFEree's)
     protocol: str = setting("batched", "choice", choices=PROTOCOLS, editor=True)
     run: str = setting("onSave", "choice", choices=RUN_MODES, editor=True)
@@ -255,18 +295,18 @@ class SonarSettings(_Table):
     # in the editor: "onSave", or "manual" (the docfact.score command)
     run: str = setting("manual", "choice", choices=("onSave", "manual"), editor=True)
     # litellm models of the Abstraction pool; () = llm.model
-    generators: tuple[str, ...] = setting((), "texts", editor=True)
+    generators: tuple[str, ...] = setting((), "texts", trusted=True, editor=True)
     # programs in the Abstraction pool, shared by the generators (paper 3 x 3)
-    samples: int = setting(9, "int", least=1, editor=True)
-    compressions: int = setting(3, "int", least=1, editor=True)
+    samples: int = setting(9, "int", least=1, most=27, editor=True)
+    compressions: int = setting(3, "int", least=1, most=9, editor=True)
     # differential-testing inputs per comparison
-    fuzz_cases: int = setting(200, "int", least=1, editor=True)
-    time_limit_s: float = setting(10.0, "number", editor=True)  # sandbox wall clock per comparison
+    fuzz_cases: int = setting(200, "int", least=1, most=5000, editor=True)
+    time_limit_s: float = setting(10.0, "number", most=300, editor=True)  # sandbox, per comparison
     # a local causal LM folder; default GPT-2 if cached, else n-grams
-    fluency_model: str | None = setting(None, "text", optional=True, editor=True)
+    fluency_model: str | None = setting(None, "text", optional=True, trusted=True, editor=True)
     # The project's interpreter, which runs its functions in their modules; default the
     # project's .venv (venv, env) when it has one, else docfact's own.
-    python: str | None = setting(None, "text", optional=True)
+    python: str | None = setting(None, "text", optional=True, trusted=True)
 
 
 @dataclass(frozen=True)
@@ -278,17 +318,17 @@ class SscSettings(_Table):
     # in the editor: "onSave", or "manual" (the docfact.score command)
     run: str = setting("manual", "choice", choices=("onSave", "manual"), editor=True)
     # sampled summaries per function (the paper: 50)
-    k: int = setting(8, "int", least=2, why="SSC compares summaries in pairs", editor=True)
-    temperature: float = setting(0.8, "number", editor=True)
+    k: int = setting(8, "int", least=2, most=50, why="SSC compares summaries in pairs", editor=True)
+    temperature: float = setting(0.8, "number", most=2, editor=True)
     # conformal miscoverage: tau is the (1 - epsilon) quantile
     epsilon: float = setting(0.1, "fraction", editor=True)
     # a local encoder folder; default the packaged MiniLM
-    encoder: str | None = setting(None, "text", optional=True, editor=True)
+    encoder: str | None = setting(None, "text", optional=True, trusted=True, editor=True)
     # hidden layer of the encoder; None = its default
-    encoder_layer: int | None = setting(None, "int", least=1, optional=True, editor=True)
+    encoder_layer: int | None = setting(None, "int", least=1, most=100, optional=True, editor=True)
     idf: bool = setting(False, "bool", editor=True)  # idf-weighted BERTScore
     # P3: judgements per summary, majority vote
-    judge_votes: int = setting(3, "int", least=1, editor=True)
+    judge_votes: int = setting(3, "int", least=1, most=9, editor=True)
 
 
 _LLM, _SONAR, _SSC = LlmSettings(), SonarSettings(), SscSettings()
@@ -299,6 +339,8 @@ class Settings(_Table):
     # code prefixes to enable beyond the defaults ("ALL" for all)
     select: tuple[str, ...] = setting((), "codes", editor=True)
     ignore: tuple[str, ...] = setting((), "codes", editor=True)  # code prefixes to disable
+    # rules not yet proven on unseen projects (checks/registry.py's ``preview``)
+    preview: bool = setting(False, "bool", editor=True)
     # (glob, codes)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = setting((), "file_codes")
     # gitignore-style patterns, on top of .gitignore
@@ -307,16 +349,16 @@ class Settings(_Table):
     fail_on: str = setting("warning", "choice", choices=(*SEVERITIES, "never"))
     # (code, severity) overrides
     severity: tuple[tuple[str, str], ...] = setting((), "severities", editor=True)
-    max_file_bytes: int = setting(2_000_000, "int")
-    cache_dir: str | None = setting(None, "path", optional=True, editor=True)
-    jobs: int = setting(0, "int")  # worker processes for `docfact check`; 0 = one per core
+    max_file_bytes: int = setting(2_000_000, "int", most=20_000_000)
+    cache_dir: str | None = setting(None, "path", optional=True, trusted=True, editor=True)
+    jobs: int = setting(0, "int", most=64)  # worker processes of `check`; 0 = one per core
     # Editor only:
     # quiet time after an edit before the document is re-checked
-    debounce_ms: int = setting(250, "int", editor=True)
+    debounce_ms: int = setting(250, "int", most=60_000, editor=True)
     # keep reporting closed files of the workspace
     workspace_diagnostics: bool = setting(False, "bool", editor=True)
     # Nested tables (frozen, so one default instance is shared safely):
-    llm: LlmSettings = setting(_LLM, "table", editor=True)  # noqa: RUF009
+    llm: LlmSettings = setting(_LLM, "table", trusted=True, editor=True)  # noqa: RUF009
     sonar: SonarSettings = setting(_SONAR, "table", editor=True)  # noqa: RUF009
     ssc: SscSettings = setting(_SSC, "table", editor=True)  # noqa: RUF009
 
@@ -337,9 +379,15 @@ def find_pyproject(start: Path) -> Path | None:
 
 
 def _docfact_table(path: Path) -> dict | None:
+    tool = _toml(path).get("tool")
+    table = tool.get("docfact") if isinstance(tool, dict) else None  # `tool = "x"`: not ours
+    return table if isinstance(table, dict) else None
+
+
+def _toml(path: Path) -> dict:
     try:
         with path.open("rb") as handle:
-            document = tomllib.load(handle)
+            return tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     except OSError as error:
@@ -348,15 +396,69 @@ def _docfact_table(path: Path) -> dict | None:
         raise ConfigError(
             f"{path}: not valid UTF-8 (byte {error.start}), as TOML must be"
         ) from None
-    tool = document.get("tool")
-    table = tool.get("docfact") if isinstance(tool, dict) else None  # `tool = "x"`: not ours
-    return table if isinstance(table, dict) else None
 
 
-def load_settings(start: Path, base: Settings | None = None) -> tuple[Settings, Path | None]:
-    """Settings from the pyproject.toml governing ``start``, and the folder it is in."""
-    settings = base or Settings()
+def user_config_path() -> Path:
+    """The user's own config file: the schema of ``[tool.docfact]``, at its top level."""
+    return Path(platformdirs.user_config_dir("docfact")) / "config.toml"
+
+
+def user_settings() -> Settings:
+    """The defaults with the user's config file applied (every key: the user is trusted)."""
+    path = user_config_path()
+    if not path.is_file():
+        return Settings()
+    return Settings().with_overrides(_toml(path), str(path))
+
+
+def trusted_keys() -> list[str]:
+    """The settings a repository's file may choose only when trusted, dotted (``llm.*``:
+    the whole table)."""
+    found = []
+    defaults = Settings()
+    for setting in fields(Settings):
+        spec = setting.metadata["spec"]
+        if spec.trusted:
+            found.append(f"{setting.name}.*" if spec.kind == "table" else setting.name)
+        elif spec.kind == "table":
+            table = getattr(defaults, setting.name)
+            found += [
+                f"{setting.name}.{f.name}" for f in fields(table) if f.metadata["spec"].trusted
+            ]
+    return found
+
+
+@dataclass(frozen=True)
+class Untrusted:
+    """Settings of a repository's file left out because the repository is not trusted."""
+
+    path: Path  # the pyproject.toml
+    keys: tuple[str, ...]  # dotted names, as written there (snake_case)
+
+    def message(self, how_to_trust: str) -> str:
+        return (
+            f"ignored {', '.join(self.keys)} from {self.path}: a repository's files may not "
+            f"choose where code is sent or what runs; {how_to_trust}, or set them in "
+            f"{user_config_path()}"
+        )
+
+
+class Loaded(NamedTuple):
+    settings: Settings
+    root: Path | None  # the folder of the pyproject.toml read, if any
+    untrusted: Untrusted | None  # what was left out of it (not trusted), if anything
+
+
+def load_settings(start: Path, trusted: bool = False, base: Settings | None = None) -> Loaded:
+    """Settings from the user's config file (or ``base``) and the pyproject.toml governing
+    ``start``; without ``trusted``, that file's trusted-only settings are left out."""
+    settings = base or user_settings()
     pyproject = find_pyproject(start)
     if pyproject is None:
-        return settings, None
-    return settings.with_overrides(_docfact_table(pyproject), str(pyproject)), pyproject.parent
+        return Loaded(settings, None, None)
+    raw = _docfact_table(pyproject)
+    untrusted = None
+    if not trusted:
+        raw, dropped = settings.untrusted_part(raw)
+        untrusted = Untrusted(pyproject, tuple(dropped)) if dropped else None
+    return Loaded(settings.with_overrides(raw, str(pyproject)), pyproject.parent, untrusted)

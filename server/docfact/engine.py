@@ -11,13 +11,24 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from .analysis import FileAnalysis, UnitAnalysis
+from .checks import evidence
 from .checks.context import CheckContext
 from .checks.lookups import Answers, Lookups
 from .checks.registry import RULES
 from .config import Settings
 from .graph.build import ProjectGraph
 from .graph.facts import FileFacts, file_facts
-from .model import Docstring, Finding, Fix, Module, Outdated, Signature, Span, Unit
+from .graph.references import names_near
+from .model import (
+    Docstring,
+    Finding,
+    Fix,
+    Module,
+    Outdated,
+    Signature,
+    Span,
+    Unit,
+)
 from .rule_settings import codes_for
 from .source import java, python
 from .source.docstring import parse_docstring
@@ -25,6 +36,9 @@ from .source.files import SkippedFile
 from .source.javadoc import parse_javadoc
 from .source.lines import LineIndex
 from .source.segment import segments as split_segments
+
+# A name-existence finding told by the name's history in git (``history.py``), or None.
+History = Callable[[Finding], Finding | None]
 
 EMPTY_MODULE = Module(units=(), defined_names=frozenset(), imported_names=frozenset())
 
@@ -204,9 +218,13 @@ def _moved_finding(finding: Finding, offset: int, line: int, path: str) -> Findi
     )
 
 
-def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]:
+def resolve(
+    findings: Iterable[Finding], project: ProjectGraph, history: History | None = None
+) -> list[Finding]:
     """Findings that stand once the whole project is known, with the project evidence
-    they were settled on."""
+    they were settled on. A finding that says a name does not exist stands only with
+    evidence of what was meant (a near miss; with ``history``, the name's past in git);
+    without, it is the preview rule's (``checks/evidence.py``)."""
     standing = []
     for finding in findings:
         if project.cancels(finding.symbol, finding.condition):
@@ -223,8 +241,25 @@ def resolve(findings: Iterable[Finding], project: ProjectGraph) -> list[Finding]
                 else finding.fix
             )
             finding = replace(finding, message=message, fix=fix)
+        if finding.code in evidence.NAME_EXISTENCE_RULES:
+            finding = _with_evidence(finding, project, history)
         standing.append(finding)
     return standing
+
+
+def _with_evidence(finding: Finding, project: ProjectGraph, history: History | None) -> Finding:
+    """A name-existence finding with what shows what was meant, else a preview one."""
+    if finding.fix is None and finding.code in ("DF102", "DF103"):
+        meant = evidence.project_near_miss(finding, names_near(project, finding.subject))
+        if meant is not None:
+            message = f"{finding.message}; did you mean `{meant}`?"
+            fix = Fix(f"Replace with `{meant}`", meant, finding.span, "unsafe")
+            finding = replace(finding, message=message, fix=fix)
+    near = evidence.near_miss_evidence(finding, project.where_defined)
+    if near is not None:
+        return replace(finding, evidence=(*finding.evidence, near))
+    told = history(finding) if history is not None else None
+    return told if told is not None else evidence.unverified(finding)
 
 
 def facts_of(analysis: FileAnalysis, is_package: bool = False) -> FileFacts:

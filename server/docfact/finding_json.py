@@ -22,7 +22,7 @@ def encode(finding: Finding) -> dict[str, Any]:
         "symbol": finding.symbol,
         "sentence": finding.sentence,
         "sentence_span": [finding.sentence_span.start, finding.sentence_span.end],
-        "evidence": [[e.symbol, e.path, e.line, e.text] for e in finding.evidence],
+        "evidence": [[e.symbol, e.path, e.line, e.text, e.kind] for e in finding.evidence],
         "fix": None
         if finding.fix is None
         else {
@@ -33,6 +33,8 @@ def encode(finding: Finding) -> dict[str, Any]:
         },
         "condition": list(finding.condition) if finding.condition else None,
         "data": finding.data,
+        "subject": finding.subject,
+        "preview": finding.preview,
     }
 
 
@@ -54,6 +56,8 @@ def decode(item: dict[str, Any]) -> Finding:
         else Fix(fix["title"], fix["replacement"], Span(*fix["span"]), fix["safety"]),
         condition=tuple(item["condition"]) if item["condition"] else None,
         data=item["data"],
+        subject=item.get("subject", ""),
+        preview=item.get("preview", False),
     )
 
 
@@ -70,9 +74,7 @@ def diagnostic_json(finding: Finding, lines: LineIndex, path: str) -> dict[str, 
         "start": _position(lines, finding.span.start),
         "end": _position(lines, finding.span.end),
         "sentence": finding.sentence,
-        "evidence": [
-            {"symbol": e.symbol, "path": e.path, "line": e.line} for e in finding.evidence
-        ],
+        "evidence": [_evidence_json(e) for e in finding.evidence],
         "fix": None
         if finding.fix is None
         else {
@@ -83,6 +85,18 @@ def diagnostic_json(finding: Finding, lines: LineIndex, path: str) -> dict[str, 
             "safety": finding.fix.safety,
         },
     }
+
+
+def _evidence_json(evidence: Evidence) -> dict[str, Any]:
+    """Where the evidence is; a near miss or a name's history also says what it is."""
+    found: dict[str, Any] = {
+        "symbol": evidence.symbol,
+        "path": evidence.path,
+        "line": evidence.line,
+    }
+    if evidence.kind:
+        found.update(kind=evidence.kind, text=evidence.text)
+    return found
 
 
 def _position(lines: LineIndex, offset: int) -> dict[str, int]:

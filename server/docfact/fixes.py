@@ -1,7 +1,10 @@
 """`check --fix`: write the fixes of a run's findings into the files.
 
 Safe fixes are applied; unsafe ones only when asked (`--unsafe-fixes`); display-only ones
-never. A file is rewritten only when its bytes are still those the run checked: an editor
+never. Whatever produced a fix (a rule, a model, the cache), only edits inside docstrings
+that leave the code as it is are written (``fix_guard``); a file whose fixes break that is
+left alone, with the reason. A file is rewritten only when its bytes are still those the
+run checked: an editor
 or another tool may have changed it meanwhile, and a fix placed by old line numbers would
 then land on the wrong text. Fixes that overlap one already applied to the file wait for
 the next run.
@@ -17,6 +20,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .fix_guard import is_fix, refusal
 from .source.files import SkippedFile, decode_source
 from .source.lines import LineIndex
 
@@ -40,8 +44,11 @@ def apply_fixes(diagnostics: list[dict], checked: dict[str, str], unsafe: bool) 
     outcome = FixOutcome()
     by_path: dict[str, list[dict]] = {}
     for diagnostic in diagnostics:
-        fix = diagnostic["fix"]
+        fix = diagnostic.get("fix") if isinstance(diagnostic, dict) else None
         if fix is None:
+            continue
+        if not _well_formed(diagnostic):
+            outcome.not_applied.append(f"{diagnostic.get('path')}: a malformed fix: not fixed")
             continue
         if fix["safety"] in allowed:
             by_path.setdefault(diagnostic["path"], []).append(diagnostic)
@@ -82,10 +89,15 @@ def _fix_file(
         elif not edits or start >= edits[-1][1]:
             edits.append((start, end, fix["replacement"]))
             done.append(diagnostic)
+    fixed = text
     for start, end, replacement in reversed(edits):
-        text = text[:start] + replacement + text[end:]
+        fixed = fixed[:start] + replacement + fixed[end:]
+    reason = refusal(path.suffix, text, edits, fixed)
+    if reason is not None:
+        outcome.not_applied.append(f"{path}: fixes not applied: {reason}")
+        return
     try:
-        _replace(path, text.encode(encoding), checked_digest)
+        _replace(path, fixed.encode(encoding), checked_digest)
     except _Changed:
         outcome.not_applied.append(f"{path} changed since it was checked: not fixed")
         return
@@ -96,6 +108,11 @@ def _fix_file(
         return
     outcome.applied += done
     outcome.files += 1
+
+
+def _well_formed(diagnostic: dict) -> bool:
+    """A finding whose fix has the shape the JSON output gives it (positions 1-based)."""
+    return isinstance(diagnostic.get("path"), str) and is_fix(diagnostic["fix"])
 
 
 class _Changed(Exception):

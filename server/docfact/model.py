@@ -195,6 +195,10 @@ class Evidence:
     path: str
     line: int  # 1-based
     text: str = ""
+    # "" for context (ReFEree's 1-hop neighbourhood, what a finding was judged on); for a
+    # name-existence finding, what shows the text meant something else of the project:
+    # "near miss" or "history" (``checks/evidence.py``)
+    kind: str = ""
 
 
 # How far a fix may be trusted, as ruff grades them: a "safe" fix makes the docstring say
@@ -234,3 +238,8 @@ class Finding:
     # ("raised", exception): the unit or a callee in the project may raise ``exception``.
     condition: tuple[str, str] | None = None
     data: dict = field(default_factory=dict, compare=False, hash=False)
+    # The text the finding flags, as written (the name a name-existence finding is about).
+    subject: str = ""
+    # Shown only with preview behaviour on (``preview = true``): a finding of a stable rule
+    # that rests on too little (a name-existence finding with no evidence).
+    preview: bool = False

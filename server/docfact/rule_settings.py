@@ -21,7 +21,7 @@ from .model import Finding, Unit
 def codes_for(settings: Settings, relative_path: str) -> frozenset[str]:
     """The rule codes enabled for a file."""
     ignored = settings.ignore + ignored_for_path(relative_path, settings.per_file_ignores)
-    return enabled_codes(settings.select, ignored)
+    return enabled_codes(settings.select, ignored, settings.preview)
 
 
 def suppressions(units: Iterable[Unit], module_name: str) -> dict[str, list[str]]:
@@ -42,19 +42,27 @@ class FileRules:
     enabled: frozenset[str]
     severities: Mapping[str, str]
     suppressed: Mapping[str, list[str]]  # as ``suppressions`` gives it
+    preview: bool = False  # show the findings that rest on too little (``Finding.preview``)
 
     @classmethod
     def of(
         cls, settings: Settings, relative_path: str, suppressed: Mapping[str, list[str]]
     ) -> FileRules:
-        return cls(codes_for(settings, relative_path), dict(settings.severity), suppressed)
+        return cls(
+            codes_for(settings, relative_path),
+            dict(settings.severity),
+            suppressed,
+            settings.preview,
+        )
 
     def apply(self, findings: Iterable[Finding]) -> list[Finding]:
         """The findings these settings show, with the severity they set."""
         shown = []
         for finding in findings:
-            if finding.code not in self.enabled or is_suppressed(
-                finding.code, frozenset(self.suppressed.get(finding.symbol, ()))
+            if (
+                finding.code not in self.enabled
+                or (finding.preview and not self.preview)
+                or is_suppressed(finding.code, frozenset(self.suppressed.get(finding.symbol, ())))
             ):
                 continue
             severity = self.severities.get(finding.code, finding.severity)

@@ -18,10 +18,12 @@ from typing import TypedDict
 from .cache import Cache, cache_key
 from .checks.project_rules import project_findings
 from .config import Settings
-from .engine import analyze, facts_of, resolve
+from .engine import History, analyze, facts_of, resolve
 from .finding_json import decode, diagnostic_json, encode
+from .fix_guard import is_fix, is_position
 from .graph.build import ProjectGraph
 from .graph.facts import FileFacts
+from .history import NameHistory
 from .model import Finding
 from .rule_settings import FileRules, suppressions
 from .source.files import (
@@ -33,7 +35,7 @@ from .source.files import (
 )
 from .source.lines import LineIndex
 
-_OUTCOME_FORMAT = 9  # bump when check_job's output changes shape: old cache entries then miss
+_OUTCOME_FORMAT = 10  # bump when check_job's output changes shape: old cache entries then miss
 _PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
 
 
@@ -90,9 +92,11 @@ def check_paths(
     result = RunResult()
     jobs, keys = _keyed_jobs(paths, settings, config_root, result)
     result.checked = {job.display: hashlib.sha256(job.data).hexdigest() for job in jobs}
-    # The project-wide result depends on every file's content and nothing else: when no
-    # file changed since the last run, it is read back whole (the warm start).
-    project_key = cache_key("project", keys)
+    history = NameHistory.of(paths[0].resolve()) if paths and paths[0].exists() else None
+    # The project-wide result depends on every file's content and the history it was told
+    # with, nothing else: when neither changed since the last run, it is read back whole
+    # (the warm start).
+    project_key = cache_key("project", keys, history.head if history else "")
     deterministic_only = model_passes is None
     known = cache.get(project_key, _is_project_result) if cache and deterministic_only else None
     if known is not None:
@@ -111,7 +115,7 @@ def check_paths(
         result.files_checked += 1
         result.units_checked += outcome["units"]
         findings = standing_findings(
-            outcome, project, FileRules.of(settings, job.relative, outcome["suppressed"])
+            outcome, project, FileRules.of(settings, job.relative, outcome["suppressed"]), history
         )
         if findings:
             lines = LineIndex(decode_source(job.data))
@@ -189,20 +193,66 @@ def _outcomes(
 
 
 def _is_outcome(value: object) -> bool:
-    """The shape ``check_job`` returns (a cache entry of another shape is recomputed)."""
-    return isinstance(value, dict) and (
-        isinstance(value.get("skipped"), str)
-        or all(
+    """The shape ``check_job`` returns (a cache entry of another shape is recomputed; one
+    that cannot even be looked at raises, which the cache takes as a miss too)."""
+    if not isinstance(value, dict):
+        return False
+    if isinstance(value.get("skipped"), str):
+        return "facts" not in value
+    facts = value.get("facts")
+    return (
+        all(
             isinstance(value.get(k), t)
             for k, t in (("units", int), ("facts", dict), ("findings", list), ("suppressed", dict))
+        )
+        and all(
+            isinstance(facts.get(k), t)  # type: ignore[union-attr]
+            for k, t in _FACTS_TYPES
+        )
+        and all(isinstance(decode(f), Finding) for f in value["findings"])
+    )
+
+
+# The top level of FileFacts, as the project graph reads it.
+_FACTS_TYPES = (
+    ("module", str),
+    ("path", str),
+    ("package", bool),
+    ("imports", list),
+    ("names", str),
+    ("units", list),
+    ("variables", list),
+    ("attributes", list),
+)
+
+
+def _is_project_result(value: object) -> bool:
+    """The shape ``check_paths`` stores, down to each finding: what it holds is printed
+    and its fixes are written (``--fix``), so an entry of another shape is recomputed."""
+    return (
+        isinstance(value, dict)
+        and all(
+            isinstance(value.get(k), t)
+            for k, t in (("skipped", list), ("diagnostics", list), ("files", int), ("units", int))
+        )
+        and all(_is_diagnostic(d) for d in value["diagnostics"])
+        and all(
+            isinstance(s, list) and len(s) == 2 and all(isinstance(p, str) for p in s)
+            for s in value["skipped"]
         )
     )
 
 
-def _is_project_result(value: object) -> bool:
-    return isinstance(value, dict) and all(
-        isinstance(value.get(k), t)
-        for k, t in (("skipped", list), ("diagnostics", list), ("files", int), ("units", int))
+def _is_diagnostic(value: object) -> bool:
+    texts = ("path", "symbol", "code", "criterion", "severity", "message", "sentence")
+    return (
+        isinstance(value, dict)
+        and all(isinstance(value.get(k), str) for k in texts)
+        and is_position(value.get("start"))
+        and is_position(value.get("end"))
+        and isinstance(value.get("evidence"), list)
+        and all(isinstance(e, dict) for e in value["evidence"])
+        and (value.get("fix") is None or is_fix(value["fix"]))
     )
 
 
@@ -216,11 +266,15 @@ def project_graph(outcomes: list[tuple[FileJob, FileOutcome]]) -> ProjectGraph:
 
 
 def standing_findings(
-    outcome: FileOutcome, project: ProjectGraph, rules: FileRules
+    outcome: FileOutcome,
+    project: ProjectGraph,
+    rules: FileRules,
+    history: History | None = None,
 ) -> list[Finding]:
     """A file's findings (its outcome's and the project-wide rules') that stand once the
-    whole project is known, as its settings show them."""
-    found = resolve(map(decode, outcome["findings"]), project) + project_findings(
+    whole project is known, as its settings show them; ``history`` tells name-existence
+    findings by the names' past in git."""
+    found = resolve(map(decode, outcome["findings"]), project, history) + project_findings(
         project, outcome["facts"]["path"]
     )
     return rules.apply(found)

@@ -139,13 +139,15 @@ def test_drift_through_the_cli_when_a_raise_disappears(project):
 
 
 def test_drift_when_a_function_in_another_file_is_renamed(project):
+    # A near miss of the new name is the evidence (without one, or the history of a git
+    # repository, the old name is unknown: see tests/unit/test_evidence.py).
     (project / "shop" / "notes.py").write_text(
         'def note():\n    """Uses `discount_rate` from pricing."""\n'
     )
     names = Settings(select=("DF1",), ignore=("DF2", "DF3"))
     assert check_paths([project / "shop"], names, project, None).diagnostics == []
     pricing = project / "shop" / "pricing.py"
-    pricing.write_text(pricing.read_text().replace("def discount_rate", "def rebate_rate"))
+    pricing.write_text(pricing.read_text().replace("def discount_rate", "def discount_rates"))
     report = check_paths([project / "shop"], names, project, None)
     assert [(d["code"], d["symbol"]) for d in report.diagnostics] == [("DF102", "shop.notes.note")]
 
@@ -372,7 +374,7 @@ def test_a_warm_run_reads_the_project_result_back_and_any_changed_file_invalidat
     assert warm.cache_hits == cold.files_checked
     # A definition renamed in one file: the unchanged file that names it is now wrong.
     pricing = project / "shop" / "pricing.py"
-    pricing.write_text(pricing.read_text().replace("def discount_rate", "def rebate_rate"))
+    pricing.write_text(pricing.read_text().replace("def discount_rate", "def discount_rates"))
     changed = check_paths([project / "shop"], names, project, Cache(cache_dir))
     assert [(d["code"], d["symbol"]) for d in changed.diagnostics] == [("DF102", "shop.notes.note")]
     again = check_paths([project / "shop"], names, project, Cache(cache_dir))

@@ -15,7 +15,7 @@ def findings(root, files, folder="pkg"):
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
-    report = check_paths([root / folder], Settings(), root, None)
+    report = check_paths([root / folder], Settings(preview=True), root, None)
     return sorted(
         (d["symbol"].rsplit(".", 1)[-1], d["code"], d["message"].split("`")[1])
         for d in report.diagnostics

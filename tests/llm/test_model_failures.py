@@ -22,7 +22,14 @@ def check(tmp_path, server, *flags):
     (tmp_path / "arith.py").write_text(SOURCE)
     (tmp_path / "pyproject.toml").write_text("[tool.docfact.llm]\nmax-retries = 0\n")
     done = docfact_with_model(
-        tmp_path, server, "check", str(tmp_path / "arith.py"), "--format", "json", *flags
+        tmp_path,
+        server,
+        "check",
+        str(tmp_path / "arith.py"),
+        "--format",
+        "json",
+        "--trust-project",  # its max-retries
+        *flags,
     )
     return json.loads(done.stdout), done.stderr.splitlines()
 

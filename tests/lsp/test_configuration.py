@@ -158,7 +158,7 @@ async def test_python_file_changed_on_disk(start, workspace):
     assert codes(await client.diagnostics_for(uri, version=1)) == []
 
     helpers = workspace / "shop" / "helpers.py"
-    helpers.write_text(helpers.read_text().replace("def dedupe_items", "def unique_items"))
+    helpers.write_text(helpers.read_text().replace("def dedupe_items", "def dedupe_item"))
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams(
             changes=[types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]
@@ -167,7 +167,7 @@ async def test_python_file_changed_on_disk(start, workspace):
     diagnostics = await _recheck(client, uri, lambda d: codes(d) == ["DF103"])
     assert "dedupe_items()" in diagnostics[0].message
 
-    helpers.write_text(helpers.read_text().replace("def unique_items", "def dedupe_items"))
+    helpers.write_text(helpers.read_text().replace("def dedupe_item", "def dedupe_items"))
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams(
             changes=[types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]

@@ -31,7 +31,7 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
     assert df101.range.start == find_position(text, "ammount")
     assert df202.range.start == find_position(text, "str: The sum")
     assert df202.range.end.character - df202.range.start.character == len("str")
-    assert df102.range.start == find_position(text, "qty")
+    assert df102.range.start == find_position(text, "cuont")
 
     for d in diagnostics:
         assert d.source == "docfact"
@@ -52,7 +52,10 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
     assert (
         df202.related_information and df202.related_information[0].location.range.start.line == 18
     )
-    assert df102.related_information is None  # no evidence for an unresolved name
+    # The near miss that makes `cuont` stand: the parameter `count`, on reserve's line.
+    [near] = df102.related_information
+    assert near.location.uri == uri and near.location.range.start.line == 29
+    assert near.message == "count: `cuont` and `count`: one letter apart"
 
     # Fixes travel in `data`; findings without one have none.
     fix = df101.data["fix"]
@@ -287,7 +290,7 @@ async def test_an_edit_in_one_open_file_rechecks_the_others(start, workspace):
     assert codes(await client.diagnostics_for(helpers, version=1)) == ["DF101"]
 
     original = client.texts[helpers]
-    version = client.replace_all(helpers, original.replace("def dedupe_items", "def unique_items"))
+    version = client.replace_all(helpers, original.replace("def dedupe_items", "def dedupe_item"))
     await client.diagnostics_for(helpers, version=version)
     await client.diagnostics_for(uses, version=1, until=lambda d: codes(d) == ["DF103"])
 

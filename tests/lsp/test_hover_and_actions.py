@@ -58,7 +58,7 @@ async def test_hover_on_a_flagged_span_and_on_function_name(start, workspace):
     assert right and "✓" in right[0], value
     assert "DF101" in value
     # Nothing computed: one short line says how to get scores.
-    assert "**Scores**: not computed — run *docfact: Score* (needs a model)" in value
+    assert "**Scores**: not computed — set a model (docfact.llm.model" in value
     assert value.count("not computed") == 1
     # The hover range is the flagged word.
     begin = find_position(text, "ammount")
@@ -140,8 +140,10 @@ async def test_ignore_action_adds_a_suppression_comment(start, workspace):
     client, uri, diagnostics = await _opened(start, workspace)
     df102 = next(d for d in diagnostics if d.code == "DF102")
     actions = await _actions(client, uri, [df102], only=[types.CodeActionKind.QuickFix])
-    assert [a.title for a in actions] == ["Ignore DF102 for `reserve`"]  # no fix for DF102
-    edits = actions[0].edit.changes[uri]
+    # The near miss's fix (unsafe: `count` is a guess), and the suppression.
+    titles = [a.title for a in actions]
+    assert sorted(titles) == ["Ignore DF102 for `reserve`", "Replace with `count`"]
+    edits = actions[titles.index("Ignore DF102 for `reserve`")].edit.changes[uri]
     version = client.edit(uri, edits)
     assert (
         "def reserve(item: dict, count: int) -> bool:  # docfact: ignore[DF102]\n"

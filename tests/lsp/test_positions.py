@@ -16,7 +16,7 @@ TEXT = '''"""Reservations."""
 def reserve(count: int, tag: str = "📦") -> bool:
     """Reserve units.
 
-    Ready 📦 在庫\tthe `qty` must fit.
+    Ready 📦 在庫\tthe `cuont` must fit.
 
     Args:
         count: How many.
@@ -27,17 +27,17 @@ def reserve(count: int, tag: str = "📦") -> bool:
 
 LINE = 6  # 0-based line of the sentence
 PREFIX = "    Ready 📦 在庫\tthe `"
-# Hand-counted columns of `qty` (start, end) in each encoding.
+# Hand-counted columns of `cuont` (start, end) in each encoding.
 EXPECTED = {
-    "utf-16": (21, 24),  # 10 + 2 (emoji) + 1 + 2 + 1 + 5
-    "utf-8": (27, 30),  # 10 + 4 (emoji) + 1 + 6 + 1 + 5
-    "utf-32": (20, 23),  # code points
+    "utf-16": (21, 26),  # 10 + 2 (emoji) + 1 + 2 + 1 + 5
+    "utf-8": (27, 32),  # 10 + 4 (emoji) + 1 + 6 + 1 + 5
+    "utf-32": (20, 25),  # code points
 }
 ENCODINGS = {"utf-16": None, "utf-8": ["utf-8", "utf-16"], "utf-32": ["utf-32"]}
 
 
 def test_hand_counted_columns_agree_with_the_encodings():
-    assert TEXT.splitlines()[LINE].startswith(PREFIX + "qty`")
+    assert TEXT.splitlines()[LINE].startswith(PREFIX + "cuont`")
     assert EXPECTED["utf-16"][0] == len(PREFIX.encode("utf-16-le")) // 2
     assert EXPECTED["utf-8"][0] == len(PREFIX.encode("utf-8"))
     assert EXPECTED["utf-32"][0] == len(PREFIX)
@@ -58,14 +58,14 @@ async def test_ranges_hover_and_edits_use_the_negotiated_encoding(start, workspa
         end=types.Position(line=LINE, character=end),
     )
 
-    # A hover in the middle of `qty`, in the same encoding, is on the docstring.
+    # A hover in the middle of `cuont`, in the same encoding, is on the docstring.
     hover = await client.text_document_hover_async(
         types.HoverParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
             position=types.Position(line=LINE, character=begin + 1),
         )
     )
-    assert hover is not None and "qty" in hover.contents.value
+    assert hover is not None and "cuont" in hover.contents.value
 
     # The "ignore" quick fix ends the `def` line, whose default value holds an emoji:
     # applied in the same encoding, the comment lands exactly at the end of the line.
@@ -92,9 +92,9 @@ async def test_incremental_edits_in_the_negotiated_encoding(start, workspace, en
     path.write_text(TEXT, encoding="utf-8")
     uri = client.open(path)
     await client.diagnostics_for(uri, version=1)
-    # Replace `qty` by `count` (a parameter): a range after the emoji, CJK and tab.
-    begin = find_position(TEXT, "qty", encoding=encoding)
-    end = types.Position(line=begin.line, character=begin.character + 3)
+    # Replace `cuont` by `count` (a parameter): a range after the emoji, CJK and tab.
+    begin = find_position(TEXT, "cuont", encoding=encoding)
+    end = types.Position(line=begin.line, character=begin.character + 5)
     version = client.edit(
         uri, [types.TextEdit(range=types.Range(start=begin, end=end), new_text="count")], encoding
     )

@@ -121,7 +121,7 @@ async def test_pulling_a_closed_file_does_not_pin_its_contents(start, workspace)
 
     uri = client.open(workspace / "shop" / "uses.py")
     assert codes((await _document_diagnostic(client, uri)).items) == []
-    helpers.write_text(helpers.read_text().replace("def dedupe_items", "def unique_items"))
+    helpers.write_text(helpers.read_text().replace("def dedupe_items", "def dedupe_item"))
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams(
             changes=[

@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import os
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from lsp_harness import (
+    SERVER_COMMAND,
     STATS_SERVER_COMMAND,
     TIMEOUT,
     USES,
@@ -324,3 +327,97 @@ async def test_memory_is_given_back_after_large_pastes_are_undone(start, workspa
         assert codes(await client.diagnostics_for(uri)) == ["DF101", "DF102", "DF202"]
     rss_after = _rss_kib(client.server_pid)
     assert rss_after - rss_before < 120 * 1024, f"RSS grew from {rss_before} to {rss_after} KiB"
+
+
+# --- raw frames: what no pytest-lsp client would send ---
+
+
+class RawServer:
+    """The real server process, spoken to in bytes."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.logged: list[str] = []  # window/logMessage texts
+
+    def send(self, message: dict | None = None, *, body: bytes | None = None, head: bytes = b""):
+        """A frame of ``message`` (or of ``body``), its headers ``head`` when given."""
+        data = body if body is not None else json.dumps(message).encode()
+        self.process.stdin.write((head or b"Content-Length: %d\r\n\r\n" % len(data)) + data)
+
+    async def answer(self, request_id: int) -> dict:
+        """The response to ``request_id``; the notifications before it are kept."""
+        while True:
+            length = 0
+            while (line := await self.process.stdout.readline()).strip():
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            message = json.loads(await self.process.stdout.readexactly(length))
+            if message.get("method") == "window/logMessage":
+                self.logged.append(message["params"]["message"])
+            if message.get("id") == request_id and "method" not in message:
+                return message
+
+    async def ask(self, request_id: int, method: str = "textDocument/hover", **head) -> dict:
+        params = {
+            "textDocument": {"uri": "file:///nowhere/m.py"},
+            "position": {"line": 0, "character": 0},
+        }
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        return await asyncio.wait_for(self.answer(request_id), TIMEOUT)
+
+
+@pytest_asyncio.fixture
+async def raw_server(tmp_path):
+    process = await asyncio.create_subprocess_exec(
+        *SERVER_COMMAND,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "DOCFACT_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    server = RawServer(process)
+    initialize = {"capabilities": {}, "processId": None, "rootUri": None}
+    server.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize})
+    await asyncio.wait_for(server.answer(0), TIMEOUT)
+    server.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    yield server
+    if process.returncode is None:
+        process.kill()
+    stderr = (await process.communicate())[1].decode()
+    assert "Traceback" not in stderr and "RecursionError" not in stderr, stderr
+
+
+async def test_a_request_nested_too_deep_is_answered_with_an_error(raw_server):
+    deep = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": []}
+    body = json.dumps(deep).replace("[]", "[" * 5000 + "]" * 5000).encode()
+    raw_server.send(body=body)
+    answer = await asyncio.wait_for(raw_server.answer(1), TIMEOUT)
+    assert answer["error"]["code"] == -32600  # InvalidRequest
+    assert "nested too deep" in answer["error"]["message"]
+    assert (await raw_server.ask(2))["result"] is None  # and the server goes on
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"\r\n",
+        b"Content-Length: -5\r\n\r\n",
+        b"Content-Type: application/json\r\n\r\n",
+        b"Content-Length: 99999999999999\r\n\r\n",
+    ],
+    ids=["no-header", "negative-length", "no-length", "terabytes"],
+)
+async def test_a_frame_without_a_valid_length_is_skipped_and_the_server_goes_on(raw_server, head):
+    hover = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {}}
+    raw_server.send(hover, head=head)
+    assert (await raw_server.ask(2))["result"] is None  # the next request is answered
+    assert any("Content-Length" in line for line in raw_server.logged), raw_server.logged
+
+
+async def test_requests_after_shutdown_are_invalid_requests(raw_server):
+    assert (await raw_server.ask(1, "shutdown"))["result"] is None
+    refused = await raw_server.ask(2)
+    assert refused["error"]["code"] == -32600
+    assert "shut down" in refused["error"]["message"]
+    raw_server.send({"jsonrpc": "2.0", "method": "exit"})
+    assert await asyncio.wait_for(raw_server.process.wait(), TIMEOUT) == 0

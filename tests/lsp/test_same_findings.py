@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lsp_harness import capabilities, wait_until
+from lsp_harness import FAST, capabilities, wait_until
 from lsprotocol import types
 from model_harness import KEY_ENV, MODEL_WAIT, SECRET
 
@@ -65,7 +65,16 @@ SEVERITY_NAMES = {
 
 def _cli_findings(workspace: Path, cache: Path) -> dict[str, list[tuple]]:
     done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", str(workspace / "shop"), "--format", "json"],
+        [
+            sys.executable,
+            "-m",
+            "docfact",
+            "check",
+            str(workspace / "shop"),
+            "--format",
+            "json",
+            "--trust-project",  # the model is the workspace's
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -135,7 +144,10 @@ async def test_the_cli_and_the_editor_show_the_same_findings(
     # The comment silences DF102, and the model does not raise the sentence again as DF104.
     assert not [item for item in expected[judged_uri] if item[3][0] == reserve_line]
 
-    client = await start(caps=capabilities(pull=True, refresh=True))
+    client = await start(
+        caps=capabilities(pull=True, refresh=True),
+        options={**FAST, "trustedWorkspace": True},  # the model is the workspace's
+    )
     await wait_until(lambda: client.diagnostic_refresh_count >= 1, what="the workspace indexed")
     report = await client.workspace_diagnostic_async(
         types.WorkspaceDiagnosticParams(previous_result_ids=[])

@@ -175,7 +175,7 @@ def test_bad_files_are_skipped_with_a_reason(project):
     (project / "pkg" / "binary.py").write_bytes(b"\x00\x01\x02def f(): pass")
     (project / "pkg" / "latin.py").write_bytes(b"def f():\n    '''Caf\xe9.'''\n")
     (project / "pkg" / "declared.py").write_bytes(
-        b"# -*- coding: latin-1 -*-\ndef f(x):\n    '''Caf\xe9 `y`.'''\n"
+        b"# -*- coding: latin-1 -*-\ndef f(count):\n    '''Caf\xe9 `coutn`.'''\n"
     )
     (project / "pkg" / "huge.py").write_text("x = 1\n" * 400_000)
     (project / "pkg" / "broken.py").write_text("def f(:\n    '''Broken.'''\n\n" + BAD)
@@ -267,7 +267,7 @@ def test_serve_rejects_a_bad_address():
 
 @pytest.mark.parametrize("form", ["json", "sarif", "text"])
 def test_a_lone_surrogate_in_a_docstring_is_printed_escaped(tmp_path, form):
-    (tmp_path / "odd.py").write_bytes(b'def f(x):\n    """Uses `qqq` and \\ud800 here."""\n')
+    (tmp_path / "odd.py").write_bytes(b'def f(count):\n    """Uses `coutn` and \\ud800 here."""\n')
     done = run("check", tmp_path / "odd.py", "--format", form, "--no-cache")
     assert done.returncode == 1 and "Traceback" not in done.stderr
     if form == "json":

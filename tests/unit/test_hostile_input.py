@@ -185,6 +185,13 @@ def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path):
     assert "pyproject.toml: not valid UTF-8" in result.stderr
 
 
+def test_an_escape_sequence_in_the_settings_never_reaches_the_terminal(tmp_path):
+    """The error names the bad value: shown as an escape, not acted on by the terminal."""
+    result = pyproject_case(tmp_path, b'[tool.docfact]\nselect = ["\\u001b[2JDF1"]\n')
+    assert result.returncode == 2 and "\x1b" not in result.stderr
+    assert "not a docfact rule code or prefix: \\x1b[2JDF1" in result.stderr
+
+
 def test_a_tool_key_that_is_not_a_table_is_not_docfacts_business(tmp_path):
     result = pyproject_case(tmp_path, b'tool = "x"\n')
     assert result.returncode == 1 and "DF101" in result.stdout, result.stderr

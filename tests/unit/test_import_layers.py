@@ -19,6 +19,7 @@ RANKS = {
     "docfact.cache": 0,
     "docfact.prompt_files": 0,
     "docfact.finding_json": 0,
+    "docfact.fix_guard": 0,
     "docfact.source": 0,
     # layers: the rules, the project graph, the model layers and their faces
     "docfact.checks": 1,
@@ -33,6 +34,7 @@ RANKS = {
     "docfact.engine": 2,
     "docfact.runner": 2,
     "docfact.model_passes": 2,
+    "docfact.history": 2,
     # faces: the command line and its outputs, the editor
     "docfact.cli": 3,
     "docfact.__main__": 3,

@@ -15,7 +15,9 @@ EXPECTED = [
     ("shop/Cart.java", 53, 8, "DF207", "@return the number of items removed"),
     ("shop/Cart.java", 63, 16, "DF303", "IllegalStateException"),
     ("shop/Cart.java", 84, 42, "DF105", "Invetory"),
-    ("shop/Cart.java", 98, 42, "DF102", "writer"),
+    # Not ("shop/Cart.java", 98, 42, "DF102", "writer"): `{@code writer}` of the parameter
+    # `out` is one of no near miss (only the class `Writer`), and the fixture has no
+    # history: unknown, so shown in preview only.
     ("shop/Cart.java", 110, 16, "DF303", "IOException"),
     ("shop/Item.java", 8, 11, "DF101", "weight"),
     ("shop/Shelf.java", 10, 12, "DF101", "E"),

@@ -10,7 +10,7 @@ from docfact.rule_settings import FileRules, suppressions
 
 def check(source, *others, select=()):
     """Findings for ``source`` (Shop.java), with ``others`` as more files of the project."""
-    settings = Settings(select=select)
+    settings = Settings(select=select, preview=True)
     project = ProjectGraph()
     for index, other in enumerate(others):
         project.set_file(

@@ -37,7 +37,7 @@ def findings(tmp_path, files, select=("DF1",)):
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
-    report = check_paths([tmp_path / "shop"], Settings(select=select), tmp_path, None)
+    report = check_paths([tmp_path / "shop"], Settings(select=select, preview=True), tmp_path, None)
     found = []
     for d in report.diagnostics:
         line = (tmp_path / d["path"]).read_text().splitlines()[d["start"]["line"] - 1]

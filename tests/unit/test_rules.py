@@ -10,9 +10,10 @@ from docfact.graph.build import ProjectGraph
 from docfact.rule_settings import FileRules, suppressions
 
 
-def check(source, select=(), ignore=(), project_names=frozenset()):
+def check(source, select=(), ignore=(), project_names=frozenset(), preview=True):
     source = textwrap.dedent(source)
-    settings = Settings(select=select, ignore=ignore)
+    # preview: the machinery of names that resolve nowhere, near miss or not
+    settings = Settings(select=select, ignore=ignore, preview=preview)
     analysis = analyze(source, "sample.py", "sample", settings)
     shown = FileRules.of(settings, "sample.py", suppressions(analysis.module.units, "sample"))
     project = ProjectGraph()

@@ -30,7 +30,7 @@ def test_edits_above_and_inside_units_give_the_results_of_a_fresh_analysis():
         lambda t: t.replace("ammount", "amount", 1),  # fixes one finding
         lambda t: t.replace("count (str)", "count (int)", 1),  # fixes another
         lambda t: t.replace("def find(", "def find_items(", 1),  # changes code
-        lambda t: t.replace("`qty`", "`qtty`", 1),  # breaks one anew
+        lambda t: t.replace("`itme`", "`qtty`", 1),  # breaks one anew
     ]
     for edit in edits:
         text = edit(text)

@@ -13,6 +13,7 @@
 export const SERVER_KEYS = [
   "select",
   "ignore",
+  "preview",
   "docstringStyle",
   "debounceMs",
   "workspaceDiagnostics",
@@ -119,9 +120,16 @@ export function toServerSettings(inspect: Inspect): Record<string, unknown> {
   return result;
 }
 
-/** initializationOptions for the server: `{"docfact": {...}}`. */
-export function initializationOptions(inspect: Inspect): { docfact: Record<string, unknown> } {
-  return { docfact: toServerSettings(inspect) };
+/**
+ * initializationOptions for the server: `{"docfact": {...}, "trustedWorkspace": ...}`. Trust
+ * (vscode.workspace.isTrusted) sits outside the settings section, where no workspace setting
+ * can put it; without it the server ignores the model and the like in pyproject.toml.
+ */
+export function initializationOptions(
+  inspect: Inspect,
+  trusted: boolean,
+): { docfact: Record<string, unknown>; trustedWorkspace: boolean } {
+  return { docfact: toServerSettings(inspect), trustedWorkspace: trusted };
 }
 
 /** Arguments of `docfact check` that carry the editor settings the CLI understands. */

@@ -116,6 +116,7 @@ class CheckContext:
             evidence=evidence,
             fix=Fix(fix[0], fix[1], span, *fix[2:]) if fix else None,
             condition=condition,
+            subject=text.value[start:end],
         )
 
 

@@ -81,6 +81,11 @@ _BUILTIN_EXCEPTIONS = frozenset(
 
 # A summary that claims a result: "Return the total.", "Returns True if ...", "Yields rows".
 _CLAIM = re.compile(r"(?P<word>(?P<verb>Return|Yield)s?)\b(?!\s+(?:None|nothing)\b)")
+# "Return the connection to the pool": to return something *to* somewhere is to give it
+# back, no claim about a result.
+_GIVES_BACK = re.compile(
+    r"Returns?\s+(?:[\w`'\".-]+\s+){1,6}?(?:back\s+)?(?:to|into)\s+(?:the|a|an|its|their|this|that)\b"
+)
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "__init_subclass__", "__post_init__"})
 
 
@@ -102,7 +107,9 @@ def summary_claims_missing_result(ctx: CheckContext) -> Iterator[Finding]:
     ):
         return
     claim = _CLAIM.match(summary.text)
-    if claim is None or unit.return_values or unit.name.startswith("test"):
+    if claim is None or _GIVES_BACK.match(summary.text):
+        return
+    if unit.return_values or unit.name.startswith("test"):
         return  # returns something (even None, on purpose); a test describes what it tests
     if (
         unit.raises

@@ -39,6 +39,7 @@ _MATH = re.compile(r"[A-Za-z]{1,3}|[A-Za-z]{1,2}_[A-Za-z0-9]{1,2}")
 # before a name ("was called ``f``", not "was called with ...").
 _HISTORY = re.compile(
     r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of|removed|replaced"
+    r"|migrat(?:e|es|ed|ing|ion) from"
     r"|used to|was called(?=\s+[`'\"]))\b",
     re.IGNORECASE,
 )

@@ -210,7 +210,23 @@ class Referents:
 
 def closest_name(name: str, candidates: Collection[str]) -> str | None:
     """The candidate ``name`` most likely misspells: close enough (difflib ratio 0.8) and
-    strictly closer than any other candidate (of the likeliest ones, when there are many)."""
+    strictly closer than any other candidate (of the likeliest ones, when there are many);
+    but first the one candidate a single typo away, or made of the same words in another
+    order, however alike difflib finds the two
+    (``itme`` and ``item``; names of four letters or more: shorter ones are all one typo apart)."""
+    typos = (
+        [c for c in candidates if one_typo_apart(name, c) and c.lower() != name.lower()]
+        if len(name) >= 4
+        else []
+    )
+    if len(typos) == 1:
+        return typos[0]
+    words = sorted(name.split("_"))
+    reordered = [
+        c for c in candidates if c != name and len(words) > 1 and sorted(c.split("_")) == words
+    ]
+    if len(reordered) == 1:
+        return reordered[0]  # ``interface_or_class`` for ``class_or_interface``
     if len(candidates) > 4 * _SCORED_AT_MOST:
         candidates = likely_misspelt(name, frozenset(candidates))
     matcher = difflib.SequenceMatcher(None, "", name)  # ``name`` is analysed once

@@ -282,6 +282,18 @@ class ProjectGraph:
             return unit["kind"]
         return "module" if name in self._modules else None
 
+    def where_defined(self, name: str, near: str) -> tuple[str, int] | None:
+        """Path and line of the project's definition of ``name`` (dotted or simple), the
+        one closest to the unit ``near`` when there are several; None when it has none
+        (a parameter, a local, a library's name)."""
+        candidates = [name] if name in self._units else sorted(self._by_simple_name.get(name, ()))
+        units = [self._units[c] for c in candidates if c in self._units]
+        if not units:
+            return None
+        here = self._path_of(near)
+        unit = min(units, key=lambda u: (u["path"] != here, u["q"]))
+        return unit["path"], unit["line"]
+
     def _path_of(self, name: str) -> str | None:
         unit = self._units.get(name)
         return unit["path"] if unit is not None else self._modules.get(name)

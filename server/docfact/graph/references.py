@@ -501,6 +501,12 @@ def _importable(name: str) -> bool:
     return name in sys.stdlib_module_names or _module_source((name,)) is not None
 
 
+def names_near(project: Project, name: str) -> list[str]:
+    """The project's definitions and modules a misspelling of ``name`` may have meant."""
+    names = _project_names(project)
+    return names.near(name) + names.reordered(name)
+
+
 def _project_names(project: Project) -> Names:
     """Names a misspelt target may have meant: the project's definitions and modules."""
     return project.cached(

@@ -6,7 +6,10 @@ notifications.
   answered with InvalidParams; a notification like it is logged and dropped.
 - A client may send didChange or didClose for a document it never opened (or closed twice,
   after a reconnect); pygls raised KeyError there and showed "Error in server" to the user.
-  Such a notification changes nothing: it is logged and dropped."""
+  Such a notification changes nothing: it is logged and dropped.
+- After ``shutdown`` pygls dropped every request unanswered; LSP says they get
+  InvalidRequest (notifications other than ``exit`` are dropped).
+- Frames are read by ``framing.read_messages``, which no frame stops (see there)."""
 
 from __future__ import annotations
 
@@ -15,9 +18,12 @@ from collections.abc import Callable, Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+import pygls.server
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from .framing import read_messages
 
 if TYPE_CHECKING:
     from pygls.protocol.json_rpc import RPCMessage
@@ -55,8 +61,19 @@ class DocfactProtocol(LanguageServerProtocol):
             return _DEALT_WITH
 
     def handle_message(self, message: RPCMessage | _Dealt) -> None:
-        if message is not _DEALT_WITH:
-            super().handle_message(message)
+        if message is _DEALT_WITH:
+            return
+        method = getattr(message, "method", None)
+        if self._shutdown and method not in (None, types.EXIT) and hasattr(message, "id"):
+            log.warning("%s request after shutdown: refused", method)
+            self._send_response(
+                message.id,
+                error=JsonRpcInvalidRequest(
+                    message=f"{method}: the server is shut down"
+                ).to_response_error(),
+            )
+            return
+        super().handle_message(message)
 
     def is_open(self, uri: str, method: str) -> bool:
         if uri in self.workspace.text_documents:
@@ -73,3 +90,8 @@ class DocfactProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> _Dispatch:
         if self.is_open(params.text_document.uri, types.TEXT_DOCUMENT_DID_CLOSE):
             yield from super().lsp_text_document__did_close(params)
+
+
+# Every docfact server reads its frames with read_messages (pygls.server's loop is a name
+# looked up at start: start_io and start_tcp both use it).
+pygls.server.run_async = read_messages

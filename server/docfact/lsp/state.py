@@ -47,6 +47,20 @@ log = logging.getLogger("docfact")
 
 # Editor settings the client uses itself; the server accepts and ignores them.
 CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "trace", "path", "serverArgs"})
+# The initializationOptions key by which the client says the user trusts the workspace
+# (VS Code: workspace trust). Read there only: never from settings a workspace may hold.
+TRUST_KEY = "trustedWorkspace"
+HOW_TO_TRUST = (
+    "trust this workspace if you do (VS Code: Workspaces: Manage Workspace Trust; other "
+    f"editors: initializationOptions {TRUST_KEY} = true)"
+)
+
+
+def trusted_workspace(initialization_options: object) -> bool:
+    """Whether the client said the user trusts the workspace."""
+    return isinstance(initialization_options, dict) and (
+        initialization_options.get(TRUST_KEY) is True
+    )
 
 
 @dataclass
@@ -96,11 +110,25 @@ class Workspace:
     # uri -> (symbol, "abstract" or a sentence) -> (the unit's text, verified rewrites)
     _rewrites: dict[str, dict[tuple[str, str], tuple[str, Offers]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # The user trusts the workspace: its pyproject.toml may choose every setting.
+    trusted: bool = False
+    # Says a warning to the user (a window message); set by the server.
+    warn: Callable[[str], None] = log.warning
+    _untrusted_said: set[Path] = field(default_factory=set)  # each pyproject.toml once
 
     # --- settings ----------------------------------------------------------------
 
+    def trust(self, initialization_options: object, warn: Callable[[str], None]) -> None:
+        """Take the client's word on workspace trust, and how to warn the user."""
+        self.trusted = trusted_workspace(initialization_options)
+        self.warn = warn
+        self._settings.clear()
+
     def set_editor_settings(self, raw: dict) -> None:
-        settings = {k: v for k, v in raw.items() if k not in CLIENT_ONLY_KEYS}
+        # The user's editor settings are trusted (VS Code withholds a restricted workspace's
+        # values of the trusted-only settings itself); a trust flag among them is not.
+        ignored = CLIENT_ONLY_KEYS | {TRUST_KEY}
+        settings = {k: v for k, v in raw.items() if k not in ignored}
         Settings().with_overrides(settings, "editor settings")  # validate before use
         self.editor_settings = settings
         self._settings.clear()
@@ -112,10 +140,15 @@ class Workspace:
         folder = path.parent
         if folder not in self._settings:
             try:
-                settings, root = load_settings(folder)
+                settings, root, untrusted = load_settings(folder, trusted=self.trusted)
             except ConfigError as error:
                 log.error("%s; using the defaults", error)
-                settings, root = Settings(), None
+                settings, root, untrusted = Settings(), None, None
+            if untrusted is not None and untrusted.path not in self._untrusted_said:
+                self._untrusted_said.add(untrusted.path)
+                message = untrusted.message(HOW_TO_TRUST)
+                log.warning("%s", message)
+                self.warn(message)
             settings = settings.with_overrides(self.editor_settings, "editor settings")
             self._settings[folder] = (settings, root)
         return self._settings[folder]

@@ -184,10 +184,14 @@ def _causal_lm(source: str) -> _CausalLm | str:
         return f"transformers is not installed: {error}"
     try:
         tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True)
-        model = AutoModelForCausalLM.from_pretrained(source, local_files_only=True)
-    except (OSError, ValueError, KeyError, RuntimeError) as error:
-        log.warning("fluency model %s could not be loaded: %s", source, error)
-        return " ".join(str(error).split())[:200]
+        # safetensors only: weights in a pickle would run code while they load
+        model = AutoModelForCausalLM.from_pretrained(
+            source, local_files_only=True, use_safetensors=True
+        )
+    except Exception as error:  # a pickle, garbage, a file: any failure is one message
+        reason = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+        log.warning("fluency model %s is not a causal language model folder (%s)", source, reason)
+        return f"not a causal language model folder with safetensors weights ({reason})"
     model.eval()
     positions = (
         getattr(model.config, "n_positions", None)

@@ -283,6 +283,36 @@ def _type_colon(value: str, start: int, end: int) -> int:
     )
 
 
+_QUALIFIER = re.compile(r"(?:optional|default|keyword|required|positional)\b", re.IGNORECASE)
+
+
+def _no_name(name: Field | None, names: list[Field | None]) -> bool:
+    """A word in an entry's place that names no parameter: ``None``, ``True`` (a "None"
+    entry for no parameters, a doctest's output read as an entry), and ``optional`` written
+    after the names without a colon (``case_sensitive, optional``)."""
+    if name is None:
+        return False
+    return name.text in ("None", "True", "False") or (
+        name.text == "optional" and len(names) > 1 and name is names[-1]
+    )
+
+
+def _top_level_commas(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` between commas outside brackets, blanks trimmed."""
+    spans, depth, start = [], 0, 0
+    for i, char in enumerate(text + ","):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            piece = text[start:i]
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + len(piece.rstrip())))
+            start = i + 1
+    return spans
+
+
 def _closing_paren(value: str, start: int, end: int) -> int:
     """Offset of the ``)`` matching the ``(`` at ``start``, or -1 before ``end``."""
     depth = 0
@@ -629,8 +659,22 @@ class _Parser:
             return
         names, type_, start, end = pending
         description = self._field(start, end)
-        for name in names:
-            self.entries.append(_Draft(kind, name, type_, description, heading))
+        names = [n for n in names if not _no_name(n, names)]
+        types = self._one_type_each(type_, len(names))
+        for name, its_type in zip(names, types):
+            self.entries.append(_Draft(kind, name, its_type, description, heading))
+
+    def _one_type_each(self, type_: Field | None, count: int) -> list[Field | None]:
+        """The type of each of ``count`` grouped names: NumPy's ``xoff, yoff : float, int``
+        gives one type per name; otherwise all share the one type."""
+        if type_ is None or count < 2:
+            return [type_] * count
+        parts = _top_level_commas(type_.text)
+        if len(parts) != count or any(
+            _QUALIFIER.match(type_.text[a:b]) for a, b in parts
+        ):  # ``a, b : int, optional``: one type with a qualifier, for both
+            return [type_] * count
+        return [self._field(type_.start + a, type_.start + b) for a, b in parts]
 
     def _names(self, start: int, end: int) -> list[Field]:
         """Each name in value[start:end], leading stars left out."""

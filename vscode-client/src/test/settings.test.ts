@@ -7,10 +7,17 @@ function inspector(values: Record<string, Inspected>) {
   return (key: string): Inspected & { defaultValue?: unknown } => ({ defaultValue: "default-is-never-sent", ...values[key] });
 }
 
+describe("initializationOptions", () => {
+  it("carries workspace trust beside the settings, never inside them", () => {
+    const options = initializationOptions(inspector({ "llm.model": { globalValue: "openai/m" } }), true);
+    assert.deepEqual(options, { docfact: { llm: { model: "openai/m" } }, trustedWorkspace: true });
+  });
+});
+
 describe("toServerSettings", () => {
   it("sends nothing when nothing is set (the project's pyproject.toml decides)", () => {
     assert.deepEqual(toServerSettings(inspector({})), {});
-    assert.deepEqual(initializationOptions(inspector({})), { docfact: {} });
+    assert.deepEqual(initializationOptions(inspector({}), false), { docfact: {}, trustedWorkspace: false });
   });
 
   it("translates explicit values, nesting llm.*", () => {

@@ -1,0 +1,89 @@
+"""False alarms read on the dev half of bench/precision_projects.csv (issue 22), one test
+per family of text, each with the true finding of the same shape kept."""
+
+from test_rules import check, codes
+
+from docfact.checks.evidence import near_miss
+
+
+def test_numpy_grouped_names_take_one_type_each():
+    # geopandas: ``xoff, yoff, zoff : float, float, float``
+    source = '''
+        def translate(xoff=0.0, yoff=0.0, zoff=0.0):
+            """Shift the geometries.
+
+            Parameters
+            ----------
+            xoff, yoff, zoff : float, float, float
+                Amount of offset along each dimension.
+            """
+            return xoff, yoff, zoff
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("float, float, float", "float, str, float")) == [("DF201", "str")]
+    # One type with a qualifier is still the type of every name.
+    assert codes(source.replace("float, float, float", "float, optional")) == []
+
+
+def test_entries_that_name_no_parameter():
+    # nibabel: "Parameters ---------- None" for a function without any; pint's
+    # ``case_sensitive, optional`` written without a colon; a doctest's ``True`` output.
+    no_parameters = codes('''
+        def get_home_dir():
+            """The home folder.
+
+            Parameters
+            ----------
+            None
+            """
+            return "~"
+    ''')
+    optional_without_colon = codes('''
+        def parse(pattern, case_sensitive=True):
+            """Parse.
+
+            Parameters
+            ----------
+            pattern : str
+                The pattern.
+            case_sensitive, optional
+                Whether case counts.
+            """
+            return pattern, case_sensitive
+    ''')
+    assert no_parameters == optional_without_colon == []
+
+
+def test_return_something_to_somewhere_is_giving_it_back():
+    # pymongo: "Return the connection to the pool, or if it's closed discard it."
+    source = '''
+        class Pool:
+            def checkin(self, conn):
+                """Return the connection to the pool, or if it's closed discard it."""
+                self.returned += 1
+                self.conns.append(conn)
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("the connection to the pool", "the connection")) == [
+        ("DF306", "Return")
+    ]
+
+
+def test_a_migration_note_names_what_is_gone():
+    # pymongo: "When migrating from :meth:`count` to :meth:`count_documents` ..."
+    found = check('''
+        def count_documents(flt):
+            """Count.
+
+            When migrating from `count` to `count_documents`, note the filter.
+            """
+            return flt
+    ''')
+    assert found == []
+
+
+def test_the_same_name_in_another_case_of_another_kind_is_no_typo():
+    assert near_miss("count", "COUNT") is None  # a method and a constant
+    assert near_miss("S3.Client", "s3.Client") is None  # a service and a module
+    assert near_miss("switchuid", "switchUID") == "the same name in another case"
+    assert near_miss("Geoseries", "GeoSeries") == "the same name in another case"

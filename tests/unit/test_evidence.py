@@ -1,0 +1,189 @@
+"""Name-existence findings stand only with evidence: a near miss, or the name's history in
+git; a name with neither is unknown, and shown only in preview."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from docfact.checks.evidence import near_miss
+from docfact.config import Settings
+from docfact.runner import check_paths
+
+
+@pytest.mark.parametrize(
+    ("written", "meant", "how"),
+    [
+        ("ammount", "amount", "one letter apart"),
+        ("LineStrng", "LineString", "one letter apart"),
+        ("recieve", "receive", "one letter apart"),
+        ("switchuid", "switchUID", "the same name in another case"),
+        ("create_index", "createindex", "the same name but for `_`"),
+        ("MAX_BACKOFF", "BACKOFF_MAX", "the same words in another order"),
+        ("Retry.MAX_BACKOFF", "Retry.BACKOFF_MAX", "the same words in another order"),
+        ("RaisesGroups", "RaisesGroup", "one letter apart"),  # a class's name, not a word
+        ("max_values", "max_value", "one letter apart"),
+        ("type_or_interface", "type_or_iface", "the same words, one of them shortened"),
+        ("interface_or_class", "class_or_interface", "the same words in another order"),
+    ],
+)
+def test_near_misses(written, meant, how):
+    assert near_miss(written, meant) == how
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("labels", "label"),  # English inflections of a word are no typos
+        ("restarting", "restart"),
+        ("parsing", "parse"),
+        ("toolkit", "toolkit_2"),  # numbered siblings
+        ("toolkit", "toolkit2"),
+        ("v1", "v2"),
+        ("id", "it"),  # too short to tell a typo from another name
+        ("schema.MetaData", "other.Metadata"),  # two parts differ
+        ("a.b", "a.b.c"),
+        ("exc", "exceptions"),  # one word shortened: as likely another name
+        ("num_items", "n_items"),  # a letter is no abbreviation to tell
+    ],
+)
+def test_no_near_miss(written, meant):
+    assert near_miss(written, meant) is None
+
+
+def _project(root, source):
+    (root / "shop").mkdir()
+    (root / "shop" / "__init__.py").write_text("")
+    (root / "shop" / "stock.py").write_text(textwrap.dedent(source))
+
+
+def _found(root, **settings):
+    report = check_paths([root / "shop"], Settings(**settings), root, None)
+    return [(d["code"], d["message"], d["evidence"], d["fix"]) for d in report.diagnostics]
+
+
+STALE = '''
+    def reserve(item, count):
+        """Reserve stock; fails when `qty` is larger than what is left.
+
+        Uses `lookup_item` to find it.
+        """
+        return item, count
+'''
+
+
+def test_a_name_with_no_evidence_is_shown_only_in_preview(tmp_path):
+    _project(tmp_path, STALE)
+    assert _found(tmp_path) == []
+    previewed = _found(tmp_path, preview=True)
+    assert [code for code, *_ in previewed] == ["DF102", "DF102"]
+
+
+def test_a_near_miss_is_evidence_and_says_where_the_name_is(tmp_path):
+    _project(
+        tmp_path,
+        '''
+        def lookup_item(name):
+            return name
+
+        def reserve(item):
+            """Reserve stock found by `lookup_iten`."""
+            return lookup_item(item)
+        ''',
+    )
+    [(code, _, evidence, fix)] = _found(tmp_path)
+    assert code == "DF102" and fix["replacement"] == "lookup_item"
+    [near] = [e for e in evidence if e.get("kind") == "near miss"]
+    assert near["symbol"] == "lookup_item"
+    assert near["path"].endswith("stock.py") and near["line"] == 2
+    assert "one letter apart" in near["text"]
+
+
+def _git(root, *args):
+    subprocess.run(
+        ["git", "-C", str(root), *args],
+        check=True,
+        capture_output=True,
+        env={
+            "GIT_AUTHOR_DATE": "2023-05-02T10:00:00",
+            "GIT_COMMITTER_DATE": "2023-05-02T10:00:00",
+            "HOME": str(root),
+            "PATH": "/usr/bin:/bin",
+        },
+    )
+
+
+def _commit(root, message):
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
+
+
+def test_history_tells_a_renamed_parameter_and_a_removed_helper(tmp_path):
+    _git(tmp_path, "init", "-q")
+    _project(
+        tmp_path,
+        '''
+        def lookup_item(name):
+            return name
+
+        def reserve(
+            item,
+            qty,
+        ):
+            """Reserve stock; fails when `qty` is larger than what is left.
+
+            Uses `lookup_item` to find it.
+            """
+            return lookup_item(item), qty
+        ''',
+    )
+    _commit(tmp_path, "first")
+    _project_text = (tmp_path / "shop" / "stock.py").read_text()
+    (tmp_path / "shop" / "stock.py").write_text(
+        _project_text.replace(
+            "def lookup_item(name):\n    return name\n", "def find_item(name):\n    return name\n"
+        )
+        .replace("    qty,\n", "    count,\n")
+        .replace("return lookup_item(item), qty", "return find_item(item), count")
+    )
+    _commit(tmp_path, "rename")
+    found = {
+        message.split("`")[1]: (code, message, fix) for code, message, _, fix in _found(tmp_path)
+    }
+    assert set(found) == {"qty", "lookup_item"}
+    code, message, fix = found["qty"]
+    assert code == "DF102"
+    assert "`qty` was a parameter of `reserve` until" in message and "(2023-05-02)" in message
+    assert "`count` replaced it" in message and fix["replacement"] == "count"
+    code, message, fix = found["lookup_item"]
+    assert "`lookup_item` was removed in" in message and "`find_item` replaced it" in message
+
+
+def test_outside_git_and_in_the_cli_the_same(tmp_path):
+    """The command line finds the same with history as the runner: one JSON report."""
+    _git(tmp_path, "init", "-q")
+    _project(tmp_path, STALE.replace("count", "qty"))
+    _commit(tmp_path, "first")
+    (tmp_path / "shop" / "stock.py").write_text(textwrap.dedent(STALE))
+    _commit(tmp_path, "rename")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "docfact",
+            "check",
+            str(tmp_path / "shop"),
+            "--format",
+            "json",
+            "--no-cache",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    report = json.loads(done.stdout)
+    [finding] = report["diagnostics"]
+    assert "`qty` was a parameter of `reserve` until" in finding["message"]
+    assert [e["kind"] for e in finding["evidence"]] == ["history"]
+    assert done.returncode == 1
