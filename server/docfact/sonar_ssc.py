@@ -23,6 +23,7 @@ from .model import Finding, Span
 if TYPE_CHECKING:
     from .cache import Cache
     from .llm.client import LlmClient
+    from .sonar.home import Homes
     from .sonar.score import SonarResult
     from .understand.calibrate import Calibration, Labelled
     from .understand.ssc import FunctionInput, JudgeShare
@@ -61,12 +62,15 @@ async def score_units(
     """SONAR per function and SSC calibrated over all of ``items``."""
     scores = {report.symbol: FunctionScores(report.symbol) for _, report in items}
     if sonar:
+        from .sonar.home import Homes
+
         limit = asyncio.Semaphore(SANDBOX_PARALLELISM)
+        homes = Homes()  # each file's and project's found once for the whole run
 
         async def one(analysis: FileAnalysis, report: UnitAnalysis) -> None:
             async with limit:
                 scores[report.symbol].sonar = await _sonar(
-                    analysis, report, client, settings, cache
+                    analysis, report, client, settings, cache, homes
                 )
 
         await asyncio.gather(*(one(analysis, report) for analysis, report in items))
@@ -122,8 +126,8 @@ async def _sonar(
     client: LlmClient,
     settings: Settings,
     cache: Cache | None,
+    homes: Homes,
 ) -> SonarResult:
-    from .sonar.home import find_home
     from .sonar.measure import not_measured
     from .sonar.score import SonarResult, sonar_scores
 
@@ -135,7 +139,7 @@ async def _sonar(
     if context is None:
         broken = not_measured("the function's source does not parse")
         return SonarResult(broken, broken, broken, broken)
-    home = await find_home(
+    home = await homes.find(
         analysis.path, analysis.module_name, analysis.text, unit.qualname, settings.sonar.python
     )
     # Asked for explicitly (a command, a flag): run even where the setting is off.

@@ -82,23 +82,10 @@ def test_neovim_shows_diagnostics_and_applies_a_quick_fix(nvim, tmp_path):
         "DOCFACT_E2E_ROOT": str(workspace),
         "DOCFACT_E2E_CMD": json.dumps([sys.executable, "-m", "docfact", "serve"]),
         "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-        # Keep Neovim away from the user's configuration, data and state.
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
+        **_away_from_the_user(home),
     }
     try:
-        run = subprocess.run(
-            [nvim, "--headless", "-n", "-i", "NONE", "--noplugin", "-u", str(SCRIPT)],
-            env=env,
-            cwd=workspace,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            stdin=subprocess.DEVNULL,
-        )
+        run = _headless(nvim, env, workspace, 120)
     except subprocess.TimeoutExpired as error:
         pytest.fail(f"nvim did not finish: {error}\n{_lsp_log(home)}")
     assert out.exists(), (
@@ -121,6 +108,30 @@ def test_neovim_shows_diagnostics_and_applies_a_quick_fix(nvim, tmp_path):
     assert result["applied"] == "Rename to `amount`"
     assert result["fixed_line"] == "        amount: How many units arrived."
     assert sorted(d["code"] for d in result["after"]) == ["DF102", "DF202"]
+
+
+def _away_from_the_user(home: Path) -> dict[str, str]:
+    """Keep Neovim away from the user's configuration, data and state."""
+    return {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+
+
+def _headless(nvim: str, env: dict[str, str], cwd: Path, timeout: int):
+    """nvim_docfact.lua in a headless Neovim."""
+    return subprocess.run(
+        [nvim, "--headless", "-n", "-i", "NONE", "--noplugin", "-u", str(SCRIPT)],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def _lsp_log(home: Path) -> str:
@@ -191,3 +202,68 @@ def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
     assert result["client"] == "docfact" and result["root_dir"] == str(project)
     assert result["arrived"] and result["codes"] == "DF101,DF102,DF202", result
     assert result["virtual_text"] and result["virtual_text_marks"] >= 3, result
+
+
+MODEL_SOURCE = '''\
+def restock(item, amount):
+    """Add stock to an item.
+
+    It also emails WRONGFUNC the warehouse.
+
+    Args:
+        ammount: How many units arrived.
+    """
+    item.quantity += amount
+    return item
+'''
+
+
+@pytest.mark.parametrize("nvim", NEOVIMS or [None])
+def test_the_model_finding_appears_after_a_save_with_no_keystroke(nvim, tmp_path, monkeypatch):
+    """A push client: after :write the judge runs and its DF301 is published by itself."""
+    if nvim is None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"{HOW_TO_GET}; CI must run this test")
+        pytest.skip(HOW_TO_GET)
+    monkeypatch.syspath_prepend(str(HERE.parent / "llm"))
+    from llm_helpers import KEY_ENV, SECRET
+    from scripted_server import ScriptedServer
+
+    workspace = tmp_path / "ws"
+    (workspace / "shop").mkdir(parents=True)
+    target = workspace / "shop" / "judged.py"
+    target.write_text(MODEL_SOURCE)
+    out, home = tmp_path / "result.json", tmp_path / "home"
+    with ScriptedServer() as model:
+        options = {
+            "docfact": {
+                "debounceMs": 10,
+                "llm": {
+                    "model": "openai/test-model",
+                    "apiBase": model.base_url,
+                    "apiKeyEnv": KEY_ENV,
+                    "timeoutS": 10,
+                },
+            }
+        }
+        env = {
+            **os.environ,
+            KEY_ENV: SECRET,
+            "DOCFACT_E2E_OUT": str(out),
+            "DOCFACT_E2E_FILE": str(target),
+            "DOCFACT_E2E_ROOT": str(workspace),
+            "DOCFACT_E2E_CMD": json.dumps([sys.executable, "-m", "docfact", "serve"]),
+            "DOCFACT_E2E_OPTIONS": json.dumps(options),
+            "DOCFACT_E2E_MODE": "model-save",
+            "DOCFACT_E2E_TIMEOUT": "120000",  # litellm's first import, on a loaded machine
+            "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
+            **_away_from_the_user(home),
+        }
+        run = _headless(nvim, env, workspace, 300)
+        assert model.requests, "nothing reached the model"
+    assert out.exists(), f"exit {run.returncode}\n{run.stdout}\n{run.stderr}\n{_lsp_log(home)}"
+    result = json.loads(out.read_text())
+    assert "error" not in result, f"{result}\n{_lsp_log(home)}"
+    assert "DF301" not in result["before"]
+    steps = ["started", "opened", "saved", "model finding"]
+    assert result["steps"] == steps, f"{result}\n{_lsp_log(home)}"

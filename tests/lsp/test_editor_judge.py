@@ -51,7 +51,8 @@ async def test_judge_on_save_reports_on_the_sentence_and_scores_in_hover(
             position=find_position(client.texts[uri], "def restock", within=4),
         )
     )
-    assert "ReFEree SCORE `" in hover.contents.value
+    card = hover.contents.value
+    assert "Consistency 0." in card and "checks of your sentences" in card
     assert SECRET not in hover.contents.value
 
 

@@ -76,8 +76,8 @@ async def test_typing_in_one_function_keeps_the_others_model_findings(
     version = client.replace_all(uri, edited)
     await client.diagnostics_for(uri, version=version)
     assert _model_lines(client, uri) == [13]  # reserve's, one line further down
-    assert "pending: re-judged on save" in await _hover(client, uri, "restock")
-    assert "ReFEree SCORE `" in await _hover(client, uri, "reserve")
+    assert "Consistency: pending: judged again on save" in await _hover(client, uri, "restock")
+    assert "checks of your sentences" in await _hover(client, uri, "reserve")
     assert SECRET not in await _hover(client, uri, "restock")
 
 

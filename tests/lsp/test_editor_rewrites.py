@@ -102,9 +102,22 @@ async def _run(client, action):
     )
 
 
-async def test_describe_more_abstractly_offers_only_the_verified_rewrite(
+async def test_describe_more_abstractly_asks_again_after_a_failure_and_offers_the_verified(
     start, workspace, model_server
 ):
+    """The first request's candidates all lose behaviour: none is offered, and the action
+    asks again (it used to vanish until the function was edited); the second request's
+    model answers with a rewrite that keeps behaviour and reads more abstractly."""
+    only_lossy = [True]
+
+    def answer(body: dict, sample: int) -> str | None:
+        if only_lossy[0] and body["messages"][0]["content"].startswith(
+            "You improve the description"
+        ):
+            return LOSSY
+        return answer_sonar(body, sample)
+
+    model_server.responder = answer
     client = await start(options=model_options(model_server, run="onSave", sonar=WITH_SONAR))
     path = workspace / "shop" / "bounds.py"
     path.write_text(SOURCE)
@@ -114,6 +127,15 @@ async def test_describe_more_abstractly_offers_only_the_verified_rewrite(
     [ask] = await _actions(client, uri, at, only=["refactor.rewrite"])
     assert ask.title == "Describe `clamp` more abstractly (rewrites verified by SONAR)"
     await _run(client, ask)
+    await wait_until(
+        lambda: any("kept its behaviour" in m.message for m in client.messages),
+        what="the message that none was verified",
+        timeout=240,
+    )
+    [again] = await _actions(client, uri, at, only=["refactor.rewrite"])
+    assert again.title == "Describe `clamp` more abstractly again (rewrites verified by SONAR)"
+    only_lossy[0] = False
+    await _run(client, again)
     await wait_until(
         lambda: any("verified rewrite" in m.message for m in client.messages),
         what="the rewrites' message",
@@ -144,10 +166,14 @@ async def test_rewrite_this_sentence_offers_the_judge_checked_correction(
         timeout=MODEL_WAIT,
     )
     finding = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF301")
-    actions = await _actions(client, uri, finding.range.start, [finding], only=["quickfix"])
-    ask = next(
-        a for a in actions if a.title == "Rewrite this sentence (checked by the model judge)"
+    # Two findings on the sentence (as the judge can make on one line): one offer.
+    second = types.Diagnostic(
+        range=finding.range, message="another", code="DF401", source="docfact", data=finding.data
     )
+    actions = await _actions(client, uri, finding.range.start, [finding, second], only=["quickfix"])
+    asks = [a for a in actions if a.title == "Rewrite this sentence (checked by the model judge)"]
+    assert len(asks) == 1
+    [ask] = asks
     await _run(client, ask)
     await wait_until(
         lambda: any("checked by the model judge" in m.message for m in client.messages),

@@ -60,7 +60,7 @@ async def test_score_command_fills_the_hover_and_warns_on_low_correctness(
     client = await start(options=model_options(model_server, run="manual"))
     uri = await _opened(client, workspace)
     before = await _hover(client, uri, "larger")
-    assert "**Scores**: not computed — run *docfact: Score*" in before
+    assert "**Scores**: not computed — run *docfact: Score Docstrings of This File*" in before
     await _score(client, uri)
     await wait_until(
         # The first scoring of a session trains the fluency model (~35 s of CPU; minutes on
@@ -72,19 +72,26 @@ async def test_score_command_fills_the_hover_and_warns_on_low_correctness(
     warning = next(d for d in client.published_for(uri)[-1].diagnostics if d.code == "DF304")
     assert warning.range.start.line == 1 and "for the input" in warning.message
     card = await _hover(client, uri, "larger")
-    assert re.search(r"Correctness `[█░]+` 0\.\d\d — FuncSim over \d+ cases", card)
-    assert "Where they disagree" in card and "Model understandability: **" in card
-    assert "not labelled: too few functions calibrated" in card
+    assert re.search(
+        r"Correctness 0\.\d\d: code written from this docstring behaved differently on "
+        r"\d+ of \d+ inputs — the docstring may miss a case",
+        card,
+    )
+    assert "Where they differ: for `" in card and "Understandability " in card
+    assert "not yet rated High or Low" in card
+    scores = card.split("**Scores**", 1)[1]
+    for jargon in ("FuncSim", "SLOR", "P2", "anchors", "tau", "SSC"):
+        assert jargon not in scores
     assert SECRET not in card
     good = await _hover(client, uri, "total")
-    assert "Correctness `██████████` 1.00" in good
+    assert "Correctness 1.00: code written from this docstring behaved like yours" in good
     # Editing the scored function makes its scores stale: they leave the card and the warning goes.
     version = client.replace_all(uri, SOURCE.replace("return min(a, b)", "return max(a, b)"))
     await client.diagnostics_for(uri, version=version)
     assert "DF304" not in _codes(client, uri)
     after = await _hover(client, uri, "larger")
-    assert "SONAR and model understandability: pending: scored again on save" in after
-    assert "Correctness `██████████` 1.00" in await _hover(client, uri, "total")
+    assert "Correctness and the other scores: pending: scored again on save" in after
+    assert "Correctness 1.00: " in await _hover(client, uri, "total")
 
 
 async def test_score_command_without_a_model_says_what_is_missing(start, workspace):
@@ -124,5 +131,5 @@ async def test_the_progress_cancel_button_stops_scoring(start, workspace, model_
         lambda: isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd),
         what="the progress to end",
     )
-    assert "**Scores**: not computed — run *docfact: Score*" in await _hover(client, uri, "larger")
+    assert "**Scores**: not computed — run *docfact: Score" in await _hover(client, uri, "larger")
     assert "DF304" not in _codes(client, uri)

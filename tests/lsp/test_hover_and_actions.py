@@ -58,7 +58,7 @@ async def test_hover_on_a_flagged_span_and_on_function_name(start, workspace):
     assert right and "✓" in right[0], value
     assert "DF101" in value
     # Nothing computed: one short line says how to get scores.
-    assert "**Scores**: not computed — run *docfact: Score* (needs a model)" in value
+    assert "**Scores**: not computed — set a model (docfact.llm.model" in value
     assert value.count("not computed") == 1
     # The hover range is the flagged word.
     begin = find_position(text, "ammount")

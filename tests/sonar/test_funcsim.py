@@ -257,6 +257,16 @@ def test_the_values_the_body_compares_with_are_drawn_so_every_branch_is_reached(
     assert "'exact'" in similarity.counterexample.input
 
 
+def test_parameters_with_a_default_are_left_out_at_times_so_a_changed_default_shows():
+    result = run(
+        "def f(x: int, scale: int = 2):\n    return x * scale\n",
+        "def f(x, scale=3):\n    return x * scale\n",
+    )
+    similarity = result.results[0]
+    assert 0.0 < similarity.value < 1.0
+    assert "scale" not in similarity.counterexample.input
+
+
 def test_annotations_win_over_usage():
     specs = parameter_specs(
         function_node(

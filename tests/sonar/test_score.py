@@ -9,7 +9,9 @@ from scripted_server import ScriptedServer
 from docfact.cache import Cache
 from docfact.config import SonarSettings
 from docfact.llm.client import LlmClient
-from docfact.sonar.score import sonar_scores
+from docfact.sonar.funcsim import FuncSimRun, Similarity
+from docfact.sonar.regenerate import Regeneration
+from docfact.sonar.score import _correctness, sonar_scores
 
 UNIT = '''\
 def clamp(value: int, low: int = 0, high: int = 10) -> int:
@@ -47,7 +49,7 @@ def cache(tmp_path):
 def script(writer):
     writer.programs[DOCSTRING] = IMPLEMENTATIONS
     writer.compressions[DOCSTRING] = ["Clamp value to [low, high].", "Return value.", DOCSTRING]
-    writer.programs["Clamp value to [low, high]."] = [IMPLEMENTATIONS[1]]
+    writer.programs["Clamp value to [low, high]."] = [IMPLEMENTATIONS[2]]
     writer.programs["Return value."] = ["def clamp(value, low=0, high=10):\n    return value\n"]
 
 
@@ -233,3 +235,17 @@ async def test_without_the_fluency_module_fluency_is_not_measured(
     assert result.fluency.value is None
     assert result.fluency.how == "not measurable: fluency model not available"
     assert result.correctness.value == 1.0
+
+
+def test_a_run_the_time_limit_cut_short_needs_the_full_count_and_is_asked_again():
+    # hypothesis draws the simplest inputs first (0, 0): a dozen cases say little
+    regeneration = Regeneration("def clamp(value, low=0, high=10):\n    return value\n")
+    share = Similarity(matches=10, counted=12, discarded=0)
+    for out_of_time, expected in ((False, 10 / 12), (True, None)):
+        run = FuncSimRun((share,), cases=12, seconds=10.0, out_of_time=out_of_time)
+        measure, _, complete = _correctness(UNIT, CONTEXT, regeneration, None, run, share)
+        assert measure.value == expected and complete is not out_of_time
+    assert measure.how == (
+        "not measurable: the time limit ended the tests after 12 cases, 12 of them"
+        " comparable; 20 are needed"
+    )

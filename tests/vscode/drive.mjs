@@ -1,7 +1,7 @@
 // Drives code-server in headless Chromium (playwright-core) and prints one JSON line of
 // results on stdout. Used by test_vscode_e2e.py; run by hand as:
 //   node drive.mjs <url> <screenshot-dir> [configured|install]
-// In "install" mode the workspace's Python lacks docfact: the extension's message offers
+// In "install" mode docfact's own environment does not exist yet: the extension's message offers
 // to install it, which is clicked first.
 // NODE_PATH must let `import("playwright-core")` resolve (the test sets it).
 import { createRequire } from "node:module";

@@ -73,24 +73,29 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
     _assert_warnings_and_quick_fix(results, workspace)
 
 
-def test_install_from_the_bundled_wheel_into_the_workspace_venv(vsix: Path, tmp_path: Path) -> None:
-    """The README's way: a project with a .venv that lacks docfact; the extension finds
-    the .venv, offers "Install docfact into <it>", installs its wheel (dependencies from
-    the package index) and shows the warnings."""
+def test_install_from_the_bundled_wheel_into_its_own_environment(
+    vsix: Path, tmp_path: Path
+) -> None:
+    """The README's way: a project with a .venv that lacks docfact; the extension offers
+    "Install docfact into its own environment", creates a virtual environment in its
+    storage from the project's Python, installs its wheel there (dependencies from the
+    package index) and shows the warnings; the project's .venv stays as it was."""
     workspace = tmp_path / "workspace"
     shutil.copytree(ROOT / "examples", workspace)
     subprocess.run(
         [sys.executable, "-m", "venv", str(workspace / ".venv")], check=True, timeout=300
     )
-    # Without the test's PYTHONPATH, which could lend the .venv a docfact.
+    # Without the test's PYTHONPATH, which could lend an environment a docfact.
     results = _drive(
         vsix, tmp_path, workspace, "install", SHOTS / "install", without=("PYTHONPATH",)
     )
-    assert "docfact is not installed in .venv." in results["offer"], results["offer"]
-    assert "Install docfact into .venv" in results["offer"], results["offer"]
+    assert "docfact is not installed in its own environment" in results["offer"], results["offer"]
+    assert "Install docfact into its own environment" in results["offer"], results["offer"]
     _assert_warnings_and_quick_fix(results, workspace)
+    assert not (workspace / ".venv" / "bin" / "docfact").exists()  # the project's is untouched
+    own = tmp_path / "data" / "User" / "globalStorage" / "docfact.docfact" / "env"
     installed = subprocess.run(
-        [str(workspace / ".venv" / "bin" / "docfact"), "--version"],
+        [str(own / "bin" / "docfact"), "--version"],
         capture_output=True,
         text=True,
         timeout=60,

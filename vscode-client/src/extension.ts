@@ -1,6 +1,7 @@
 /**
- * The docfact VS Code extension: starts `<python> -m docfact serve` and connects
- * vscode-languageclient to it. The decisions (which Python, which settings are sent, what
+ * The docfact VS Code extension: starts `<python> -m docfact serve` from docfact's own
+ * environment (a virtual environment in the extension's storage, never the project's)
+ * and connects vscode-languageclient to it. The decisions (which Python, which settings are sent, what
  * the status item says) live in interpreter.ts, settings.ts and status.ts, which are
  * unit-tested without VS Code.
  */
@@ -26,7 +27,9 @@ import {
   type WorkDoneProgressReport,
 } from "vscode-languageclient/node";
 import {
+  baseInterpreter,
   bundledWheel,
+  createEnvironmentCommand,
   displayCommand,
   environmentName,
   explainInstallFailure,
@@ -36,6 +39,8 @@ import {
   installCommand,
   isMissingDocfact,
   type Launcher,
+  modelFeaturesCommand,
+  OWN_ENVIRONMENT,
   reportedVersion,
   serverCommand,
 } from "./interpreter";
@@ -105,7 +110,6 @@ class Extension {
   private readonly progressTitles = new Map<string | number, string>();
   private crashes: number[] = [];
   private shownError: string | undefined;
-  private pythonListener: vscode.Disposable | undefined;
   private starting: Promise<void> = Promise.resolve();
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -125,6 +129,7 @@ class Extension {
     command("docfact.showLogs", () => this.log.show(true));
     command("docfact.checkWorkspace", () => this.checkWorkspace());
     command("docfact.clearCache", () => this.clearCache());
+    command("docfact.enableModelFeatures", () => this.enableModelFeatures());
     // docfact.judge and docfact.score are the server's commands: vscode-languageclient
     // registers them, and the executeCommand middleware below adds the active document
     // when no URI is given.
@@ -177,15 +182,6 @@ class Extension {
     const environments = (api as { environments?: PythonEnvironmentsApi } | undefined)?.environments;
     const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
     if (environments) {
-      if (!this.pythonListener) {
-        this.pythonListener = environments.onDidChangeActiveEnvironmentPath(() => {
-          if (this.launcher?.source === "python extension") {
-            this.log.info("the Python extension's active environment changed: restarting");
-            void this.restart(false);
-          }
-        });
-        this.context.subscriptions.push(this.pythonListener);
-      }
       const active = environments.getActiveEnvironmentPath(resource);
       if (active) {
         const resolved = await environments.resolveEnvironment(active);
@@ -198,22 +194,34 @@ class Extension {
     return details?.execCommand;
   }
 
-  private async findLauncher(): Promise<Launcher> {
+  private discovery() {
     const config = this.configuration();
     // An untrusted workspace's own Python (its .venv, or the environment the Python
     // extension picked in it) is the repository's program: only the user's settings and
     // PATH are asked until the workspace is trusted (granting trust restarts the server).
+    // Here it is never run as docfact's server, only as the base docfact's environment is
+    // created from.
     const trusted = vscode.workspace.isTrusted;
-    return findLauncher({
+    return {
       path: config.get("path"),
       interpreter: config.get("interpreter"),
       pythonExtension: trusted ? () => this.pythonFromExtension() : undefined,
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      environment: this.environmentFolder(),
       home: os.homedir(),
       env: process.env,
       platform: process.platform,
-      exists: trusted ? (file) => fs.existsSync(file) : undefined,
-    });
+      exists: trusted ? (file: string) => fs.existsSync(file) : undefined,
+    };
+  }
+
+  /** docfact's own environment: a virtual environment in the extension's storage. */
+  private environmentFolder(): string {
+    return path.join(this.context.globalStorageUri.fsPath, "env");
+  }
+
+  private async findLauncher(): Promise<Launcher> {
+    return findLauncher(this.discovery());
   }
 
   /** `<launcher> --version`: whether docfact runs, else one sentence saying why not. */
@@ -237,6 +245,11 @@ class Extension {
           this.log.info(`${displayCommand(launcher.argv)} --version: ${printed}`);
           const version = reportedVersion(printed);
           const own = String(this.context.extension.packageJSON.version ?? "");
+          if (version && own && version !== own && launcher.source === "docfact's environment" && this.wheel()) {
+            // The extension was updated: its environment gets the docfact it carries.
+            resolve({ problem: `docfact: ${OWN_ENVIRONMENT} has docfact ${version}, the extension carries ${own}.`, missingDocfact: true });
+            return;
+          }
           if (version && own && version !== own) {
             this.log.warn(`the server is docfact ${version}, the extension ${own}: install the extension's docfact to have both agree`);
           }
@@ -253,7 +266,11 @@ class Extension {
           stderr: String(stderr ?? ""),
           timedOut: failure.killed === true && failure.signal === "SIGTERM",
         };
-        resolve({ problem: explainProbeFailure(launcher, seen, this.cwd()), missingDocfact: launcher.python !== undefined && isMissingDocfact(seen) });
+        const notCreated = launcher.source === "docfact's environment" && seen.code === "ENOENT";
+        resolve({
+          problem: explainProbeFailure(launcher, seen, this.cwd()),
+          missingDocfact: notCreated || (launcher.python !== undefined && isMissingDocfact(seen)),
+        });
       });
     });
   }
@@ -266,51 +283,92 @@ class Extension {
     return found ? path.join(folder, found) : undefined;
   }
 
-  /** The Python lacks docfact: offer to install it there from the bundled wheel. */
+  /** The Python lacks docfact: offer to install it there from the bundled wheel (into
+   * docfact's own environment, created first when it does not exist). */
   private offerInstall(launcher: Launcher, problem: string): void {
     const python = launcher.python ?? [];
-    const environment = environmentName(python, this.cwd());
+    const own = launcher.source === "docfact's environment";
+    const environment = own ? OWN_ENVIRONMENT : environmentName(python, this.cwd());
     const wheel = this.wheel();
     if (!wheel) {
-      this.fail(`${problem} Install docfact there (from a docfact checkout: ${displayCommand([...python, "-m", "pip", "install", "<the checkout's folder>"])}), or set docfact.path to a docfact executable.`);
+      const checkout = displayCommand([...python, "-m", "pip", "install", "<the checkout's folder>"]);
+      this.fail(`${problem} Install docfact there (from a docfact checkout: ${checkout}), or set docfact.path to a docfact executable.`);
       return;
     }
-    this.fail(problem, { title: `Install docfact into ${environment}`, run: () => void this.install(python, environment, wheel) });
+    this.fail(problem, { title: `Install docfact into ${environment}`, run: () => void this.install(python, environment, wheel, own) });
   }
 
-  /** `<python> -m pip install <wheel>` with progress; the server restarts when it worked. */
-  private async install(python: string[], environment: string, wheel: string): Promise<void> {
-    const [command, ...args] = installCommand(python, wheel);
-    this.log.info(`$ ${displayCommand([command, ...args])}`);
-    const { code, output } = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `docfact: installing docfact into ${environment}` },
-      () =>
-        new Promise<{ code: number | null; output: string }>((resolve) => {
-          let output = "";
-          const child = spawn(command, args, { cwd: this.cwd(), env: process.env });
-          const timer = setTimeout(() => child.kill(), INSTALL_TIMEOUT_MS);
-          const collect = (chunk: Buffer) => {
-            output += chunk.toString();
-            this.log.info(chunk.toString().trimEnd());
-          };
-          child.stdout.on("data", collect);
-          child.stderr.on("data", collect);
-          child.on("error", (error) => {
-            clearTimeout(timer);
-            resolve({ code: null, output: `${output}\n${String(error)}` });
-          });
-          child.on("close", (exitCode) => {
-            clearTimeout(timer);
-            resolve({ code: exitCode, output });
-          });
-        }),
-    );
-    if (code !== 0) {
-      this.fail(explainInstallFailure(environment, output, code));
+  /** [`<base> -m venv <folder>`, when docfact's environment is to be created, then]
+   * `<python> -m pip install <wheel>`, with progress; the server restarts when it worked. */
+  private async install(python: string[], environment: string, wheel: string, own: boolean): Promise<void> {
+    const steps: string[][] = [];
+    if (own && !fs.existsSync(python[0] ?? "")) {
+      const base = await baseInterpreter(this.discovery());
+      this.log.info(`creating docfact's environment with ${displayCommand(base.python)} (${base.source})`);
+      fs.mkdirSync(this.context.globalStorageUri.fsPath, { recursive: true });
+      steps.push(createEnvironmentCommand(base.python, this.environmentFolder()));
+    }
+    steps.push(installCommand(python, wheel));
+    if (await this.runSteps(steps, environment, `docfact: installing docfact into ${environment}`)) {
+      void vscode.window.showInformationMessage(`docfact: installed into ${environment}.`);
+      await this.restart(true);
+    }
+  }
+
+  /** "docfact: Enable Model Features": the `llm` extra (litellm, hypothesis, numpy) into
+   * the environment the server runs from, then a restart. */
+  private async enableModelFeatures(): Promise<void> {
+    const launcher = this.launcher ?? (await this.findLauncher());
+    if (!launcher.python) {
+      this.fail(`docfact: ${displayCommand(launcher.argv)} is not run by a Python known here; install docfact's llm extra where it lives.`);
       return;
     }
-    void vscode.window.showInformationMessage(`docfact: installed into ${environment}.`);
-    await this.restart(true);
+    const environment = launcher.source === "docfact's environment" ? OWN_ENVIRONMENT : environmentName(launcher.python, this.cwd());
+    const steps = [modelFeaturesCommand(launcher.python, this.wheel())];
+    if (await this.runSteps(steps, environment, `docfact: installing the model features into ${environment}`)) {
+      const where = displayCommand(launcher.python);
+      void vscode.window.showInformationMessage(`docfact: the model features are installed into ${environment} (${where}); set docfact.llm.model to use them.`);
+      await this.restart(true);
+    }
+  }
+
+  /** Each command in turn, with progress and its output in the log; false (and one
+   * message) at the first that fails. */
+  private async runSteps(steps: string[][], environment: string, title: string): Promise<boolean> {
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (progress) => {
+      for (const [command, ...args] of steps) {
+        this.log.info(`$ ${displayCommand([command, ...args])}`);
+        progress.report({ message: displayCommand([command, ...args]) });
+        const { code, output } = await this.run(command, args);
+        if (code !== 0) {
+          this.fail(explainInstallFailure(environment, output, code));
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  private run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
+    return new Promise((resolve) => {
+      let output = "";
+      const child = spawn(command, args, { cwd: this.cwd(), env: process.env });
+      const timer = setTimeout(() => child.kill(), INSTALL_TIMEOUT_MS);
+      const collect = (chunk: Buffer) => {
+        output += chunk.toString();
+        this.log.info(chunk.toString().trimEnd());
+      };
+      child.stdout.on("data", collect);
+      child.stderr.on("data", collect);
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        resolve({ code: null, output: `${output}\n${String(error)}` });
+      });
+      child.on("close", (exitCode) => {
+        clearTimeout(timer);
+        resolve({ code: exitCode, output });
+      });
+    });
   }
 
   private cwd(): string | undefined {

@@ -2,12 +2,18 @@
  * How the docfact server is started: which command, found in which order.
  *
  * Pure logic (no `vscode` import) so it is unit-tested with node:test.
- * Order: `docfact.path` (a docfact executable) > `docfact.interpreter` > the Python
- * extension's active environment > the workspace's `.venv` > `python3` (`python` on
- * Windows) on PATH.
+ * Order: `docfact.path` (a docfact executable) > `docfact.interpreter` > docfact's own
+ * environment, a virtual environment in the extension's storage. The project's Python is
+ * never used to run docfact (docfact's pinned libraries could clash with the project's):
+ * it is only the base that docfact's environment is created from, when there is no
+ * other (the Python extension's active environment > the workspace's `.venv` > `python3`
+ * on PATH, `python` on Windows).
  */
 
-export type LauncherSource = "docfact.path" | "docfact.interpreter" | "python extension" | "workspace .venv" | "PATH";
+export type LauncherSource = "docfact.path" | "docfact.interpreter" | "docfact's environment";
+export type BaseSource = "python extension" | "workspace .venv" | "PATH";
+/** How messages name docfact's own environment. */
+export const OWN_ENVIRONMENT = "its own environment";
 
 export interface Launcher {
   /** argv prefix that runs the docfact CLI: append a subcommand (serve, check, cache). */
@@ -24,6 +30,8 @@ export interface DiscoveryInput {
   /** the Python extension's active environment (argv), asked only when needed. */
   pythonExtension?: () => Promise<string[] | undefined>;
   workspaceFolder?: string;
+  /** the folder of docfact's own environment (in the extension's global storage). */
+  environment?: string;
   home?: string;
   env?: Record<string, string | undefined>;
   platform?: string;
@@ -74,6 +82,21 @@ export async function findLauncher(input: DiscoveryInput): Promise<Launcher> {
   if (interpreter.length > 0) {
     return { argv: [...interpreter, "-m", "docfact"], source: "docfact.interpreter", python: interpreter };
   }
+  const python = environmentPython(input.environment ?? "docfact-env", input.platform);
+  return { argv: [python, "-m", "docfact"], source: "docfact's environment", python: [python] };
+}
+
+/** The Python of a virtual environment's folder. */
+export function environmentPython(folder: string, platform: string | undefined): string {
+  const windows = platform === "win32";
+  const separator = windows ? "\\" : "/";
+  const parts = windows ? ["Scripts", "python.exe"] : ["bin", "python"];
+  return [folder.replace(/[\\/]+$/, ""), ...parts].join(separator);
+}
+
+/** The Python that docfact's own environment is created from: the one the user chose
+ * for the project (the Python extension's), else the workspace's `.venv`, else PATH's. */
+export async function baseInterpreter(input: DiscoveryInput): Promise<{ python: string[]; source: BaseSource }> {
   if (input.pythonExtension) {
     let fromExtension: string[] | undefined;
     try {
@@ -83,15 +106,19 @@ export async function findLauncher(input: DiscoveryInput): Promise<Launcher> {
     }
     const python = asArgv(fromExtension);
     if (python.length > 0) {
-      return { argv: [...python, "-m", "docfact"], source: "python extension", python };
+      return { python, source: "python extension" };
     }
   }
   const venv = workspaceVenvPython(input);
   if (venv) {
-    return { argv: [venv, "-m", "docfact"], source: "workspace .venv", python: [venv] };
+    return { python: [venv], source: "workspace .venv" };
   }
-  const python = [defaultPython(input.platform)];
-  return { argv: [...python, "-m", "docfact"], source: "PATH", python };
+  return { python: [defaultPython(input.platform)], source: "PATH" };
+}
+
+/** `<base> -m venv <folder>`: docfact's own environment. */
+export function createEnvironmentCommand(base: string[], folder: string): string[] {
+  return [...base, "-m", "venv", folder];
 }
 
 /** The Python of the workspace folder's `.venv`, when there is one. */
@@ -131,8 +158,11 @@ export interface ProbeFailure {
  */
 export function explainProbeFailure(launcher: Launcher, failure: ProbeFailure, workspaceFolder?: string): string {
   const program = launcher.argv[0];
-  const where = launcher.source === "PATH" ? `"${program}" on PATH` : `"${program}" (from ${launcher.source})`;
+  const where = `"${program}" (from ${launcher.source})`;
   const stderr = failure.stderr ?? "";
+  if (failure.code === "ENOENT" && launcher.source === "docfact's environment") {
+    return `docfact: docfact is not installed in ${OWN_ENVIRONMENT} yet.`;
+  }
   if (failure.code === "ENOENT") {
     return launcher.source === "docfact.path"
       ? `docfact: the docfact executable ${where} was not found. Fix the docfact.path setting.`
@@ -145,7 +175,8 @@ export function explainProbeFailure(launcher: Launcher, failure: ProbeFailure, w
     return `docfact: ${displayCommand([...launcher.argv, "--version"])} did not answer in time.`;
   }
   if (isMissingDocfact(failure)) {
-    return `docfact: docfact is not installed in ${environmentName(launcher.python ?? [program], workspaceFolder)}.`;
+    const environment = launcher.source === "docfact's environment" ? OWN_ENVIRONMENT : environmentName(launcher.python ?? [program], workspaceFolder);
+    return `docfact: docfact is not installed in ${environment}.`;
   }
   const lastLine = stderr.trim().split(/\r?\n/).pop() ?? "";
   const detail = lastLine ? `: ${lastLine}` : failure.exitCode != null ? ` (exit status ${failure.exitCode})` : "";
@@ -206,6 +237,14 @@ export function bundledWheel(files: string[]): string | undefined {
 /** `<python> -m pip install <wheel>`: docfact from the bundled wheel, its dependencies from the package index. */
 export function installCommand(python: string[], wheel: string): string[] {
   return [...python, "-m", "pip", "install", wheel];
+}
+
+/** The packages of docfact's `llm` extra (the model judge, SONAR, SSC), as pyproject.toml declares them. */
+export const MODEL_PACKAGES = ["litellm==1.110.2", "hypothesis>=6.100,<7", "numpy>=1.26,<3"];
+
+/** `<python> -m pip install ...`: the model features, from the bundled wheel's `llm` extra when there is one. */
+export function modelFeaturesCommand(python: string[], wheel: string | undefined): string[] {
+  return [...python, "-m", "pip", "install", ...(wheel ? [`${wheel}[llm]`] : MODEL_PACKAGES)];
 }
 
 /** One sentence for a failed install, from pip's output. */

@@ -10,6 +10,8 @@ tied); None never counts either way. Only results whose every sample answered ev
 from __future__ import annotations
 
 import asyncio
+import builtins
+import inspect
 import logging
 import textwrap
 from collections import Counter
@@ -102,10 +104,35 @@ def _cut(code: str) -> str:
 def judge_input(report: UnitAnalysis, text: str, evidence: Sequence[Evidence]) -> JudgeInput:
     return JudgeInput(
         code=code_without_docstring(text, report.unit),
-        evidence=tuple(evidence),
+        evidence=tuple(_with_builtin_docs(e) for e in evidence if not _shadowed(e, report)),
         sentences=tuple(prompts.shown_sentence(s) for s in report.segments),
         language="Java" if report.docstring.style == "javadoc" else "Python",
     )
+
+
+def _shadowed(evidence: Evidence, report: UnitAnalysis) -> bool:
+    """A global of the unit's module named like one of its parameters: in the unit the name
+    is the parameter (``calendar.month`` for a function taking ``month``)."""
+    module = report.symbol.removesuffix("." + report.unit.qualname)
+    head, _, name = evidence.symbol.rpartition(".")
+    signature = report.unit.signature
+    return (
+        head == module
+        and signature is not None
+        and any(p.name == name for p in signature.parameters)
+    )
+
+
+def _with_builtin_docs(evidence: Evidence) -> Evidence:
+    """A builtin (``len``, ``ValueError``) has no source to excerpt: its own documentation
+    (the first paragraph) stands for it instead of an empty block."""
+    name = evidence.symbol.removeprefix("builtins.")
+    found = getattr(builtins, name, None) if not evidence.path and "." not in name else None
+    doc = inspect.getdoc(found) if found is not None else None
+    if not doc:
+        return evidence
+    summary = doc.split("\n\n", 1)[0][:600]
+    return replace(evidence, text=f'{evidence.text}  (builtin)\n"""{summary}"""')
 
 
 def judge_cache_key(report: UnitAnalysis, judged: JudgeInput, settings: LlmSettings) -> str:

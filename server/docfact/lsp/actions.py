@@ -34,7 +34,7 @@ def code_actions(
     params: types.CodeActionParams,
     rewrites: FoundRewrites | None = None,
 ) -> list[types.CodeAction]:
-    """``rewrites`` is only given when a model is configured."""
+    """``rewrites`` is only given when a model is configured and usable."""
     wanted = params.context.only
     result: list[types.CodeAction] = []
     if _wants(wanted, types.CodeActionKind.QuickFix):
@@ -67,8 +67,13 @@ def code_actions(
             result.append(_edit_action(uri, "docfact: apply every safe fix", FIX_ALL_KIND, edits))
     if rewrites is not None:
         if _wants(wanted, types.CodeActionKind.QuickFix):
+            asked: set[tuple[object, object]] = set()  # one offer per sentence, not per finding
             for diagnostic in params.context.diagnostics:
-                result += _sentence_actions(uri, state, mapper, diagnostic, rewrites)
+                data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+                sentence = (data.get("symbol"), data.get("sentence"))
+                if sentence not in asked:
+                    asked.add(sentence)
+                    result += _sentence_actions(uri, state, mapper, diagnostic, rewrites)
         if _wants(wanted, REWRITE_KIND):
             result += _abstract_actions(
                 uri, state, mapper, mapper.offset(params.range.start), rewrites
@@ -86,10 +91,12 @@ def _abstract_actions(
         return []
     unit_text = _unit_text(state, report)
     found = rewrites((report.symbol, ABSTRACT), unit_text)
-    if found is None:
+    if not found:  # never looked for, or none kept the behaviour: asking again may find one
+        again = "" if found is None else " again"
         return [
             _command_action(
-                f"Describe `{report.unit.name}` more abstractly (rewrites verified by SONAR)",
+                f"Describe `{report.unit.name}` more abstractly{again} "
+                "(rewrites verified by SONAR)",
                 REWRITE_KIND,
                 [uri, report.symbol],
             )
@@ -129,10 +136,11 @@ def _sentence_actions(
         return []
     sentence = data["sentence"]
     found = rewrites((report.symbol, sentence), _unit_text(state, report))
-    if found is None:
+    if not found:  # never looked for, or none was consistent: asking again may find one
+        again = "" if found is None else " again"
         return [
             _command_action(
-                "Rewrite this sentence (checked by the model judge)",
+                f"Rewrite this sentence{again} (checked by the model judge)",
                 types.CodeActionKind.QuickFix,
                 [uri, report.symbol, sentence, diagnostic.message],
                 [diagnostic],

@@ -8,7 +8,10 @@ Server-to-client requests (progress creation) stay outside the cancellable task:
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
+import os
+import sys
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -96,24 +99,38 @@ class BackgroundPass(ABC, Generic[P]):
         self._tasks[uri] = task
         if token is not None:
             self._tokens[uri] = token
+        outcome: str | None = None
         try:
-            await task
+            outcome = await task
         except asyncio.CancelledError:
             pass  # a newer version arrived: its own run does the work
-        except Exception:
+        except Exception as error:
             log.exception("%s failed; deterministic diagnostics are unaffected", self.title)
+            outcome = f"failed: {type(error).__name__} (see the docfact log)"
         finally:
             if self._tasks.get(uri) is task:
                 del self._tasks[uri]
             if token is not None:
                 if self._tokens.get(uri) == token:
                     del self._tokens[uri]
-                self.server.work_done_progress.end(token, types.WorkDoneProgressEnd())
+                self.server.work_done_progress.end(
+                    token, types.WorkDoneProgressEnd(message=outcome)
+                )
             self.finished()
 
     @abstractmethod
-    async def work(self, uri: str, *args: P.args, **kwargs: P.kwargs) -> None:
-        """The pass's work for the document ``uri``."""
+    async def work(self, uri: str, *args: P.args, **kwargs: P.kwargs) -> str | None:
+        """The pass's work for the document ``uri``; what it returns ends its progress
+        (why it did nothing, when it could not)."""
+
+    def blocked(self, llm: LlmSettings) -> str | None:
+        """Why the configured model cannot be used (told once per cause, logged each
+        time), or None."""
+        problem = model_problem(llm)
+        if problem is not None:
+            log.warning("%s: %s", self.title, problem)
+            self.server.warn_once(problem)
+        return problem
 
     def finished(self) -> None:  # a hook: most passes have nothing to do
         """Called after every run, whatever its outcome."""
@@ -143,6 +160,25 @@ class BackgroundPass(ABC, Generic[P]):
             ),
         )
         return token
+
+
+def model_problem(llm: LlmSettings) -> str | None:
+    """What keeps the configured model from being used, said so a person can act on it;
+    None when nothing does (or no model is configured). The key's value is never shown."""
+    if not llm.model:
+        return None
+    if llm.api_key_env and not os.environ.get(llm.api_key_env):
+        return (
+            f"the model {llm.model} needs the environment variable {llm.api_key_env}, which is "
+            "not set where the editor started docfact: set it, then restart the editor"
+        )
+    if importlib.util.find_spec("litellm") is None:
+        return (
+            "litellm, which the model features need, is not installed in docfact's "
+            f"environment: run {sys.executable} -m pip install litellm==1.110.2 "
+            "(the README says more), then restart the server"
+        )
+    return None
 
 
 def warm_up_models(settings_list: list[Settings]) -> threading.Thread | None:

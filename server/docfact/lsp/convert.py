@@ -11,7 +11,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..model import Finding, Span
+from ..model import Evidence, Finding, Span
 from ..output import local_rules, rule_url
 from ..source.lines import LineIndex
 
@@ -68,7 +68,7 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
                     end=types.Position(line=evidence.line - 1, character=0),
                 ),
             ),
-            message=f"{evidence.symbol}: {evidence.text}" if evidence.text else evidence.symbol,
+            message=_related_message(evidence),
         )
         for evidence in finding.evidence
         if evidence.path and evidence.line >= 1  # a place in a file (history has none)
@@ -95,6 +95,19 @@ def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, path: str) ->
         related_information=related or None,
         data=data,
     )
+
+
+_RELATED_CHARS = 120
+
+
+def _related_message(evidence: Evidence) -> str:
+    """One line: what the code uses and its signature (the location opens the source; the
+    excerpt the model judge reads would fill the hover with a whole class)."""
+    first = next((line for line in evidence.text.splitlines() if line.strip()), "")
+    said = first.strip().removeprefix("# ").strip() or evidence.symbol
+    if evidence.symbol not in said:
+        said = f"{evidence.symbol}: {said}"
+    return said if len(said) <= _RELATED_CHARS else said[: _RELATED_CHARS - 3] + "..."
 
 
 def rule_link(code: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,16 +11,18 @@ from lsprotocol import types
 
 from ..analysis import UnitAnalysis
 from ..model import Evidence, Finding, Segment, Span
-from ..sonar_ssc import DIMENSIONS, FunctionScores, scorable
+from ..sonar_ssc import FunctionScores, scorable
 from .convert import PositionMapper
+from .score_words import consistency_line, sonar_lines, understandability_lines
 
 if TYPE_CHECKING:
     from ..llm.judge import JudgeResult
-    from ..sonar.score import SonarResult
     from .state import DocumentState
 
 _CRITERIA = ("name", "type", "function", "context")
-_BAR_WIDTH = 10
+NO_MODEL = "set a model (docfact.llm.model, or model in [tool.docfact.llm]) to compute them"
+HOW_TO_SCORE = "run *docfact: Score Docstrings of This File*"
+_EVIDENCE_SHOWN = 5  # a card that scrolls is not read
 
 
 def card(
@@ -28,6 +30,7 @@ def card(
     mapper: PositionMapper,
     offset: int,
     evidence_for: Callable[[str], Sequence[Evidence]],
+    scoring: str = NO_MODEL,
 ) -> types.Hover | None:
     """Hover for a position on the name of a documented definition, or on a span of its
     docstring that a finding flags (a clean word of a docstring has no card)."""
@@ -50,6 +53,7 @@ def card(
         state.scored.get(report.symbol),
         unjudged=report.symbol in state.unjudged,
         unscored=report.symbol in state.unscored,
+        scoring=scoring,
     )
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
@@ -81,9 +85,10 @@ def markdown(
     scores: FunctionScores | None = None,
     unjudged: bool = False,
     unscored: bool = False,
+    scoring: str = NO_MODEL,
 ) -> str:
     """The card; ``unjudged`` (``unscored``): the unit's verdicts (scores) were dropped
-    because it was edited since."""
+    because it was edited since; ``scoring``: how to get the scores not computed."""
     unit = report.unit
     lines = [f"**docfact** · `{report.symbol or unit.kind}`"]
     if unit.signature is not None:
@@ -94,7 +99,7 @@ def markdown(
         mine = [i for i, f in enumerate(findings) if _overlaps(f.sentence_span, span)]
         placed.update(mine)
         wrong += bool(mine)
-        rows.append(f"{number}. {'✗' if mine else '✓'} {_escape(_sentence(segment))}")
+        rows.append(f"{number}. {'✗' if mine else '✓'} {_sentence(segment)}")
         rows += [f"    - {_finding_line(findings[i])}" for i in mine]
     lines += ["", f"**Sentences**: {len(report.segments)} checked, {wrong} with findings", ""]
     lines += rows
@@ -105,12 +110,11 @@ def markdown(
     if criteria:
         lines += ["", f"**Criteria that failed**: {', '.join(criteria)}"]
     if evidence:
-        lines += ["", "**Evidence** (1-hop neighbours in the project graph)"]
-        lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence]
-    return "\n".join(lines + _scores(report, judged, scores, unjudged, unscored))
-
-
-_HOW_TO_SCORE = "run *docfact: Score* (needs a model)"
+        lines += ["", "**What the code uses** (what the model judge reads with it)"]
+        lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence[:_EVIDENCE_SHOWN]]
+        if len(evidence) > _EVIDENCE_SHOWN:
+            lines.append(f"- and {len(evidence) - _EVIDENCE_SHOWN} more")
+    return "\n".join(lines + _scores(report, judged, scores, unjudged, unscored, scoring))
 
 
 def _scores(
@@ -119,30 +123,31 @@ def _scores(
     scores: FunctionScores | None,
     unjudged: bool = False,
     edited: bool = False,
+    scoring: str = NO_MODEL,
 ) -> list[str]:
-    """The scores that were computed, those an edit made pending, and one line for those
-    that were not computed."""
+    """The scores that were computed, in plain words; those an edit made pending; one line
+    for those that were not computed, saying how to get them (``scoring``)."""
     shown, unscored = [], []
     if judged is not None:
         shown.append(f"- {_referee(judged, len(report.segments))}")
     elif unjudged:
-        shown.append(f"- ReFEree SCORE: {_PENDING_VERDICTS}")
+        shown.append(f"- Consistency: {_PENDING_VERDICTS}")
     if scorable(report) and scores is None and edited:
-        shown.append(f"- SONAR and model understandability: {_PENDING_SCORES}")
+        shown.append(f"- Correctness and the other scores: {_PENDING_SCORES}")
     elif scorable(report):
         if scores is None or scores.sonar is None:
-            unscored.append("SONAR")
+            unscored.append("correctness, abstraction, conciseness, fluency")
         else:
-            shown += _sonar(scores.sonar)
+            shown += [f"- {rendered(line)}" for line in sonar_lines(scores.sonar)]
         if scores is None or (scores.ssc is None and not scores.ssc_error):
-            unscored.append("SSC")
+            unscored.append("understandability")
         else:
-            shown += _understandability(scores)
+            shown += [f"- {rendered(line)}" for line in understandability_lines(scores)]
     if not shown:
-        return ["", f"**Scores**: not computed — {_HOW_TO_SCORE}"]
-    missing = [f"{' and '.join(unscored)}: run *docfact: Score*"] if unscored else []
+        return ["", f"**Scores**: not computed — {scoring}"]
+    missing = [f"{', '.join(unscored)}: {scoring}"] if unscored else []
     if judged is None and not unjudged:
-        missing.append("ReFEree: the model judge runs on save")
+        missing.append("consistency: the model judge runs on save")
     return [
         "",
         "**Scores**",
@@ -151,81 +156,49 @@ def _scores(
     ]
 
 
-_PENDING_VERDICTS = "pending: re-judged on save (the function changed since it was judged)"
-_PENDING_SCORES = (
-    "pending: scored again on save or by *docfact: Score* (the function changed "
-    "since it was scored)"
-)
-
-
-def _sonar(result: SonarResult) -> list[str]:
-    lines = ["- SONAR"]
-    for name in DIMENSIONS:
-        measure = getattr(result, name)
-        if measure.value is None:
-            lines.append(f"    - {name.capitalize()}: {_escape(measure.how)}")
-        else:
-            lines.append(
-                f"    - {name.capitalize()} {_bar(measure.value)} {measure.value:.2f} — "
-                f"{_escape(measure.how)}"
-            )
-    if result.counterexample is not None:
-        example = result.counterexample
-        lines.append(
-            f"    - Where they disagree: for `{example.input}` the function "
-            f"{example.original}; code written from the docstring {example.candidate}"
-        )
-    return lines
-
-
-def _understandability(scores: FunctionScores) -> list[str]:
-    p1 = scores.ssc
-    if p1 is None or p1.value is None:
-        return [
-            f"- Model understandability (SSC): not computed — {scores.ssc_error or 'no summaries'}"
-        ]
-    over = f"calibrated over {p1.calibrated_over} functions of the project"
-    if math.isfinite(p1.tau):
-        cut = f"tau {p1.tau:.2f}, i.e. SSC ≥ {1 - p1.tau:.2f} is High, {over}"
-    else:
-        cut = f"not labelled: too few functions calibrated ({over})"
-    label = (p1.label or "unlabelled").capitalize()
-    line = (
-        f"- Model understandability: **{label}** {_bar(p1.value)} "
-        f"(SSC {p1.value:.2f}, k = {p1.k}; {cut})"
-    )
-    extra = []
-    p2 = scores.docstring_similarity
-    if p2 is not None and p2.value is not None:
-        extra.append(f"    - P2, docstring vs the model's reading: {p2.value:.2f} ({p2.label})")
-    if scores.judged is not None and scores.judged.share is not None:
-        extra.append(
-            f"    - P3, summaries judged correct: {scores.judged.share:.0%} ({scores.judged.label})"
-        )
-    return [line, *extra]
-
-
-def _bar(value: float) -> str:
-    filled = round(max(0.0, min(1.0, value)) * _BAR_WIDTH)
-    return f"`{'█' * filled}{'░' * (_BAR_WIDTH - filled)}`"
+_PENDING_VERDICTS = "pending: judged again on save (the function changed since)"
+_PENDING_SCORES = "pending: scored again on save or on request (the function changed since)"
 
 
 def _referee(judged: JudgeResult, sentences: int) -> str:
     if judged.score is None:
-        return f"ReFEree SCORE: no verdict — {judged.error or 'the model gave none'}"
-    missing = f", {judged.missing} verdicts missing" if judged.missing else ""
-    return (
-        f"ReFEree SCORE {_bar(judged.score)} {judged.score:.2f} — "
-        f"consistent verdicts over {sentences} sentences x {len(_CRITERIA)} criteria, "
-        f"judged by the model{missing}"
-    )
+        return f"Consistency: no verdict — {judged.error or 'the model gave none'}"
+    return consistency_line(judged.score, sentences, len(_CRITERIA), judged.missing)
 
 
 def _sentence(segment: Segment) -> str:
+    """A docstring's sentence as markdown: its markup (Sphinx roles, RST literals, epydoc
+    fields) as code, what is left escaped, long ones cut."""
     text = " ".join(segment.text.split())
     if segment.entry is not None and segment.entry.name is not None:
         text = f"{segment.entry.name.text}: {text}"
-    return text if len(text) <= 90 else text[:87] + "..."
+    if len(text) > 90:
+        text = text[:87] + "..."
+    return rendered(text)
+
+
+# :func:`x`, :py:meth:`~a.b.c` (shown as `c`), :class:`title <target>` (as `title`)
+_ROLE = re.compile(r":(?:[\w-]+:)+`(~?)([^`<]*?)(?:\s*<[^`>]*>)?`")
+_LITERAL = re.compile(r"``([^`]+)``|[CILM]\{([^{}]+)\}")
+_CODE = re.compile(r"(`[^`]*`)")
+# Markdown that a sentence's plain text may set off by accident: emphasis (an underscore
+# only at a word's edge: in_feet stays as written), HTML, links, a backslash before them.
+_SPECIAL = re.compile(r"\\(?=[\\*_<\[])|[*<\[]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
+def rendered(text: str) -> str:
+    """Docstring text as markdown that shows it as written."""
+
+    def role(match: re.Match[str]) -> str:
+        target = match.group(2).strip()
+        return f"`{target.rsplit('.', 1)[-1] if match.group(1) else target}`"
+
+    text = _ROLE.sub(role, text)
+    text = _LITERAL.sub(lambda m: f"`{m.group(1) or m.group(2)}`", text)
+    return "".join(
+        part if part.startswith("`") and part.endswith("`") and len(part) > 1 else _escape(part)
+        for part in _CODE.split(text)
+    )
 
 
 def _where(evidence: Evidence) -> str:
@@ -233,7 +206,7 @@ def _where(evidence: Evidence) -> str:
 
 
 def _finding_line(finding: Finding) -> str:
-    return f"**{finding.code}** ({finding.criterion}): {_escape(finding.message)}"
+    return f"**{finding.code}** ({finding.criterion}): {rendered(finding.message)}"
 
 
 def _overlaps(a: Span, b: Span) -> bool:
@@ -241,4 +214,5 @@ def _overlaps(a: Span, b: Span) -> bool:
 
 
 def _escape(text: str) -> str:
-    return text.replace("*", "\\*").replace("_", "\\_") if "`" not in text else text
+    """Plain text as markdown (no code spans in it)."""
+    return _SPECIAL.sub(lambda m: "\\" + m.group(0), text)

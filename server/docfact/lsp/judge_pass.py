@@ -37,17 +37,20 @@ class EditorJudge(BackgroundPass[[]]):
         """Whether the judge should run for ``uri`` on ``trigger`` ("onSave", "onType")."""
         return judge_runs(self.server.state.settings_for(self.server.path_of(uri)), trigger)
 
-    async def work(self, uri: str) -> None:
+    async def work(self, uri: str) -> str | None:
         from ..llm import judge_units  # litellm loads on the first judgement, not at start-up
 
         server = self.server
         state = await server.current_state(uri)
         if state is None:
-            return
+            return None
         settings = server.state.settings_for(server.path_of(uri))
+        problem = self.blocked(settings.llm)
+        if problem is not None:
+            return problem
         client = self.client(settings.llm)
         if client is None:  # the model was removed from the settings since the run began
-            return
+            return None
         project = server.state.project
         reports = [
             replace(report, findings=resolve(report.findings, project))
@@ -71,6 +74,7 @@ class EditorJudge(BackgroundPass[[]]):
         # answered, the units it left as they were still get their verdicts.
         server.state.set_judgement(uri, state, results)
         server.republish(uri)
+        return None
 
     def client(self, llm: LlmSettings) -> LlmClient | None:
         from ..llm import client_for

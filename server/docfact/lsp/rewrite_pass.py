@@ -34,39 +34,44 @@ class EditorRewriter(BackgroundPass[[str, str | None, str]]):
 
     async def work(
         self, uri: str, symbol: str, sentence: str | None = None, reason: str = ""
-    ) -> None:
+    ) -> str | None:
         server = self.server
         state = await server.current_state(uri)
         if state is None:
-            return
+            return None
         report = next((r for r in state.analysis.units if r.symbol == symbol), None)
         if report is None or not scorable(report):
-            return
+            return None
         settings = server.state.settings_for(server.path_of(uri))
+        problem = self.blocked(settings.llm)
+        if problem is not None:
+            return problem
         client = server.judge.client(settings.llm)
         if client is None:  # the model was removed from the settings since the run began
-            return
+            return None
         offers: Sequence[Rewrite | str]
+        unit = report.unit
+        unit_text = state.analysis.text[unit.span.start : unit.span.end]
+        key = (symbol, sentence or ABSTRACT)
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
+        # Asked again after none was verified: new candidates, not the cached verdict.
+        retry = server.state.rewrites(uri, key, unit_text) == []
         try:
             if sentence is None:
-                offers, note = await self._abstract(state, report, settings, client, cache)
+                offers, note = await self._abstract(
+                    state, report, settings, client, None if retry else cache
+                )
             else:
                 offers, note = await self._sentence(
-                    state, report, sentence, reason, settings, client, cache
+                    state, report, sentence, reason, settings, client, None if retry else cache
                 )
         finally:
             cache.close()
-        unit = report.unit
-        server.state.set_rewrites(
-            uri,
-            (symbol, sentence or ABSTRACT),
-            state.analysis.text[unit.span.start : unit.span.end],
-            offers,
-        )
+        server.state.set_rewrites(uri, key, unit_text, offers)
         server.window_show_message(
             types.ShowMessageParams(type=types.MessageType.Info, message=note)
         )
+        return None
 
     async def _abstract(
         self,
@@ -74,7 +79,7 @@ class EditorRewriter(BackgroundPass[[str, str | None, str]]):
         report: UnitAnalysis,
         settings: Settings,
         client: LlmClient,
-        cache: Cache,
+        cache: Cache | None,
     ) -> tuple[list[Rewrite], str]:
         from ..sonar.rewrite import abstract_rewrites
 
@@ -117,7 +122,7 @@ class EditorRewriter(BackgroundPass[[str, str | None, str]]):
         reason: str,
         settings: Settings,
         client: LlmClient,
-        cache: Cache,
+        cache: Cache | None,
     ) -> tuple[list[str], str]:
         from ..sonar.rewrite import sentence_rewrite
 

@@ -26,20 +26,25 @@ class EditorScorer(BackgroundPass[[str | None, str]]):
         settings = self.server.state.settings_for(self.server.path_of(uri))
         return sonar_runs(settings, trigger) or ssc_runs(settings, trigger)
 
-    async def work(self, uri: str, symbol: str | None = None, trigger: str = "manual") -> None:
+    async def work(
+        self, uri: str, symbol: str | None = None, trigger: str = "manual"
+    ) -> str | None:
         server = self.server
         state = await server.current_state(uri)
         if state is None:
-            return
+            return None
         settings = server.state.settings_for(server.path_of(uri))
         documented = [(state.analysis, r) for r in state.analysis.units if scorable(r)]
         wanted = [(a, r) for a, r in documented if symbol is None or r.symbol == symbol]
         if not wanted:
-            return
+            return "no documented function to score here"
+        problem = self.blocked(settings.llm)
+        if problem is not None:
+            return problem
         sonar, ssc = sonar_runs(settings, trigger), ssc_runs(settings, trigger)
         client = server.judge.client(settings.llm)
         if client is None:  # the model was removed from the settings since the run began
-            return
+            return None
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
         if sonar and unavailable():
             server.warn_once(f"{unavailable()}: SONAR Correctness and Conciseness are not measured")
@@ -72,6 +77,7 @@ class EditorScorer(BackgroundPass[[str | None, str]]):
             },
         )
         server.republish(uri)
+        return f"{len(scores)} function(s) scored"
 
     def finished(self) -> None:
         self.server.judge.finished()  # the status item counts the calls of both passes

@@ -7,12 +7,11 @@ import contextlib
 import ctypes
 import gc
 import logging
-import os
 import sys
 import threading
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import ClassVar
+from typing import BinaryIO, ClassVar, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
@@ -22,18 +21,21 @@ from pygls.workspace import TextDocument
 
 from .. import __version__
 from ..config import ConfigError
-from ..model import Outdated
+from ..model import Finding, Outdated
 from ..source.files import SkippedFile, decode_source, read_regular, resolved_inside
 from ..source.segment import warm_up
 from . import actions, hover
-from .background import warm_up_models
+from .background import model_problem, warm_up_models
 from .convert import PositionMapper, diagnostic
 from .judge_pass import EditorJudge
+from .lifetime import EndsAtEof, lead_process_group, leave, watch_client
+from .ownership import Ownership
 from .protocol import DocfactProtocol
 from .rewrite_pass import EditorRewriter
 from .scheduler import Scheduler
 from .score_pass import EditorScorer
 from .state import DocumentState, Workspace
+from .watched import WatchedFiles
 
 log = logging.getLogger("docfact")
 LARGE_TEXT = 256 << 10  # characters: a text whose analysis leaves memory worth giving back
@@ -47,6 +49,9 @@ class DocfactServer(LanguageServer):
         self.state = Workspace()
         self.scheduler = Scheduler()
         self.pull_diagnostics = False
+        # A pull client that cannot be asked to pull again (no refreshSupport: Neovim
+        # 0.11) pulls the rules' findings and is sent the model's, which come later.
+        self.push_model_findings = False
         self.config_error_shown: str | None = None
         self.initial_settings: dict = {}  # the initializationOptions' docfact section
         self.index_task: asyncio.Future | None = None
@@ -59,6 +64,45 @@ class DocfactServer(LanguageServer):
         self.settled: set[str] = set()  # open documents analysed since they were opened
         self.warnings_shown: set[str] = set()
         self._largest_text: dict[str, int] = {}  # per document, since memory was last released
+        # Per document, how many times the model's verdicts or scores arrived: part of the
+        # pull result id, so a client re-pulling with its previous id gets them.
+        self._model_revisions: dict[str, int] = {}
+        self.ownership = Ownership(
+            lambda: self.state.folders,
+            lambda folder: self.state.settings_for(folder / "__init__.py").exclude,
+        )
+        self.watched = WatchedFiles(self._apply_file_events, self._files_settled, self._indexed)
+
+    # --- what is the user's own ---------------------------------------------------------
+
+    def owned(self, uri: str) -> bool:
+        """Whether the document is the user's own source (not a virtual environment's,
+        an installed library's, or one that .gitignore or ``exclude`` leaves out)."""
+        path = to_fs_path(uri)
+        return path is None or self.ownership.owned(Path(path))
+
+    def _apply_file_events(self, batch: list[tuple[Path, bool]]) -> bool:
+        """In a worker thread: the events of the user's own files change what is known."""
+        changed = False
+        for path, deleted in batch:
+            if path.name in (".gitignore", "pyproject.toml"):
+                self.ownership.forget()
+            elif not self.ownership.owned(path):
+                continue
+            self.state.file_changed(path, deleted)
+            changed = True
+        return changed
+
+    def _files_settled(self) -> None:
+        _recheck_all(self)
+        if not self.pull_diagnostics:  # a push client hears of the closed files changed too
+            self.start_background(_push_closed_files(self))
+
+    async def _indexed(self) -> None:
+        """Until the start-up indexing is over (file events wait for it)."""
+        if self.index_task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.index_task)
 
     # --- analysis --------------------------------------------------------------------
 
@@ -69,10 +113,12 @@ class DocfactServer(LanguageServer):
         """Analyse the open document ``uri`` and publish, unless it changed meanwhile."""
         document = self.document(uri)
         version, text = document.version, document.source
+        if not self.owned(uri):
+            return  # a library's or an environment's file: nothing to say about it
         state = await self.analyzed(uri, text, version)
         if state is None or self.document(uri).version != version:
             return  # a newer edit is already scheduled; never publish stale results
-        if not self.pull_diagnostics:
+        if not self.pull_diagnostics or self.push_model_findings:
             self.publish(uri, state)
         if state.analysis.skipped:
             self.show_skipped(uri, state.analysis.skipped)
@@ -91,7 +137,7 @@ class DocfactServer(LanguageServer):
     async def current_state(self, uri: str) -> DocumentState | None:
         """The analysis of an open document's current text; computed now when the
         debounced check has not run yet (a hover or code action right after an edit)."""
-        if uri not in self.state.open_documents():
+        if uri not in self.state.open_documents() or not self.owned(uri):
             return None
         document = self.document(uri)
         state = self.state.current(uri, document.version)
@@ -160,24 +206,47 @@ class DocfactServer(LanguageServer):
 
     def republish(self, uri: str) -> None:
         """Send the document's findings again (the model's verdicts arrived)."""
+        self._model_revisions[uri] = self._model_revisions.get(uri, 0) + 1
         state = self.state.current(uri, self.document(uri).version)
         if state is None:
             return
-        if self.pull_diagnostics:
+        if self.push_model_findings:
+            self.publish(uri, state)
+        elif self.pull_diagnostics:
             _refresh_pull(self)
         else:
             self.publish(uri, state)
 
     def publish(self, uri: str, state: DocumentState) -> None:
-        diagnostics = self.diagnostics(uri, state)
+        """Push the document's findings (to a pull client: the model's only)."""
+        model = _model_findings(state)
+        shown = model if self.push_model_findings else state.all_findings
+        diagnostics = self.diagnostics(uri, state, shown)
         log.debug("%s version %s: %d diagnostics", uri, state.version, len(diagnostics))
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=state.version, diagnostics=diagnostics)
         )
 
-    def diagnostics(self, uri: str, state: DocumentState) -> list[types.Diagnostic]:
+    def diagnostics(
+        self, uri: str, state: DocumentState, findings: list[Finding] | None = None
+    ) -> list[types.Diagnostic]:
+        """LSP diagnostics of ``findings`` (the state's, all of them, by default)."""
         mapper = PositionMapper(state.analysis.lines, self.workspace.position_encoding)
-        return [diagnostic(f, mapper, uri, state.analysis.path) for f in state.all_findings]
+        shown = state.all_findings if findings is None else findings
+        return [diagnostic(f, mapper, uri, state.analysis.path) for f in shown]
+
+    def scoring_note(self, uri: str) -> str:
+        """How to get the scores of a document: configure a model, fix what keeps the
+        configured one from working, or ask for them."""
+        llm = self.state.settings_for(self.path_of(uri)).llm
+        if not llm.model:
+            return hover.NO_MODEL
+        return model_problem(llm) or hover.HOW_TO_SCORE
+
+    def result_id(self, uri: str, state: DocumentState) -> str:
+        """The pull result id of the document's report: its text, settings and project, and
+        the model's verdicts and scores that arrived for it."""
+        return f"{state.result_id}:m{self._model_revisions.get(uri, 0)}"
 
     def schedule(self, uri: str, delay_s: float | None = None) -> None:
         if delay_s is None:
@@ -241,10 +310,14 @@ class _ClientLogHandler(logging.Handler):
 def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
     capabilities = params.capabilities.text_document
     ls.pull_diagnostics = bool(capabilities and capabilities.diagnostic)
+    pulls = params.capabilities.workspace and params.capabilities.workspace.diagnostics
+    refreshable = bool(pulls and pulls.refresh_support)
+    ls.push_model_findings = ls.pull_diagnostics and not refreshable
     folders = [to_fs_path(f.uri) for f in params.workspace_folders or []]
     if not folders and params.root_uri:
         folders = [to_fs_path(params.root_uri)]
     ls.state.folders = [Path(f) for f in folders if f]
+    watch_client(params.process_id)
     ls.initial_settings = _section(params.initialization_options)
     ls.state.trust(params.initialization_options, ls.warn_once)
     try:
@@ -274,6 +347,7 @@ async def initialized(ls: DocfactServer, params: types.InitializedParams) -> Non
                             watchers=[
                                 types.FileSystemWatcher(glob_pattern="**/*.{py,pyi,java}"),
                                 types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
+                                types.FileSystemWatcher(glob_pattern="**/.gitignore"),
                             ]
                         ),
                     )
@@ -378,7 +452,7 @@ async def _index_workspace(ls: DocfactServer) -> None:
 async def _push_closed_files(ls: DocfactServer, only: str | None = None) -> None:
     """With ``workspaceDiagnostics`` on, a push client sees the findings of the files it
     has not opened too (a pull client asks for them with workspace/diagnostic)."""
-    reports = await asyncio.to_thread(ls.state.workspace_reports, ls.workspace.position_encoding)
+    reports = await _owned_reports(ls)
     for uri, (_, diagnostics) in reports.items():
         if (only is None or uri == only) and ls.state.settings_for(
             ls.path_of(uri)
@@ -386,6 +460,23 @@ async def _push_closed_files(ls: DocfactServer, only: str | None = None) -> None
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
             )
+
+
+async def _owned_reports(ls: DocfactServer) -> dict[str, tuple[str, list[types.Diagnostic]]]:
+    """The closed files' reports, but for files that are not the user's own (indexed before
+    a .gitignore said so, or reported by an older server's cache)."""
+
+    def reports() -> dict[str, tuple[str, list[types.Diagnostic]]]:
+        found = ls.state.workspace_reports(ls.workspace.position_encoding)
+        return {uri: report for uri, report in found.items() if ls.owned(uri)}
+
+    return await asyncio.to_thread(reports)
+
+
+def _model_findings(state: DocumentState) -> list[Finding]:
+    """What the model judge and the scores found, as shown (the rules' are the rest)."""
+    made = [f for result in state.judged.values() for f in result.findings]
+    return state.rules.apply(made + state.score_findings)
 
 
 def _refresh_pull(ls: DocfactServer) -> None:
@@ -496,6 +587,7 @@ async def did_change_configuration(
     ls: DocfactServer, params: types.DidChangeConfigurationParams
 ) -> None:
     settings = params.settings
+    ls.ownership.forget()  # `exclude` may have changed
     if isinstance(settings, dict) and settings.get("docfact") is not None:
         try:
             ls.state.set_editor_settings(_section(settings))
@@ -508,11 +600,13 @@ async def did_change_configuration(
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: DocfactServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """Recorded only: a burst of thousands (a package installed) is sorted off the loop."""
+    changes = []
     for change in params.changes:
         path = to_fs_path(change.uri)
         if path:
-            ls.state.file_changed(Path(path), deleted=change.type == types.FileChangeType.Deleted)
-    _recheck_all(ls)
+            changes.append((Path(path), change.type == types.FileChangeType.Deleted))
+    ls.watched.add(changes)
 
 
 def _recheck_all(ls: DocfactServer) -> None:
@@ -532,16 +626,23 @@ async def document_diagnostic(
     ls: DocfactServer, params: types.DocumentDiagnosticParams
 ) -> types.UnchangedDocumentDiagnosticReport | types.FullDocumentDiagnosticReport:
     uri = params.text_document.uri
+    if not ls.owned(uri):
+        return types.FullDocumentDiagnosticReport(result_id="not-owned", items=[])
     text = ls.text_of(uri)
     if text is None:
         return types.FullDocumentDiagnosticReport(items=[])
     state = await ls.analyzed(uri, text, ls.document(uri).version)
     if state is None:  # the client will ask again for the newer version
         raise JsonRpcContentModified("the document changed while it was analysed")
-    if params.previous_result_id == state.result_id:
-        return types.UnchangedDocumentDiagnosticReport(result_id=state.result_id)
+    result_id = ls.result_id(uri, state)
+    if params.previous_result_id == result_id:
+        return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
+    pulled = state.all_findings
+    if ls.push_model_findings:  # the model's are pushed
+        model = _model_findings(state)
+        pulled = [f for f in pulled if f not in model]
     return types.FullDocumentDiagnosticReport(
-        result_id=state.result_id, items=ls.diagnostics(uri, state)
+        result_id=result_id, items=ls.diagnostics(uri, state, pulled)
     )
 
 
@@ -550,7 +651,7 @@ async def workspace_diagnostic(
     ls: DocfactServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
     previous = {p.uri: p.value for p in params.previous_result_ids}
-    reports = await asyncio.to_thread(ls.state.workspace_reports, ls.workspace.position_encoding)
+    reports = await _owned_reports(ls)
     items: list[types.WorkspaceDocumentDiagnosticReport] = []
     for uri, (result_id, diagnostics) in reports.items():
         if previous.get(uri) == result_id:
@@ -570,11 +671,14 @@ async def workspace_diagnostic(
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover | None:
-    state = await ls.current_state(params.text_document.uri)
+    uri = params.text_document.uri
+    state = await ls.current_state(uri)
     if state is None:
         return None
     mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
-    return hover.card(state, mapper, mapper.offset(params.position), ls.state.evidence)
+    return hover.card(
+        state, mapper, mapper.offset(params.position), ls.state.evidence, ls.scoring_note(uri)
+    )
 
 
 @server.feature(
@@ -595,8 +699,9 @@ async def on_code_action(
     if state is None:
         return None
     mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
-    model = ls.state.settings_for(ls.path_of(uri)).llm.model
-    rewrites = (lambda key, unit_text: ls.state.rewrites(uri, key, unit_text)) if model else None
+    llm = ls.state.settings_for(ls.path_of(uri)).llm
+    usable = llm.model and model_problem(llm) is None  # else the command would only fail
+    rewrites = (lambda key, unit_text: ls.state.rewrites(uri, key, unit_text)) if usable else None
     return actions.code_actions(uri, state, mapper, params, rewrites)
 
 
@@ -609,11 +714,7 @@ def on_shutdown(ls: DocfactServer, *args: object) -> None:
 def on_exit(ls: DocfactServer, *args: object) -> None:
     """Leave now, as the protocol asks: work still running in threads (a model call, a model
     being loaded, a sandbox run) must not hold the process; sandboxed programs end with it."""
-    sandbox = sys.modules.get("docfact.sonar.sandbox")
-    if sandbox is not None:
-        sandbox.stop_all()
-    logging.shutdown()
-    os._exit(0 if ls.protocol._shutdown else 1)
+    leave(0 if ls.protocol._shutdown else 1)
 
 
 def serve(
@@ -639,5 +740,6 @@ def serve(
     if tcp:
         server.start_tcp(*tcp)
     else:
-        server.start_io()
+        lead_process_group()
+        server.start_io(cast(BinaryIO, EndsAtEof(sys.stdin.buffer)))
     return 0

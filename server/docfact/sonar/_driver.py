@@ -2,7 +2,7 @@
 text to the sandbox; nothing imports it).
 
 stdin: JSON {"nonce", "function", "original": program or null, "candidates": [program, ...],
-"params": [{"name", "keyword", "spec", "hint"}], "cases", "case_s", "budget_s",
+"params": [{"name", "keyword", "optional", "spec", "hint"}], "cases", "case_s", "budget_s",
 "home": null or {"name", "path", "text", "is_package", "import_root", "qualname",
 "calls": [argument lists as source text], "instances": [expressions], "load_s"},
 "support_path": [folders to import hypothesis from when the interpreter has none]}.
@@ -61,6 +61,7 @@ class CaseTimeout(BaseException):
 
 
 GIVE_UP = 3
+_OMIT = object()  # an argument left out of a case
 MARKER = "SONAR-FUNCSIM "
 _armed = False
 _short = reprlib.Repr()
@@ -168,6 +169,7 @@ def run(request, started):
 
     def one_case(case):
         if time.monotonic() > deadline or timeouts[0] >= GIVE_UP:
+            seen["out_of_time"] = True  # the cases tried are fewer than asked for
             return
         args, kwargs, instance = case
         if instance is None and original.bind == "instance" and original.make is None:
@@ -205,6 +207,7 @@ def run(request, started):
         "stage": None,
         "cases": seen["cases"],
         "seen_calls": len(calls),
+        "out_of_time": seen.get("out_of_time", False),
         "results": tallies,
     }
 
@@ -471,10 +474,17 @@ def _generate(request, one_case, original):
         return static
 
     positional = [strategy(p) for p in request["params"] if not p["keyword"]]
-    keyword = {p["name"]: strategy(p) for p in request["params"] if p["keyword"]}
+    keyword = {
+        # one with a default is left out at times: its default is behaviour too
+        p["name"]: st.one_of(st.just(_OMIT), strategy(p)) if p.get("optional") else strategy(p)
+        for p in request["params"]
+        if p["keyword"]
+    }
     cases = st.tuples(
         st.tuples(*positional),
-        st.fixed_dictionaries(keyword),
+        st.fixed_dictionaries(keyword).map(
+            lambda drawn: {name: value for name, value in drawn.items() if value is not _OMIT}
+        ),
         _instances(original, (request.get("home") or {}).get("init_params") or [], st),
     )
 
@@ -557,7 +567,8 @@ ALPHABET = string.ascii_letters + string.digits + string.punctuation + " \t\n" +
 def _strategy(spec, st):
     kind = spec["t"]
     ints = st.integers(-1000, 1000)
-    text = st.text(ALPHABET, max_size=12)
+    # short text, and at times a longer one (a width of 70 or a line's end matters then)
+    text = st.one_of(st.text(ALPHABET, max_size=12), st.text(ALPHABET, min_size=30, max_size=160))
     leaves = {
         "int": ints,
         "float": st.floats(),

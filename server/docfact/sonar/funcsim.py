@@ -71,6 +71,7 @@ class FuncSimRun:
     complete: bool = True  # False when the failure may not recur (time, no sandbox here)
     stage: str | None = None  # what could not be had: "module", "function", "original"
     seen_calls: int = 0  # inputs taken from the project's call sites and doctests
+    out_of_time: bool = False  # the time limit ended the inputs before all were tried
     in_module: bool = False  # run in the function's own module
 
 
@@ -259,6 +260,7 @@ def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
         seconds,
         summary.get("error"),
         seen_calls=summary.get("seen_calls", 0),
+        out_of_time=summary.get("out_of_time", False),
     )
 
 

@@ -13,6 +13,7 @@ import ast
 import asyncio
 import configparser
 import doctest
+import functools
 import hashlib
 import os
 import sys
@@ -87,18 +88,6 @@ def home_of(
     if place is None:
         return None
     return _home(place, module, text, qualname, _texts_naming(place[1], *_names(qualname)))
-
-
-async def find_home(
-    path: str, module: str, text: str, qualname: str, python: str | None = None
-) -> Home | None:
-    """``home_of`` with the file system read off the event loop, and the code parsed on
-    it: two threads parsing at once can break CPython 3.11's ast module."""
-    place = await asyncio.to_thread(_place, path, module, python)
-    if place is None:
-        return None
-    texts = await asyncio.to_thread(_texts_naming, place[1], *_names(qualname))
-    return _home(place, module, text, qualname, texts)
 
 
 # The module file, the project root, the import root, the interpreter.
@@ -264,17 +253,28 @@ def seen_arguments(
     literal ones first."""
     calls: dict[str, bool] = {}
     instances: dict[str, bool] = {}
-    for tree in _doctest_trees(module_text):
+    for tree in _parsed(module_text)[1]:
         _collect(tree, None, name, owner, calls, instances)
     for text in texts:
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+        parsed, doctest_trees = _parsed(text)
+        if parsed is None:
             continue
-        _collect(tree, text, name, owner, calls, instances)
-        for doctest_tree in _doctest_trees(text):
+        _collect(parsed, text, name, owner, calls, instances)
+        for doctest_tree in doctest_trees:
             _collect(doctest_tree, None, name, owner, calls, instances)
     return _ranked(calls, MAX_CALLS), _ranked(instances, MAX_INSTANCES)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> tuple[ast.Module | None, tuple[ast.Module, ...]]:
+    """``text`` parsed (None when it does not parse), and its doctest examples parsed:
+    kept, since every function of a run looks through the same files (and they are only
+    read)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None, ()
+    return tree, tuple(_doctest_trees(tree))
 
 
 def _ranked(found: dict[str, bool], limit: int) -> tuple[str, ...]:
@@ -282,12 +282,8 @@ def _ranked(found: dict[str, bool], limit: int) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda text: not found[text])[:limit])
 
 
-def _doctest_trees(text: str) -> list[ast.Module]:
-    """The examples of every docstring in ``text``, parsed (those that parse)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return []
+def _doctest_trees(tree: ast.Module) -> list[ast.Module]:
+    """The examples of every docstring in ``tree``, parsed (those that parse)."""
     found = []
     parser = doctest.DocTestParser()
     for node in ast.walk(tree):
@@ -387,18 +383,55 @@ def _literal(node: ast.Call) -> bool:
 
 def _texts_naming(project_root: Path, name: str, owner: str) -> list[str]:
     """The texts of the project's Python files that hold ``name(`` or ``owner(``."""
-    needles = [f"{word}(".encode() for word in (name, owner) if word]
+    return _naming(_project_data(project_root), name, owner)
+
+
+def _project_data(project_root: Path) -> list[bytes]:
+    """The contents of the project's Python files (those not too large to read)."""
     found = []
     for path in _python_files(str(project_root)):
         try:
             if path.stat().st_size > MAX_FILE_BYTES:
                 continue
-            data = path.read_bytes()
+            found.append(path.read_bytes())
         except OSError:
             continue
-        if any(needle in data for needle in needles):
-            found.append(data.decode("utf-8", "replace"))
     return found
+
+
+def _naming(contents: list[bytes], name: str, owner: str) -> list[str]:
+    needles = [f"{word}(".encode() for word in (name, owner) if word]
+    return [
+        data.decode("utf-8", "replace")
+        for data in contents
+        if any(needle in data for needle in needles)
+    ]
+
+
+class Homes:
+    """The homes of the functions of one run (a ``check`` over a project): each file's
+    place and each project's files are found once, not once per function."""
+
+    def __init__(self) -> None:
+        self._places: dict[tuple[str, str, str | None], _Place | None] = {}
+        self._contents: dict[Path, list[bytes]] = {}
+
+    async def find(
+        self, path: str, module: str, text: str, qualname: str, python: str | None = None
+    ) -> Home | None:
+        """``home_of``, from what this run has already read, with the file system read off
+        the event loop and the code parsed on it (two threads parsing at once can break
+        CPython 3.11's ast module)."""
+        key = (path, module, python)
+        if key not in self._places:
+            self._places[key] = await asyncio.to_thread(_place, path, module, python)
+        place = self._places[key]
+        if place is None:
+            return None
+        if place[1] not in self._contents:
+            self._contents[place[1]] = await asyncio.to_thread(_project_data, place[1])
+        texts = _naming(self._contents[place[1]], *_names(qualname))
+        return _home(place, module, text, qualname, texts)
 
 
 def _python_files(project_root: str) -> list[Path]:

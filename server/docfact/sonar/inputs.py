@@ -235,11 +235,6 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
                 votes.add("str")
             elif isinstance(other, (ast.List, ast.ListComp)):
                 votes.add("list")
-            elif isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
-                # ``prefix + line``: text, lists and numbers all add; a number only when
-                # the other side is one
-                if isinstance(other, ast.Constant) and isinstance(other.value, (int, float)):
-                    votes.add("number")
             else:
                 votes.add("number")
         elif isinstance(parent, ast.Compare):
@@ -268,6 +263,8 @@ def usage_spec(name: str, function: ast.AST, depth: int = 0) -> dict | None:
                 isinstance(parent.func, ast.Attribute) and _tail(parent.func.value) == "math"
             ):
                 votes.add("number")
+            elif callee in ("min", "max") and len(parent.args) > 1:
+                votes.add("number")  # ``min(value, high)``: compared with its peers
             elif callee in _SIZED_CALLS:
                 votes.add("sized")
         elif isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
@@ -375,11 +372,13 @@ def _plain(value: object) -> bool:
 
 
 def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[dict]:
-    """[{"name", "keyword": bool, "spec", "hint"}] for every parameter the caller must or
-    may pass (``*args`` and ``**kwargs`` are left empty; so are the private parameters
-    with a default, ``_w=WHITESPACE.match``, which only the function itself sets);
-    ``hint`` is true when the annotation names a type the spec cannot build (the sandbox
-    resolves it, when it runs the function in its module)."""
+    """[{"name", "keyword": bool, "optional": bool, "spec", "hint"}] for every parameter
+    the caller must or may pass (``*args`` and ``**kwargs`` are left empty; so are the
+    private parameters with a default, ``_w=WHITESPACE.match``, which only the function
+    itself sets); ``optional`` ones have a default and may be passed by name, so the
+    driver leaves them out at times (a changed default is a changed behaviour); ``hint``
+    is true when the annotation names a type the spec cannot build (the sandbox resolves
+    it, when it runs the function in its module)."""
     args = function.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(
@@ -393,11 +392,16 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
         if default is not None and arg.arg.startswith("_"):
             skipped = True  # ``_w=WHITESPACE.match``: the implementation's, not the caller's
             continue
-        keyword = keyword or skipped  # after a skipped one, passed by name
+        optional = default is not None and arg not in args.posonlyargs
+        keyword = keyword or skipped or optional  # after a skipped one, passed by name
         spec = annotation_spec(arg.annotation) or usage_spec(arg.arg, function)
         named = name_spec(arg.arg) if arg.annotation is None and default is None else None
-        if named is not None and (spec is None or (named["t"] == "list" and _is_listish(spec))):
-            spec = named  # (a list the body indexes: its name says of what)
+        if named is not None and (
+            spec is None
+            or (named["t"] == "list" and _is_listish(spec))
+            or (named == STR and spec == NUMBER)
+        ):
+            spec = named  # a list the body indexes, ``prefix + line``: the name says what
         literal = default_spec(default)
         if literal is not None:
             spec = _one_of([literal, spec or literal["kind"]])
@@ -405,7 +409,15 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
         if values:
             spec = _one_of([{"t": "choice", "src": repr(tuple(values))}, spec or ANY])
         hint = arg.annotation is not None and not names_only_known_types(arg.annotation)
-        found.append({"name": arg.arg, "keyword": keyword, "spec": spec or ANY, "hint": hint})
+        found.append(
+            {
+                "name": arg.arg,
+                "keyword": keyword,
+                "optional": optional,
+                "spec": spec or ANY,
+                "hint": hint,
+            }
+        )
     return found
 
 

@@ -363,9 +363,9 @@ def _correctness(
                 None,
                 True,
             )
-        vacuous = _too_few_returning(similarity, run.cases)
-        if vacuous is not None:
-            return not_measured(vacuous), None, True
+        vacuous = _too_few_returning(similarity, run.cases, run.out_of_time)
+        if vacuous is not None:  # time may be the machine's: asked again then
+            return not_measured(vacuous), None, not run.out_of_time
         left_out = [
             f"{count} {what}"
             for count, what in ((similarity.raised, "raised"), (similarity.discarded, "discarded"))
@@ -391,11 +391,20 @@ def _correctness(
     )
 
 
-def _too_few_returning(similarity: Similarity, cases: int) -> str | None:
-    """Why the cases where the original returned are too few to judge by, or None."""
+def _too_few_returning(similarity: Similarity, cases: int, out_of_time: bool) -> str | None:
+    """Why the cases where the original returned are too few to judge by, or None. (The
+    first inputs hypothesis draws are the simplest, 0 and "": a run the time limit cut
+    short needs the full MIN_RETURNING.)"""
     needed = min(MIN_RETURNING, max(MIN_RETURNING_FLOOR, -(-cases // 4)))
+    if out_of_time:
+        needed = MIN_RETURNING
     if similarity.counted >= needed:
         return None
+    if out_of_time and not similarity.raised:
+        return (
+            f"the time limit ended the tests after {cases} cases, {similarity.counted} of"
+            f" them comparable; {needed} are needed"
+        )
     if similarity.raised:
         return (
             f"the inputs made the function raise in {similarity.raised} of {cases} cases"

@@ -127,7 +127,10 @@ def iter_python_files(
             except OSError:
                 pass
         dirs[:] = sorted(
-            d for d in dirs if not _ignored(here / d, root, excluded, ignores, is_dir=True)
+            d
+            for d in dirs
+            if not (here / d / "pyvenv.cfg").is_file()  # a virtual environment, whatever its name
+            and not _ignored(here / d, root, excluded, ignores, is_dir=True)
         )
         for name in sorted(files):
             candidate = here / name

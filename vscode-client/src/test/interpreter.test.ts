@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   asArgv,
+  baseInterpreter,
   bundledWheel,
+  createEnvironmentCommand,
   environmentName,
   explainInstallFailure,
   explainProbeFailure,
@@ -10,6 +12,8 @@ import {
   findLauncher,
   installCommand,
   isMissingDocfact,
+  MODEL_PACKAGES,
+  modelFeaturesCommand,
   reportedVersion,
   serverCommand,
   substitute,
@@ -37,25 +41,27 @@ describe("findLauncher: discovery order", () => {
     assert.deepEqual(launcher.argv, ["/usr/bin/python3", "-m", "docfact"]);
   });
 
-  it("then the Python extension's active environment", async () => {
-    const launcher = await findLauncher({ interpreter: [], pythonExtension: async () => ["/envs/a/bin/python"] });
-    assert.deepEqual(launcher, { argv: ["/envs/a/bin/python", "-m", "docfact"], source: "python extension", python: ["/envs/a/bin/python"] });
+  it("then docfact's own environment, never the project's Python", async () => {
+    const exists = () => true; // the workspace has a .venv: it is not used to run docfact
+    const launcher = await findLauncher({ environment: "/s/env/", workspaceFolder: "/w", exists, pythonExtension: neverAsked, platform: "linux" });
+    assert.deepEqual(launcher, { argv: ["/s/env/bin/python", "-m", "docfact"], source: "docfact's environment", python: ["/s/env/bin/python"] });
+  });
+
+  it("finds its environment's python.exe on Windows", async () => {
+    const launcher = await findLauncher({ environment: "C:\\s\\env", platform: "win32" });
+    assert.deepEqual(launcher.argv, ["C:\\s\\env\\Scripts\\python.exe", "-m", "docfact"]);
+  });
+});
+
+describe("baseInterpreter: what docfact's environment is created from", () => {
+  it("the Python extension's active environment first", async () => {
+    const base = await baseInterpreter({ pythonExtension: async () => ["/envs/a/bin/python"], exists: () => true, workspaceFolder: "/w" });
+    assert.deepEqual(base, { python: ["/envs/a/bin/python"], source: "python extension" });
   });
 
   it("keeps the Python extension's whole command (e.g. conda run)", async () => {
-    const launcher = await findLauncher({ pythonExtension: async () => ["conda", "run", "-n", "x", "python"] });
-    assert.deepEqual(launcher.argv, ["conda", "run", "-n", "x", "python", "-m", "docfact"]);
-  });
-
-  it("then python3 on PATH when the extension has no environment", async () => {
-    const launcher = await findLauncher({ interpreter: [""], pythonExtension: async () => undefined, platform: "linux" });
-    assert.deepEqual(launcher, { argv: ["python3", "-m", "docfact"], source: "PATH", python: ["python3"] });
-  });
-
-  it("then python3 on PATH when the extension fails", async () => {
-    const launcher = await findLauncher({ pythonExtension: async () => Promise.reject(new Error("boom")), platform: "darwin" });
-    assert.equal(launcher.source, "PATH");
-    assert.deepEqual(launcher.argv, ["python3", "-m", "docfact"]);
+    const base = await baseInterpreter({ pythonExtension: async () => ["conda", "run", "-n", "x", "python"] });
+    assert.deepEqual(base.python, ["conda", "run", "-n", "x", "python"]);
   });
 
   it("then the workspace's .venv", async () => {
@@ -64,24 +70,24 @@ describe("findLauncher: discovery order", () => {
       seen.push(file);
       return file === "/w/.venv/bin/python";
     };
-    const launcher = await findLauncher({ workspaceFolder: "/w/", pythonExtension: async () => undefined, exists, platform: "linux" });
-    assert.deepEqual(launcher, { argv: ["/w/.venv/bin/python", "-m", "docfact"], source: "workspace .venv", python: ["/w/.venv/bin/python"] });
+    const base = await baseInterpreter({ workspaceFolder: "/w/", pythonExtension: async () => undefined, exists, platform: "linux" });
+    assert.deepEqual(base, { python: ["/w/.venv/bin/python"], source: "workspace .venv" });
     assert.deepEqual(seen, ["/w/.venv/bin/python"]);
   });
 
   it("finds .venv\\Scripts\\python.exe on Windows", async () => {
-    const launcher = await findLauncher({ workspaceFolder: "C:\\w", exists: (f) => f === "C:\\w\\.venv\\Scripts\\python.exe", platform: "win32" });
-    assert.equal(launcher.source, "workspace .venv");
+    const base = await baseInterpreter({ workspaceFolder: "C:\\w", exists: (f) => f === "C:\\w\\.venv\\Scripts\\python.exe", platform: "win32" });
+    assert.equal(base.source, "workspace .venv");
   });
 
-  it("goes on to PATH without a .venv", async () => {
-    const launcher = await findLauncher({ workspaceFolder: "/w", exists: () => false, platform: "linux" });
-    assert.equal(launcher.source, "PATH");
+  it("then python3 on PATH, also when the extension fails", async () => {
+    const failing = await baseInterpreter({ pythonExtension: async () => Promise.reject(new Error("boom")), platform: "darwin" });
+    assert.deepEqual(failing, { python: ["python3"], source: "PATH" });
+    assert.deepEqual((await baseInterpreter({ platform: "win32" })).python, ["python"]);
   });
 
-  it("uses python on Windows", async () => {
-    const launcher = await findLauncher({ platform: "win32" });
-    assert.deepEqual(launcher.argv, ["python", "-m", "docfact"]);
+  it("creates the environment with venv", () => {
+    assert.deepEqual(createEnvironmentCommand(["/usr/bin/python3"], "/s/env"), ["/usr/bin/python3", "-m", "venv", "/s/env"]);
   });
 });
 
@@ -104,7 +110,7 @@ describe("settings values", () => {
   });
 
   it("serverCommand appends serve and serverArgs", () => {
-    assert.deepEqual(serverCommand({ argv: ["py", "-m", "docfact"], source: "PATH" }, ["--stdio"]), {
+    assert.deepEqual(serverCommand({ argv: ["py", "-m", "docfact"], source: "docfact.interpreter" }, ["--stdio"]), {
       command: "py",
       args: ["-m", "docfact", "serve", "--stdio"],
     });
@@ -116,17 +122,24 @@ describe("settings values", () => {
 });
 
 describe("explainProbeFailure: one clear sentence", () => {
-  const launcher = { argv: ["python3", "-m", "docfact"], source: "PATH" as const, python: ["python3"] };
+  const launcher = { argv: ["python3", "-m", "docfact"], source: "docfact.interpreter" as const, python: ["python3"] };
+  const own = { argv: ["/s/env/bin/python", "-m", "docfact"], source: "docfact's environment" as const, python: ["/s/env/bin/python"] };
 
   it("no Python", () => {
     const message = explainProbeFailure(launcher, { code: "ENOENT" });
-    assert.match(message, /Python was not found: "python3" on PATH/);
+    assert.match(message, /Python was not found: "python3" \(from docfact\.interpreter\)/);
     assert.match(message, /docfact\.interpreter/);
+  });
+
+  it("docfact's own environment not created yet, or without docfact", () => {
+    assert.equal(explainProbeFailure(own, { code: "ENOENT" }), "docfact: docfact is not installed in its own environment yet.");
+    const failure = { code: 1, exitCode: 1, stderr: "No module named docfact\n" };
+    assert.equal(explainProbeFailure(own, failure), "docfact: docfact is not installed in its own environment.");
   });
 
   it("no docfact in that Python: named, and no command that cannot work", () => {
     const failure = { code: 1, exitCode: 1, stderr: "/w/.venv/bin/python: No module named docfact\n" };
-    const launcher = { argv: ["/w/.venv/bin/python", "-m", "docfact"], source: "workspace .venv" as const, python: ["/w/.venv/bin/python"] };
+    const launcher = { argv: ["/w/.venv/bin/python", "-m", "docfact"], source: "docfact.interpreter" as const, python: ["/w/.venv/bin/python"] };
     assert.equal(explainProbeFailure(launcher, failure), "docfact: docfact is not installed in /w/.venv.");
     assert.equal(explainProbeFailure(launcher, failure, "/w"), "docfact: docfact is not installed in .venv.");
     assert.ok(isMissingDocfact(failure));
@@ -183,6 +196,14 @@ describe("installing docfact from the bundled wheel", () => {
     assert.deepEqual(installCommand(["/w/.venv/bin/python"], "/x/docfact-0.2.0-py3-none-any.whl"), [
       "/w/.venv/bin/python", "-m", "pip", "install", "/x/docfact-0.2.0-py3-none-any.whl",
     ]);
+  });
+
+  it("installs the model features from the wheel's llm extra, else by name", () => {
+    assert.deepEqual(modelFeaturesCommand(["/s/env/bin/python"], "/x/docfact-0.2.0-py3-none-any.whl"), [
+      "/s/env/bin/python", "-m", "pip", "install", "/x/docfact-0.2.0-py3-none-any.whl[llm]",
+    ]);
+    assert.deepEqual(modelFeaturesCommand(["/s/env/bin/python"], undefined).slice(4), MODEL_PACKAGES);
+    assert.ok(MODEL_PACKAGES.some((p) => p.startsWith("litellm==")) && MODEL_PACKAGES.some((p) => p.startsWith("hypothesis")));
   });
 
   it("explains pip's refusals", () => {

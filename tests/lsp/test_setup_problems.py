@@ -1,0 +1,110 @@
+"""Set-up errors a person sees: a model whose key variable is unset, or litellm missing
+from docfact's environment, is told once per cause with window/showMessage (and in the
+log), the Score progress ends saying why, and the hover says what is missing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from lsp_harness import find_position, wait_until
+from lsprotocol import types
+from model_harness import model_options
+from test_editor_judge import SOURCE, _save
+
+UNSET = "DOCFACT_TEST_KEY_THAT_IS_NOT_SET"
+NO_LITELLM = [sys.executable, str(Path(__file__).parent / "no_litellm_server.py")]
+
+
+async def _opened(client, workspace) -> str:
+    path = workspace / "shop" / "judged.py"
+    path.write_text(SOURCE)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    return uri
+
+
+def _warnings(client, needle: str) -> list[types.ShowMessageParams]:
+    return [
+        m for m in client.messages if needle in m.message and m.type == types.MessageType.Warning
+    ]
+
+
+async def _hover(client, uri) -> str:
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=find_position(client.texts[uri], "def restock", within=4),
+        )
+    )
+    return hover.contents.value
+
+
+async def _score_progress_end(client, uri) -> types.WorkDoneProgressEnd:
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="docfact.score", arguments=[uri])
+    )
+
+    def ended():
+        for token, reports in client.progress_reports.items():
+            if (
+                str(token).startswith("docfact-editorscorer")
+                and reports
+                and isinstance(reports[-1], types.WorkDoneProgressEnd)
+            ):
+                return reports[-1]
+        return None
+
+    return await wait_until(ended, what="the end of the Score progress")
+
+
+async def test_an_unset_key_variable_is_told_once_and_in_the_hover(start, workspace, model_server):
+    client = await start(options=model_options(model_server, apiKeyEnv=UNSET))
+    uri = await _opened(client, workspace)
+    _save(client, uri)
+    await wait_until(lambda: bool(_warnings(client, UNSET)), what="a warning naming the variable")
+    _save(client, uri)  # the same cause again: not told twice
+    end = await _score_progress_end(client, uri)
+    assert UNSET in end.message and "not set" in end.message
+    assert len(_warnings(client, UNSET)) == 1
+    assert any(UNSET in m.message for m in client.log_messages)
+    card = await _hover(client, uri)
+    assert UNSET in card and "set a model" not in card
+    assert model_server.requests == []
+
+
+async def test_litellm_missing_is_told_with_the_command_that_installs_it(
+    start, workspace, model_server
+):
+    client = await start(options=model_options(model_server), command=NO_LITELLM)
+    uri = await _opened(client, workspace)
+    _save(client, uri)
+    await wait_until(lambda: bool(_warnings(client, "litellm")), what="a warning about litellm")
+    message = _warnings(client, "litellm")[0].message
+    assert "pip install litellm==" in message and "not installed" in message
+    end = await _score_progress_end(client, uri)
+    assert "litellm" in end.message
+    assert len(_warnings(client, "litellm")) == 1
+    assert "litellm" in await _hover(client, uri)
+
+
+async def test_a_usable_model_is_offered_in_the_hover(start, workspace, model_server):
+    client = await start(options=model_options(model_server, run="manual"))
+    uri = await _opened(client, workspace)
+    card = await _hover(client, uri)
+    assert "run *docfact: Score Docstrings of This File*" in card
+    assert "set a model" not in card
+
+
+async def test_no_rewrite_is_offered_while_the_model_cannot_be_used(start, workspace, model_server):
+    client = await start(options=model_options(model_server, apiKeyEnv=UNSET))
+    uri = await _opened(client, workspace)
+    at = find_position(client.texts[uri], "Add stock")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=at, end=at),
+            context=types.CodeActionContext(diagnostics=[], only=["refactor.rewrite"]),
+        )
+    )
+    assert not actions

@@ -1,0 +1,83 @@
+"""The scores hover in plain words: what each score measured, what good looks like, what
+to do when it is low; no measurement jargon; docstring markup rendered as code."""
+
+from __future__ import annotations
+
+import math
+
+from docfact.config import Settings
+from docfact.engine import analyze
+from docfact.lsp.hover import markdown, rendered
+from docfact.sonar.funcsim import Counterexample
+from docfact.sonar.measure import Measure
+from docfact.sonar.score import SonarResult
+from docfact.sonar_ssc import FunctionScores
+from docfact.understand.calibrate import Labelled
+
+SOURCE = '''\
+def to_feet(metres: float) -> float:
+    """Convert metres to feet with :func:`round_to`, as in_feet.
+
+    Args:
+        metres: The length, see :py:class:`~units.Length`.
+    """
+    return metres * 3.28084
+'''
+JARGON = ("FuncSim", "SLOR", "perplexity", "anchors", "P2", "P3", "tau", "SSC", "ReFEree", "`█")
+
+
+def _report():
+    analysis = analyze(SOURCE, "units.py", "units", Settings(), "units.py")
+    return next(r for r in analysis.units if r.symbol == "units.to_feet")
+
+
+def _scores(correctness: float, label: str | None) -> FunctionScores:
+    sonar = SonarResult(
+        correctness=Measure(correctness, "FuncSim over 100 cases"),
+        abstraction=Measure(0.12, "9 programs from 1 model x 9 samples, 36 pairs"),
+        conciseness=Measure(0.7, "3 compressions; one 30% shorter preserves behaviour; ..."),
+        fluency=Measure(0.9, "Kneser-Ney trigram: SLOR 1.03 (perplexity 86.0) (anchors ...)"),
+        counterexample=Counterexample("(2.0,)", "returned 6.56", "returned 6.5"),
+    )
+    tau = 0.3 if label else math.inf
+    ssc = Labelled(0.81, 0.2, 0.19, label, tau, 5, 40 if label else 3)
+    return FunctionScores("units.to_feet", sonar=sonar, ssc=ssc)
+
+
+def test_low_scores_say_what_they_measured_and_what_to_do():
+    card = markdown(_report(), [], scores=_scores(0.42, "low"), scoring="run it")
+    assert (
+        "Correctness 0.42: code written from this docstring behaved differently on 58 of 100 "
+        "inputs — the docstring may miss a case" in card
+    )
+    assert "Where they differ: for `(2.0,)` yours returned 6.56" in card
+    assert 'try the code action "Describe more abstractly"' in card  # abstraction 0.12
+    assert "a docstring 30% shorter kept the behaviour" in card
+    assert "Understandability: Low — " in card and "the docstring matters more" in card
+    for word in JARGON:
+        assert word not in card, word
+
+
+def test_good_scores_say_so_and_an_unrated_one_says_how_to_rate_it():
+    card = markdown(_report(), [], scores=_scores(1.0, None), scoring="run it")
+    assert (
+        "Correctness 1.00: code written from this docstring behaved like yours on 100 of 100"
+        in card
+    )
+    assert "may miss a case" not in card
+    assert "not yet rated High or Low (score more functions of this project: 3 so far)" in card
+    assert len(card.splitlines()) < 30  # a card that does not scroll
+
+
+def test_markup_is_rendered_as_code_and_plain_names_are_not_escaped():
+    card = markdown(_report(), [], scoring="run *docfact: Score Docstrings of This File*")
+    assert "Convert metres to feet with `round_to`, as in_feet." in card
+    assert "metres: The length, see `Length`." in card
+    assert ":func:" not in card and "in\\_feet" not in card
+    assert "**Scores**: not computed — run *docfact: Score Docstrings of This File*" in card
+
+
+def test_plain_text_that_markdown_would_read_is_escaped():
+    assert rendered("a *b* and _c_ and <b> [x]") == "a \\*b\\* and \\_c\\_ and \\<b> \\[x]"
+    assert rendered("``literal`` and C{epydoc}") == "`literal` and `epydoc`"
+    assert rendered(":class:`the title <pkg.Target>`") == "`the title`"
