@@ -55,9 +55,9 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
     # The near miss that makes `cuont` stand: the parameter `count`, on reserve's line.
     [near] = df102.related_information
     assert near.location.uri == uri and near.location.range.start.line == 30
-    assert near.message == "count: `cuont` and `count`: one letter apart"
+    assert near.message.endswith("`cuont` and `count`: one letter apart")
 
-    # Fixes travel in `data`; findings without one have none.
+    # Fixes travel in `data` (the near miss's is unsafe: `count` is a guess).
     fix = df101.data["fix"]
     assert fix["title"] == "Rename to `amount`" and fix["replacement"] == "amount"
     assert fix["range"] == {
@@ -65,7 +65,8 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
         "end": {"line": 8, "character": 15},
     }
     assert df202.data["fix"]["replacement"] == "float"
-    assert "fix" not in df102.data
+    assert df102.data["fix"]["replacement"] == "count"
+    assert df102.data["fix"]["safety"] == "unsafe"
 
 
 async def test_fixing_the_mistake_removes_the_diagnostic_and_a_new_one_appears(start, workspace):
