@@ -311,23 +311,29 @@ def _collect(
     calls: dict[str, bool],
     instances: dict[str, bool],
 ) -> None:
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        callee = node.func
-        called = (
-            callee.id
-            if isinstance(callee, ast.Name)
-            else callee.attr
-            if isinstance(callee, ast.Attribute)
-            else None
-        )
-        if called == name and not _on_class(callee, owner):
+    index = _calls_by_name(tree)
+    for node in index.get(name, ()):
+        if not _on_class(node.func, owner):
             _add(calls, node, text)
-        elif owner and called == owner:
-            recipe = _arguments(node, text)
-            if recipe is not None:
-                instances.setdefault(owner + recipe, _literal(node))
+    for node in index.get(owner, ()) if owner and owner != name else ():
+        recipe = _arguments(node, text)
+        if recipe is not None:
+            instances.setdefault(owner + recipe, _literal(node))
+
+
+@functools.lru_cache(maxsize=1024)
+def _calls_by_name(tree: ast.AST) -> dict[str, list[ast.Call]]:
+    """The calls in ``tree`` by the name called (``f(...)``, ``x.f(...)``), in the order
+    ``ast.walk`` meets them: walked once, not once per function of a run."""
+    index: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            callee = node.func
+            if isinstance(callee, ast.Name):
+                index.setdefault(callee.id, []).append(node)
+            elif isinstance(callee, ast.Attribute):
+                index.setdefault(callee.attr, []).append(node)
+    return index
 
 
 def _on_class(callee: ast.expr, owner: str) -> bool:
