@@ -3,12 +3,13 @@
 Measures the median and the slowest of N runs of:
 
   (a) ``pass``: the sandbox's own start-up and clean-up (temporary folder, bwrap, the
-      child's watcher fork, limits, audit hook), next to a bare ``python -c pass``;
+      first stage: watcher fork, drop, limits; the second stage's interpreter and audit
+      hook), next to a bare ``python -c pass``;
   (b) ``import hypothesis``: what a differential-testing batch pays before its first case;
   (c) a batch like funcsim's: one function, 200 cases drawn with a fixed seed, compared
       with a second implementation, JSON on stdout; the target is <= 2 s per function;
-  (d) ``pass`` under a project's own interpreter (a venv made here): what the second
-      stage's exec costs when the program does not run under docfact's interpreter;
+  (d) ``pass`` under a project's own interpreter (a venv made here): its environment's
+      mounts and start-up (the first stage execs it once unprivileged and limited);
   (e) importing a module of a private project (a 0700 folder of 0600 files, 200 modules):
       as root, the view the jail reads it through (copies of its private files).
 

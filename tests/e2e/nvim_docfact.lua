@@ -2,12 +2,16 @@
 -- start the server for a file, wait for its diagnostics, hover, ask for the code actions
 -- of one diagnostic, apply the quick fix, and see the diagnostic go.
 -- Works with Neovim 0.7 (Debian's) up to 0.11; writes what it saw to $DOCFACT_E2E_OUT.
+-- With DOCFACT_E2E_MODE=model-save (and a model in $DOCFACT_E2E_OPTIONS): write the file
+-- with :write and wait, with no keystroke, for the model's finding instead.
 
 local out_path = os.getenv("DOCFACT_E2E_OUT")
 local file = os.getenv("DOCFACT_E2E_FILE")
 local root = os.getenv("DOCFACT_E2E_ROOT")
 local cmd = vim.fn.json_decode(os.getenv("DOCFACT_E2E_CMD"))
 local timeout = tonumber(os.getenv("DOCFACT_E2E_TIMEOUT") or "30000")
+local mode = os.getenv("DOCFACT_E2E_MODE") or "quick-fix"
+local options = os.getenv("DOCFACT_E2E_OPTIONS")
 
 local result = { nvim = tostring(vim.version().major) .. "." .. tostring(vim.version().minor) ..
   "." .. tostring(vim.version().patch), steps = {} }
@@ -59,6 +63,21 @@ local function to_lsp(d)
   return lsp
 end
 
+-- The rules' findings first (nothing goes to a model before a save), then :write, then the
+-- model's DF301 with no keystroke after the save.
+local function model_save(bufnr, client_id)
+  vim.wait(timeout, function() return codes(bufnr) ~= "" end, 20)
+  result.before = codes(bufnr)
+  step("opened")
+  vim.cmd("write")
+  step("saved")
+  local ok = vim.wait(timeout, function() return codes(bufnr):find("DF301") ~= nil end, 20)
+  result.after = codes(bufnr)
+  if ok then step("model finding") end
+  vim.lsp.stop_client(client_id)
+  vim.wait(10000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
+end
+
 local function main()
   vim.cmd("edit " .. vim.fn.fnameescape(file))
   local bufnr = vim.api.nvim_get_current_buf()
@@ -67,7 +86,7 @@ local function main()
     cmd = cmd,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = "ws" } },
-    init_options = { docfact = { debounceMs = 10 } },
+    init_options = options and vim.fn.json_decode(options) or { docfact = { debounceMs = 10 } },
   }
   local client_id
   if vim.lsp.start then -- 0.8+
@@ -78,6 +97,9 @@ local function main()
   end
   result.client_id = client_id
   step("started")
+  if mode == "model-save" then
+    return model_save(bufnr, client_id)
+  end
 
   -- 1. Diagnostics arrive.
   local ok = vim.wait(timeout, function() return codes(bufnr) == "DF101,DF102,DF202" end, 20)

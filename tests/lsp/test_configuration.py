@@ -175,10 +175,19 @@ async def test_python_file_changed_on_disk(start, workspace):
     )
     await _recheck(client, uri, lambda d: codes(d) == [])
 
+    # Deleted, its name leaves the index: `dedupe_items()` stands again, by its near
+    # miss in another (never opened) file.
+    (workspace / "shop" / "legacy.py").write_text("def dedupe_item(items):\n    return items\n")
     helpers.unlink()
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams(
-            changes=[types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Deleted)]
+            changes=[
+                types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Deleted),
+                types.FileEvent(
+                    uri=(workspace / "shop" / "legacy.py").as_uri(),
+                    type=types.FileChangeType.Created,
+                ),
+            ]
         )
     )
     await _recheck(client, uri, lambda d: codes(d) == ["DF103"])

@@ -54,7 +54,7 @@ async def test_open_publishes_findings_with_all_fields(start, workspace):
     )
     # The near miss that makes `cuont` stand: the parameter `count`, on reserve's line.
     [near] = df102.related_information
-    assert near.location.uri == uri and near.location.range.start.line == 29
+    assert near.location.uri == uri and near.location.range.start.line == 30
     assert near.message == "count: `cuont` and `count`: one letter apart"
 
     # Fixes travel in `data`; findings without one have none.

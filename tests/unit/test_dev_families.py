@@ -87,3 +87,20 @@ def test_the_same_name_in_another_case_of_another_kind_is_no_typo():
     assert near_miss("S3.Client", "s3.Client") is None  # a service and a module
     assert near_miss("switchuid", "switchUID") == "the same name in another case"
     assert near_miss("Geoseries", "GeoSeries") == "the same name in another case"
+
+
+def test_an_awaitable_is_documented_by_what_awaiting_it_gives():
+    # anyio: getnameinfo(...) -> Awaitable[tuple[str, str]], "Returns a tuple of ..."
+    source = '''
+        from typing import Awaitable
+
+        def getnameinfo(sockaddr) -> Awaitable[tuple[str, str]]:
+            """Look up the host name.
+
+            Returns:
+                tuple: The host name and the service name.
+            """
+            return _lookup(sockaddr)
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("tuple: The host", "str: The host")) == [("DF202", "str")]

@@ -293,6 +293,18 @@ def _claim(segment: Segment, claims: re.Pattern) -> tuple[int, int, str] | None:
     return segment.start + match.start("noun"), segment.start + converted.end(), as_type
 
 
+# What awaiting gives: a docstring documents the result of ``await f()``, not the awaitable.
+_AWAITABLES = frozenset({"Awaitable", "Coroutine", "Future", "Task"})
+
+
+def _awaited(annotation: TypeExpr | None) -> TypeExpr | None:
+    """The result type of an awaitable annotation (``Awaitable[tuple[str, str]]``), else
+    the annotation itself."""
+    if annotation is None or annotation.name.rpartition(".")[2] not in _AWAITABLES:
+        return annotation
+    return annotation.args[-1] if annotation.args else annotation
+
+
 def _returned_contradiction(
     ctx: CheckContext,
     documented: TypeExpr | None,
@@ -311,7 +323,7 @@ def _returned_contradiction(
     if signature.returns is not None:
         java = ctx.docstring.style == "javadoc"
         annotation = as_python_annotation(signature.returns) if java else signature.returns
-        actual = parse_annotation(annotation) if annotation is not None else None
+        actual = _awaited(parse_annotation(annotation)) if annotation is not None else None
         # Java's int is no stand-in for a boolean, nor an array for a tuple: no leeway.
         loose = loose_claim and not java and _loosely_true(documented, [actual])
         if not contradicts(documented, actual) or loose:
