@@ -199,3 +199,14 @@ async def test_a_private_project_is_executed_in_its_module(private_project, clie
     )
     faithful = found["in_stock"][0].sonar.correctness
     assert faithful.value == 1.0 and "in its module" in faithful.how, faithful
+
+
+def test_call_sites_are_read_as_the_parser_counts_lines():
+    import ast
+
+    from docfact.sonar.home import _segment
+
+    text = 'x = 1\x0c\nf(a,\n  b="é")\ng("é", 2)\r\nh(3)\rk(4, 5)'
+    nodes = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call)]
+    parts = [p for n in nodes for p in (n, *n.args, *(k.value for k in n.keywords))]
+    assert [_segment(text, p) for p in parts] == [ast.get_source_segment(text, p) for p in parts]

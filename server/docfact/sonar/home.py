@@ -16,6 +16,7 @@ import doctest
 import functools
 import hashlib
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ MAX_FILES = 3000  # files read for call sites; a larger tree is read in part
 MAX_FILE_BYTES = 1_000_000
 MAX_CALLS = 24  # argument lists kept per function
 MAX_INSTANCES = 6  # instance recipes kept per class
+_PARSER_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 @dataclass(frozen=True)
@@ -311,23 +313,29 @@ def _collect(
     calls: dict[str, bool],
     instances: dict[str, bool],
 ) -> None:
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        callee = node.func
-        called = (
-            callee.id
-            if isinstance(callee, ast.Name)
-            else callee.attr
-            if isinstance(callee, ast.Attribute)
-            else None
-        )
-        if called == name and not _on_class(callee, owner):
+    index = _calls_by_name(tree)
+    for node in index.get(name, ()):
+        if not _on_class(node.func, owner):
             _add(calls, node, text)
-        elif owner and called == owner:
-            recipe = _arguments(node, text)
-            if recipe is not None:
-                instances.setdefault(owner + recipe, _literal(node))
+    for node in index.get(owner, ()) if owner and owner != name else ():
+        recipe = _arguments(node, text)
+        if recipe is not None:
+            instances.setdefault(owner + recipe, _literal(node))
+
+
+@functools.lru_cache(maxsize=1024)
+def _calls_by_name(tree: ast.AST) -> dict[str, list[ast.Call]]:
+    """The calls in ``tree`` by the name called (``f(...)``, ``x.f(...)``), in the order
+    ``ast.walk`` meets them: walked once, not once per function of a run."""
+    index: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            callee = node.func
+            if isinstance(callee, ast.Name):
+                index.setdefault(callee.id, []).append(node)
+            elif isinstance(callee, ast.Attribute):
+                index.setdefault(callee.attr, []).append(node)
+    return index
 
 
 def _on_class(callee: ast.expr, owner: str) -> bool:
@@ -363,13 +371,35 @@ def _arguments(node: ast.Call, text: str | None) -> str | None:
 
 
 def _source(node: ast.expr, text: str | None) -> str | None:
-    segment = ast.get_source_segment(text, node) if text is not None else None
+    segment = _segment(text, node) if text is not None else None
     if segment is None:
         try:
             segment = ast.unparse(node)
         except (ValueError, RecursionError):
             return None
     return " ".join(segment.split()) if "\n" in segment else segment
+
+
+def _segment(text: str, node: ast.expr) -> str | None:
+    """``ast.get_source_segment`` from lines split once per text (it splits the whole text
+    again on every call: most of a cached run's time)."""
+    end_line, end_col = node.end_lineno, node.end_col_offset
+    if end_line is None or end_col is None:
+        return None
+    lines = _utf8_lines(text)
+    first, last = node.lineno - 1, end_line - 1
+    if last >= len(lines):
+        return None
+    if first == last:
+        return lines[first][node.col_offset : end_col].decode()
+    parts = [lines[first][node.col_offset :], *lines[first + 1 : last], lines[last][:end_col]]
+    return b"".join(parts).decode()
+
+
+@functools.lru_cache(maxsize=256)
+def _utf8_lines(text: str) -> list[bytes]:
+    # lines as the parser counts them: ended by \r\n, \r or \n only (not \f or \v)
+    return [line.encode() for line in _PARSER_LINES.findall(text)]
 
 
 def _literal(node: ast.Call) -> bool:
