@@ -249,8 +249,10 @@ def resolve(
 
 def _with_evidence(finding: Finding, project: ProjectGraph, history: History | None) -> Finding:
     """A name-existence finding with what shows what was meant, else a preview one."""
-    if finding.fix is None and finding.code in ("DF102", "DF103"):
-        meant = evidence.project_near_miss(finding, names_near(project, finding.subject))
+    if finding.fix is None and finding.code in ("DF102", "DF103", "DF107"):
+        meant = evidence.builtin_near_miss(finding) or evidence.project_near_miss(
+            finding, names_near(project, finding.subject)
+        )
         if meant is not None:
             message = f"{finding.message}; did you mean `{meant}`?"
             fix = Fix(f"Replace with `{meant}`", meant, finding.span, "unsafe")

@@ -187,3 +187,17 @@ def test_outside_git_and_in_the_cli_the_same(tmp_path):
     assert "`qty` was a parameter of `reserve` until" in finding["message"]
     assert [e["kind"] for e in finding["evidence"]] == ["history"]
     assert done.returncode == 1
+
+
+def test_a_near_miss_of_a_builtin_is_evidence(tmp_path):
+    # twisted: C{tupple}; celery: :class:`BaseExecption`
+    _project(
+        tmp_path,
+        '''
+        def pair(first, second):
+            """Make a `tupple` of both; raises `BaseExecption` never."""
+            return first, second
+        ''',
+    )
+    fixes = sorted(fix["replacement"] for _, _, _, fix in _found(tmp_path))
+    assert fixes == ["BaseException", "tuple"]

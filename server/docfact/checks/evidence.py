@@ -18,6 +18,7 @@ user asks for preview behaviour (``--preview``, ``preview = true``), as ruff doe
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -36,6 +37,7 @@ HISTORY = "history"
 _INFLECTIONS = ("s", "es", "d", "ed", "r", "er", "ing", "ly")
 # One edit in a name shorter than this is as likely another name as a typo (``x``, ``id``).
 _SHORTEST_TYPO = 4
+_BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 # A misspelling of a name of any file of the project (not of the unit's own scope).
 _SHORTEST_PROJECT_TYPO = 6
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
@@ -146,6 +148,15 @@ def project_near_miss(finding: Finding, candidates: Iterable[str]) -> str | None
     if len(finding.subject) < _SHORTEST_PROJECT_TYPO or not finding.subject.isidentifier():
         return None
     near = {c for c in candidates if near_miss(finding.subject, c) is not None}
+    return near.pop() if len(near) == 1 else None
+
+
+def builtin_near_miss(finding: Finding) -> str | None:
+    """The one builtin name (in scope everywhere) that the name a finding flags misspells
+    (twisted's C-markup "tupple" for the builtin tuple)."""
+    if len(finding.subject) < _SHORTEST_TYPO or not finding.subject.isidentifier():
+        return None
+    near = {b for b in _BUILTINS if near_miss(finding.subject, b) is not None}
     return near.pop() if len(near) == 1 else None
 
 
