@@ -37,6 +37,9 @@ _CLASS = re.compile(r"^\s*class\s+(\w+)\b")
 _PARAMETER_LINE = re.compile(r"^\s*\**(\w+)\s*(?::[^=]*)?(?:=.*)?,?\s*(?:\)\s*(?:->.*)?:?)?\s*$")
 _PARAMETER = re.compile(r"(?:^|,)\s*\**(\w+)\s*(?=[:=,)]|$)")
 _NOT_PARAMETERS = frozenset({"self", "cls"})
+# The repository being checked is untrusted, and so is its .git/config: none of the
+# programs it may name (an fsmonitor hook, a diff textconv, a pager) is run.
+_UNTRUSTED_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.pager=cat")
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ def _successor(name: str, added: set[str]) -> str | None:
 def _git(folder: Path, *args: str) -> str:
     try:
         done = subprocess.run(
-            ["git", "-C", str(folder), *args],
+            ["git", *_UNTRUSTED_CONFIG, "-C", str(folder), *args],
             capture_output=True,
             text=True,
             timeout=10,
@@ -148,9 +151,11 @@ def _index(top: Path) -> _Index:
     index = _Index()
     command = [
         "git",
+        *_UNTRUSTED_CONFIG,
         "-C",
         str(top),
         "log",
+        "--no-textconv",
         f"--max-count={MAX_COMMITS}",
         "--no-merges",
         "--no-color",

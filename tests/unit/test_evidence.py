@@ -201,3 +201,19 @@ def test_a_near_miss_of_a_builtin_is_evidence(tmp_path):
     )
     fixes = sorted(fix["replacement"] for _, _, _, fix in _found(tmp_path))
     assert fixes == ["BaseException", "tuple"]
+
+
+def test_history_runs_no_program_the_repository_configures(tmp_path):
+    """A checked repository's own .git/config (a textconv driver, an fsmonitor hook) is
+    the attacker's: reading its history runs none of it."""
+    marker = tmp_path / "ran"
+    _git(tmp_path, "init", "-q")
+    _project(tmp_path, STALE.replace("count", "qty"))
+    (tmp_path / ".gitattributes").write_text("*.py diff=evil\n")
+    _commit(tmp_path, "first")
+    (tmp_path / "shop" / "stock.py").write_text(textwrap.dedent(STALE))
+    _commit(tmp_path, "rename")
+    _git(tmp_path, "config", "diff.evil.textconv", f"sh -c 'touch {marker}; cat \"$0\"'")
+    _git(tmp_path, "config", "core.fsmonitor", f"sh -c 'touch {marker}'")
+    assert [code for code, *_ in _found(tmp_path)] == ["DF102"]
+    assert not marker.exists()
