@@ -9,9 +9,11 @@ Each project is written to CORPUS/<name> with
 A project already exported (its folder exists) is left alone, so a rerun exports only what
 is missing; --force exports it again. With ``--tree checkout`` each project is instead a git
 checkout at its commit (``git clone --shared`` of the mirror, the mirror never written to):
-the tree a user has, with the history that docfact's history evidence reads. Snapshots may lack their largest files (4 MiB and more,
-and Git LFS content): the blobs the repository does not have are left out of the archive
-(and listed), so that the rest of the tree still exports. Third-party source never goes into
+the tree a user has, with the history that docfact's history evidence reads.
+
+Snapshots may lack their largest files (4 MiB and more, and Git LFS content): the blobs
+the repository does not have are left out of the archive or the checkout (and listed), so
+that the rest of the tree still exports. Third-party source never goes into
 docfact's repository: the corpus folder lives outside it.
 
 Usage: python bench/corpus.py MIRRORS CORPUS [--csv PROJECTS] [--project NAME ...] [--force]

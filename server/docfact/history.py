@@ -20,7 +20,7 @@ import difflib
 import logging
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -82,9 +82,13 @@ class NameHistory:
         head = _git(start, "rev-parse", "HEAD")
         return cls(Path(top), head) if head else None
 
-    def __call__(self, finding: Finding) -> Finding | None:
+    def __call__(
+        self, finding: Finding, still_defined: Callable[[str], bool] = lambda name: False
+    ) -> Finding | None:
         """A name-existence finding told by its history (when the name went, and what
-        replaced it as an unsafe fix), or None when git knows nothing of the name."""
+        replaced it as an unsafe fix), or None when git knows nothing of the name.
+        A definition removed from one file that the project ``still_defined`` elsewhere
+        was moved, not removed: that tells nothing of the reference."""
         name = finding.subject.rsplit(".", 1)[-1]
         if not name.isidentifier():
             return None
@@ -96,7 +100,7 @@ class NameHistory:
             added = index.added_parameters.get((change.commit, function), set())
         else:
             change = index.definitions.get(name)
-            if change is None:
+            if change is None or still_defined(name):
                 return None
             what = "was removed in"
             added = index.added_definitions.get((change.commit, change.path), set())

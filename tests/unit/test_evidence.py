@@ -161,6 +161,31 @@ def test_history_tells_a_renamed_parameter_and_a_removed_helper(tmp_path):
     assert "`lookup_item` was removed in" in message and "`find_item` replaced it" in message
 
 
+def test_a_definition_moved_to_another_module_was_not_removed(tmp_path):
+    # pymongo: ``AsyncCursor`` left ``pymongo.cursor`` for ``pymongo.asynchronous.cursor``;
+    # a stale link to the old place is not told by "removed" history.
+    _git(tmp_path, "init", "-q")
+    _project(
+        tmp_path,
+        """
+        def lookup_item(name):
+            return name
+        """,
+    )
+    (tmp_path / "shop" / "orders.py").write_text(
+        'def order(name):\n    """Find it with :func:`shop.stock.lookup_item`."""\n'
+    )
+    _commit(tmp_path, "first")
+    (tmp_path / "shop" / "stock.py").write_text("")
+    (tmp_path / "shop" / "finder.py").write_text("def lookup_item(name):\n    return name\n")
+    _commit(tmp_path, "move")
+    assert _found(tmp_path) == []
+    (tmp_path / "shop" / "finder.py").unlink()
+    _commit(tmp_path, "remove")
+    [(code, message, _, _)] = _found(tmp_path)
+    assert code == "DF107" and "`lookup_item` was removed in" in message
+
+
 def test_outside_git_and_in_the_cli_the_same(tmp_path):
     """The command line finds the same with history as the runner: one JSON report."""
     _git(tmp_path, "init", "-q")
