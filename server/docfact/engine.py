@@ -250,6 +250,8 @@ def resolve(
 
 def _with_evidence(finding: Finding, project: ProjectGraph, history: History | None) -> Finding:
     """A name-existence finding with what shows what was meant, else a preview one."""
+    if evidence.has_evidence(finding):
+        return finding
     if finding.fix is None and finding.code in ("DF102", "DF103", "DF107"):
         meant = evidence.builtin_near_miss(finding) or evidence.project_near_miss(
             finding, names_near(project, finding.subject)
