@@ -285,7 +285,7 @@ def test_a_doctest_calling_the_functions_former_name_stands(tmp_path):
             return data
         ''',
     )
-    [(code, message, evidence, fix)] = _found(tmp_path)
+    [(code, _, evidence, fix)] = _found(tmp_path)
     assert code == "DF108" and fix["replacement"] == "gunzip_bytes"
     [former] = [e for e in evidence if e.get("kind") == "former name"]
     assert "never `gunzip_bytes` itself" in former["text"]
