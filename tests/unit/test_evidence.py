@@ -213,6 +213,35 @@ def test_a_definition_moved_to_another_module_was_not_removed(tmp_path):
     assert code == "DF107" and "`lookup_item` was removed in" in message
 
 
+def test_history_tells_a_removed_attribute_and_a_removed_global(tmp_path):
+    # flask: ``:attr:`Flask.build_error_handler``` after ``self.build_error_handler = None``
+    # went from ``Flask.__init__``.
+    _git(tmp_path, "init", "-q")
+    before = """
+        RETRIES = 3
+
+
+        class App:
+            def __init__(self):
+                self.build_error_handler = None
+                self.handlers = []
+
+
+        def build(app):
+            \"\"\"Calls :attr:`App.build_error_handler`, up to :data:`RETRIES` times.\"\"\"
+            return app
+        """
+    _project(tmp_path, before)
+    _commit(tmp_path, "first")
+    after = textwrap.dedent(before).replace("        self.build_error_handler = None\n", "")
+    (tmp_path / "shop" / "stock.py").write_text(after.replace("RETRIES = 3\n", ""))
+    _commit(tmp_path, "drop")
+    found = {message.split("`")[1]: message for _, message, _, _ in _found(tmp_path)}
+    assert set(found) == {"App.build_error_handler", "RETRIES"}, found
+    assert "`build_error_handler` was removed in" in found["App.build_error_handler"]
+    assert "`RETRIES` was removed in" in found["RETRIES"]
+
+
 def test_outside_git_and_in_the_cli_the_same(tmp_path):
     """The command line finds the same with history as the runner: one JSON report."""
     _git(tmp_path, "init", "-q")
