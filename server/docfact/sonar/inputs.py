@@ -421,6 +421,42 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
     return found
 
 
+def varargs_spec(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict | None:
+    """The spec of each extra positional argument, when the function takes ``*args`` and
+    they can be given (no positional parameter before them has a default, which the
+    driver passes by name)."""
+    args = function.args
+    if args.vararg is None or args.defaults:
+        return None
+    return annotation_spec(args.vararg.annotation) or ANY
+
+
+def varkw_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """Names to pass through ``**kwargs`` (none when the function takes no such thing):
+    those the body reads from it (``kwargs["sep"]``, ``kwargs.get("sep")``), else two
+    names nothing else uses, for a function that only forwards or keys on them."""
+    if function.args.kwarg is None:
+        return []
+    name = function.args.kwarg.arg
+    found: list[str] = []
+    for node in ast.walk(function):
+        key: ast.expr | None = None
+        if isinstance(node, ast.Subscript) and _tail(node.value) == name:
+            key = node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("get", "pop", "setdefault")
+            and _tail(node.func.value) == name
+            and node.args
+        ):
+            key = node.args[0]
+        text = key.value if isinstance(key, ast.Constant) else None
+        if isinstance(text, str) and text.isidentifier() and text not in found:
+            found.append(text)
+    return found or ["docfact_a", "docfact_b"]
+
+
 # --- helpers ------------------------------------------------------------------------------
 
 
