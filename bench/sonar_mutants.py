@@ -246,12 +246,18 @@ def report(units, labels: dict[str, str], results, programs, analysis_s: float) 
 
 def copy_project(name: str, root: Path) -> tuple[list[Path], Path]:
     """The corpus project ``name`` copied to ``root`` (readable by the sandbox's user, which
-    the corpus is not): its package's module files, and the folder they are imported from."""
+    the corpus is not), with the version file its build would write: its package's module
+    files, and the folder they are imported from."""
     source = CORPUS / name
     shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git", "docs", "__pycache__"))
     for folder, _, _ in os.walk(root):
         os.chmod(folder, 0o755)
     package = root / PROJECTS[name]
+    for line in (root / "pyproject.toml").read_text().splitlines():
+        # a version file the build backend (hatch-vcs, setuptools-scm) writes on install
+        written = re.fullmatch(r'\s*[\w.-]*version[-_]file\s*=\s*"([^"]+)"\s*', line)
+        if written and not (root / written[1]).exists():
+            (root / written[1]).write_text('__version__ = version = "0"\n')
     return sorted(package.rglob("*.py")), package.parent
 
 

@@ -3,8 +3,9 @@ text to the sandbox; nothing imports it).
 
 stdin: JSON {"nonce", "function", "original": program or null, "candidates": [program, ...],
 "params": [{"name", "keyword", "optional", "spec", "hint"}], "varargs": spec of each extra
-positional argument or null, "varkw": [names to pass through **kwargs], "cases" (wanted
-where the original returns), "case_s", "budget_s",
+positional argument or null, "varkw": [names to pass through **kwargs], "constants": {"str",
+"int": the original's literals}, "cases" (wanted where the original returns), "case_s",
+"budget_s",
 "home": null or {"name", "path", "text", "is_package", "import_root", "qualname",
 "calls": [argument lists as source text], "instances": [expressions], "load_s"},
 "support_path": [folders to import hypothesis from when the interpreter has none]}.
@@ -70,6 +71,7 @@ NO_HYPOTHESIS = "no generated inputs: hypothesis cannot be imported here"
 ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "it took")
 _OMIT = object()  # an argument left out of a case
 ANY = {"t": "any"}
+_constants: dict = {"str": [], "int": []}  # the original's literals (see _generate)
 MARKER = "SONAR-FUNCSIM "
 _armed = False
 _short = reprlib.Repr()
@@ -485,6 +487,7 @@ def _generate(request, one_case, original):
     if getattr(hypothesis.core.threadlocal, "_hypothesis_global_random", True) is None:
         hypothesis.core.threadlocal._hypothesis_global_random = random.Random(0)
 
+    _constants.update(request.get("constants") or {})
     hints = _hints(original) if original is not None else {}
     if original is not None:  # the module's own types are built from the same leaves as the rest
         st.register_type_strategy(str, _strategy({"t": "str"}, st))
@@ -632,6 +635,11 @@ def _strategy(spec, st):
     ints = st.integers(-1000, 1000)
     # short text, and at times a longer one (a width of 70 or a line's end matters then)
     text = st.one_of(st.text(ALPHABET, max_size=12), st.text(ALPHABET, min_size=30, max_size=160))
+    if _constants["int"]:  # the body's own numbers and their neighbours
+        ints = st.one_of(ints, st.sampled_from(_constants["int"]))
+    if _constants["str"]:  # text made of the body's own literals among other characters
+        pieces = st.one_of(st.sampled_from(_constants["str"]), st.text(ALPHABET, max_size=4))
+        text = st.one_of(text, st.lists(pieces, max_size=10).map("".join))
     leaves = {
         "int": ints,
         "float": st.floats(),

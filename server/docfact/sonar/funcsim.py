@@ -23,7 +23,7 @@ from importlib import resources
 
 from . import sandbox
 from .home import Home, docfact_support_path, function_at, takes_instance
-from .inputs import parameter_specs, varargs_spec, varkw_names
+from .inputs import body_constants, parameter_specs, varargs_spec, varkw_names
 from .regenerate import function_node
 
 MARKER = "SONAR-FUNCSIM "  # _driver.MARKER
@@ -149,6 +149,7 @@ def funcsim_request(
         "params": params,
         "varargs": varargs_spec(node),
         "varkw": varkw_names(node),
+        "constants": body_constants(node),
         "cases": cases,
         "case_s": max(0.1, min(1.0, time_limit_s / 40)),  # per call; a hang costs little
         "budget_s": time_limit_s,
