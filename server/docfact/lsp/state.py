@@ -32,6 +32,7 @@ from ..source.files import (
 )
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic
+from .git_history import FolderHistories
 
 if TYPE_CHECKING:
     from lsprotocol import types
@@ -110,6 +111,8 @@ class Workspace:
     # uri -> (symbol, "abstract" or a sentence) -> (the unit's text, verified rewrites)
     _rewrites: dict[str, dict[tuple[str, str], tuple[str, Offers]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # What git remembers of each folder's names (read in the background, see git_history).
+    histories: FolderHistories = field(default_factory=FolderHistories)
     # The user trusts the workspace: its pyproject.toml may choose every setting.
     trusted: bool = False
     # Says a warning to the user (a window message); set by the server.
@@ -215,7 +218,10 @@ class Workspace:
                     self.project.set_file(facts)
                     self.drifted = True
                 self._facts[path] = facts
-            found = resolve(analysis.findings, self.project) + project_findings(self.project, path)
+            history = self.histories.of(file_path)
+            found = resolve(analysis.findings, self.project, history) + project_findings(
+                self.project, path
+            )
             generation = self._generation()
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
@@ -393,7 +399,7 @@ class Workspace:
         with self._lock:
             generation = self._generation()
             found_by_path = {
-                path: standing_findings(outcome, self.project, rules[path])
+                path: standing_findings(outcome, self.project, rules[path], self.histories.of(path))
                 for path, (_, outcome) in items
             }
         for path, (digest, _) in items:
@@ -422,7 +428,9 @@ class Workspace:
         return FileRules.of(settings, relative_to_root(path, root), outcome["suppressed"])
 
     def _generation(self) -> str:
-        return f"g{self.project.generation}"
+        """What every file's findings depend on beyond its own text and settings: the
+        project, and what git's history tells."""
+        return f"g{self.project.generation}h{self.histories.revision}"
 
     def close(self) -> None:
         """Nothing to release: each cache connection is closed where it was opened."""
