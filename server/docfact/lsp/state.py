@@ -51,6 +51,11 @@ CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "trace", "path", 
 # The initializationOptions key by which the client says the user trusts the workspace
 # (VS Code: workspace trust). Read there only: never from settings a workspace may hold.
 TRUST_KEY = "trustedWorkspace"
+# The settings key by which the editor passes the project's interpreter (VS Code: the
+# Python extension's active environment). It is SONAR's ``sonar.python`` (and the
+# environment names resolve in) where no setting chose one, in a trusted workspace only:
+# the interpreter is usually the repository's own .venv, a program the repository chose.
+PROJECT_PYTHON_KEY = "projectPython"
 HOW_TO_TRUST = (
     "trust this workspace if you do (VS Code: Workspaces: Manage Workspace Trust; other "
     f"editors: initializationOptions {TRUST_KEY} = true)"
@@ -118,6 +123,8 @@ class Workspace:
     # Says a warning to the user (a window message); set by the server.
     warn: Callable[[str], None] = log.warning
     _untrusted_said: set[Path] = field(default_factory=set)  # each pyproject.toml once
+    project_python: str | None = None  # the editor's interpreter of the project
+    _untrusted_python_said: str | None = None  # ignored (untrusted): said once
 
     # --- settings ----------------------------------------------------------------
 
@@ -130,10 +137,16 @@ class Workspace:
     def set_editor_settings(self, raw: dict) -> None:
         # The user's editor settings are trusted (VS Code withholds a restricted workspace's
         # values of the trusted-only settings itself); a trust flag among them is not.
-        ignored = CLIENT_ONLY_KEYS | {TRUST_KEY}
+        ignored = CLIENT_ONLY_KEYS | {TRUST_KEY, PROJECT_PYTHON_KEY}
         settings = {k: v for k, v in raw.items() if k not in ignored}
         Settings().with_overrides(settings, "editor settings")  # validate before use
+        python = raw.get(PROJECT_PYTHON_KEY)
+        if not (python is None or isinstance(python, str)):
+            raise ConfigError(
+                f"editor settings: {PROJECT_PYTHON_KEY} must be the path of a Python interpreter"
+            )
         self.editor_settings = settings
+        self.project_python = (python or "").strip() or None
         self._settings.clear()
 
     def settings_for(self, path: str | Path) -> Settings:
@@ -153,8 +166,21 @@ class Workspace:
                 log.warning("%s", message)
                 self.warn(message)
             settings = settings.with_overrides(self.editor_settings, "editor settings")
-            self._settings[folder] = (settings, root)
+            self._settings[folder] = (self._with_project_python(settings), root)
         return self._settings[folder]
+
+    def _with_project_python(self, settings: Settings) -> Settings:
+        """``settings`` with the editor's interpreter of the project as ``sonar.python``
+        when no setting chose one and the user trusts the workspace."""
+        python = self.project_python
+        if python is None or settings.sonar.python is not None:
+            return settings
+        if not self.trusted:
+            if python != self._untrusted_python_said:
+                self._untrusted_python_said = python
+                log.info("the project's interpreter %s is not used: %s", python, HOW_TO_TRUST)
+            return settings
+        return replace(settings, sonar=replace(settings.sonar, python=python))
 
     # --- open documents ----------------------------------------------------------
 
