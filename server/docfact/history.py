@@ -115,6 +115,11 @@ class NameHistory:
             fix=fix,
         )
 
+    def read(self) -> None:
+        """Read the log now: it can take seconds, so the editor does it in a worker
+        thread before it uses the history."""
+        self._read()
+
     def _read(self) -> _Index:
         if self._index is None:
             self._index = _index(self.top)

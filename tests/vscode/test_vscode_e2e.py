@@ -1,6 +1,8 @@
 """docfact inside a real VS Code: code-server in headless Chromium, driven by playwright-core.
 
-Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
+Three runs: the static checks (warnings, hover, a quick fix applied), the install into
+docfact's own environment, and a scripted model whose finding appears after a save with no
+keystroke. Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
 
     apt-get install -y chromium libkrb5-dev build-essential
     tests/vscode/setup_tools.sh              # Node 24, code-server, playwright-core
@@ -101,6 +103,48 @@ def test_install_from_the_bundled_wheel_into_its_own_environment(
         timeout=60,
     )
     assert installed.stdout.strip() == f"docfact {vsix.stem.split('-', 1)[1]}"
+
+
+# A docstring the scripted model finds a wrong sentence in (its marker WRONGFUNC).
+JUDGED = ROOT / "tests" / "fixtures" / "judged" / "restock.py"
+
+
+def test_the_model_finding_appears_after_a_save_with_no_keystroke(
+    vsix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scripted model configured in the workspace's settings: after one edit and a save,
+    the model's DF301 is shown in the Problems panel with nothing typed after the save (VS
+    Code pulls again, with its previous result id, when the server asks it to)."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "llm"))
+    from llm_helpers import KEY_ENV, SECRET
+    from scripted_server import ScriptedServer
+
+    workspace = tmp_path / "workspace"
+    (workspace / "shop").mkdir(parents=True)
+    shutil.copy(JUDGED, workspace / "shop" / "judged.py")
+    (workspace / ".vscode").mkdir()
+    monkeypatch.setenv(KEY_ENV, SECRET)  # code-server's environment, which the server inherits
+    with ScriptedServer() as model:
+        (workspace / ".vscode" / "settings.json").write_text(
+            json.dumps(
+                {
+                    "docfact.interpreter": [sys.executable],
+                    "docfact.llm.model": "openai/test-model",
+                    "docfact.llm.apiBase": model.base_url,
+                    "docfact.llm.apiKeyEnv": KEY_ENV,
+                    "docfact.trace.server": "messages",
+                }
+            )
+        )
+        results = _drive(vsix, tmp_path, workspace, "model", SHOTS / "model")
+        assert model.requests, "nothing reached the model"
+    assert results.get("ok"), results.get("error")
+    assert "DF301" not in results["before"] and "DF101" in results["before"]
+    assert "DF301" in results["problems"], results["problems"]
+    assert "the code contradicts this sentence" in results["problems"]
+    assert results["squigglesAfter"] > results["squigglesBefore"], results  # the model's squiggle
+    names = [s["name"] for s in results["steps"]]
+    assert names.index("saved") < names.index("model finding shown")
 
 
 def _drive(

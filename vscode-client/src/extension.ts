@@ -41,6 +41,7 @@ import {
   type Launcher,
   modelFeaturesCommand,
   OWN_ENVIRONMENT,
+  projectInterpreter,
   reportedVersion,
   serverCommand,
 } from "./interpreter";
@@ -111,6 +112,9 @@ class Extension {
   private crashes: number[] = [];
   private shownError: string | undefined;
   private starting: Promise<void> = Promise.resolve();
+  /** The project's interpreter told to the server (see projectInterpreter). */
+  private projectPython: string | undefined;
+  private watchingEnvironment = false;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel("docfact", { log: true });
@@ -152,7 +156,7 @@ class Extension {
 
   private serverSettings(): Record<string, unknown> {
     const config = this.configuration();
-    return toServerSettings((key) => config.inspect(key));
+    return toServerSettings((key) => config.inspect(key), this.projectPython);
   }
 
   private configurationChanged(event: vscode.ConfigurationChangeEvent): void {
@@ -182,6 +186,10 @@ class Extension {
     const environments = (api as { environments?: PythonEnvironmentsApi } | undefined)?.environments;
     const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
     if (environments) {
+      if (!this.watchingEnvironment) {
+        this.watchingEnvironment = true;
+        this.context.subscriptions.push(environments.onDidChangeActiveEnvironmentPath(() => void this.projectPythonChanged()));
+      }
       const active = environments.getActiveEnvironmentPath(resource);
       if (active) {
         const resolved = await environments.resolveEnvironment(active);
@@ -192,6 +200,33 @@ class Extension {
     // The older API of the Python extension.
     const details = (api as { settings?: { getExecutionDetails?(r?: vscode.Uri): { execCommand?: string[] } } })?.settings?.getExecutionDetails?.(resource);
     return details?.execCommand;
+  }
+
+  /** The project's interpreter for the server; a failure of the Python extension leaves
+   * the server to find the project's .venv itself. */
+  private async readProjectPython(): Promise<string | undefined> {
+    if (!vscode.workspace.isTrusted) {
+      return undefined;
+    }
+    try {
+      return projectInterpreter(await this.pythonFromExtension(), true);
+    } catch (error) {
+      this.log.warn(`the Python extension's environment is not known: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Another environment was selected in the Python extension: the server is told. */
+  private async projectPythonChanged(): Promise<void> {
+    const python = await this.readProjectPython();
+    if (python === this.projectPython) {
+      return;
+    }
+    this.projectPython = python;
+    this.log.info(`the project's interpreter: ${python ?? "the project's .venv, if any (found by the server)"}`);
+    if (this.client?.state === State.Running) {
+      void this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverSettings() } });
+    }
   }
 
   private discovery() {
@@ -386,7 +421,7 @@ class Extension {
     if (this.client) {
       return;
     }
-    this.setStatus({ phase: "starting", progress: [], stats: undefined, error: undefined });
+    this.setStatus({ phase: "starting", progress: [], stats: undefined, error: undefined, restricted: !vscode.workspace.isTrusted });
     let launcher: Launcher;
     try {
       launcher = await this.findLauncher();
@@ -401,6 +436,8 @@ class Extension {
     if (!(await this.usable(launcher))) {
       return;
     }
+    this.projectPython = await this.readProjectPython();
+    this.log.info(`the project's interpreter: ${this.projectPython ?? "the project's .venv, if any (found by the server)"}`);
     const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
     const serverOptions: ServerOptions = { command, args, options: { cwd: this.cwd(), env: process.env } };
     const clientOptions: LanguageClientOptions = {
@@ -408,7 +445,7 @@ class Extension {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted),
+      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted, this.projectPython),
       initializationFailedHandler: (error) => {
         this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
         return false;

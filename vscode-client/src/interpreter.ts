@@ -116,6 +116,17 @@ export async function baseInterpreter(input: DiscoveryInput): Promise<{ python: 
   return { python: [defaultPython(input.platform)], source: "PATH" };
 }
 
+/**
+ * The project's interpreter the server is told (SONAR runs the project's functions with it):
+ * the Python extension's active environment, in a trusted workspace only (else it is the
+ * repository's own program), and only when it is one executable (a `conda run ...` command
+ * is not an interpreter's path). Undefined: the server looks for the project's .venv itself.
+ */
+export function projectInterpreter(fromExtension: string[] | undefined, trusted: boolean): string | undefined {
+  const python = asArgv(fromExtension);
+  return trusted && python.length === 1 ? python[0] : undefined;
+}
+
 /** `<base> -m venv <folder>`: docfact's own environment. */
 export function createEnvironmentCommand(base: string[], folder: string): string[] {
   return [...base, "-m", "venv", folder];

@@ -14,10 +14,23 @@ import {
   isMissingDocfact,
   MODEL_PACKAGES,
   modelFeaturesCommand,
+  projectInterpreter,
   reportedVersion,
   serverCommand,
   substitute,
 } from "../interpreter";
+
+describe("projectInterpreter: what the server is told", () => {
+  it("the Python extension's environment, in a trusted workspace", () => {
+    assert.equal(projectInterpreter(["/w/.venv/bin/python"], true), "/w/.venv/bin/python");
+  });
+
+  it("nothing in an untrusted workspace, for a command, or without the extension", () => {
+    assert.equal(projectInterpreter(["/w/.venv/bin/python"], false), undefined);
+    assert.equal(projectInterpreter(["conda", "run", "-n", "shop", "python"], true), undefined);
+    assert.equal(projectInterpreter(undefined, true), undefined);
+  });
+});
 
 describe("findLauncher: discovery order", () => {
   const neverAsked = async () => {
