@@ -250,18 +250,8 @@ def test_the_readme_model_configuration_shows_the_model_s_finding_after_a_write(
     assert result["saved_arrived"] and "DF301" in result["codes_after_save"].split(","), result
 
 
-MODEL_SOURCE = '''\
-def restock(item, amount):
-    """Add stock to an item.
-
-    It also emails WRONGFUNC the warehouse.
-
-    Args:
-        ammount: How many units arrived.
-    """
-    item.quantity += amount
-    return item
-'''
+# A docstring the scripted model finds a wrong sentence in (its marker WRONGFUNC).
+MODEL_SOURCE = (HERE.parent / "fixtures" / "judged" / "restock.py").read_text()
 
 
 @pytest.mark.parametrize("nvim", NEOVIMS or [None])
