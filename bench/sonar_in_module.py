@@ -115,11 +115,9 @@ class Writer:
         self.mode = "faithful"
 
     def __call__(self, body: dict, sample: int) -> str | None:
-        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-        if system.startswith("You shorten"):
-            return user  # no shorter docstring: Conciseness regenerates nothing
-        if system.startswith("You are a Python programmer"):
-            docstring = user.split("Docstring:\n", 1)[1].split("\n\nSignature and imports:", 1)[0]
+        asked = regeneration_asked(body)
+        if isinstance(asked, tuple):
+            user, docstring = asked
             context = user.split("```python\n", 1)[1].rsplit("\n```", 1)[0]
             faithful = next(
                 (
@@ -132,7 +130,19 @@ class Writer:
             if faithful is None:
                 return "I cannot write that."
             return f"```python\n{faithful if self.mode == 'faithful' else wrong_code(faithful)}```"
-        return None
+        return asked
+
+
+def regeneration_asked(body: dict) -> tuple[str, str] | str | None:
+    """(the prompt, the docstring) when the model is asked to regenerate a function; the
+    docstring itself when asked to shorten it (no shorter one: Conciseness regenerates
+    nothing); else None."""
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    if system.startswith("You shorten"):
+        return user
+    if system.startswith("You are a Python programmer"):
+        return user, user.split("Docstring:\n", 1)[1].split("\n\nSignature and imports:", 1)[0]
+    return None
 
 
 def _name(signature: str) -> str:
@@ -140,12 +150,14 @@ def _name(signature: str) -> str:
     return found.group(1) if found else ""
 
 
-def units_of(files: list[Path], root: Path):
-    """(analysis, report, faithful code) of every documented function and method."""
+def units_of(files: list[Path], import_root: Path):
+    """(analysis, report, faithful code) of every documented function and method of the
+    module files ``files``, named as imported from ``import_root``."""
     found = []
     for path in files:
         text = path.read_text()
-        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        parts = path.relative_to(import_root).with_suffix("").parts
+        module = ".".join(parts).removesuffix(".__init__")
         analysis = analyze(text, str(path), module, Settings())
         tree = ast.parse(text)
         nodes = {}

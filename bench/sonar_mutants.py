@@ -13,10 +13,12 @@ OpenAI-compatible model on 127.0.0.1 that writes, for each documented function o
   counterexample naming a real difference.
 
 Modules of the running Python's standard library are copied into a temporary project
-(package ``stdcopy``) at run time and removed afterwards; nothing of them is kept.
+(package ``stdcopy``), and real projects of the corpus (``--projects``, with their tests,
+whose calls are inputs) into temporary folders, at run time, and removed afterwards;
+nothing of them is kept. Printed per package (a stdlib module, or a project).
 
-Usage: .venv/bin/python bench/sonar_mutants.py [--modules textwrap shlex ...] [--cases 100]
-           [--limit N] [--seed 0]
+Usage: .venv/bin/python bench/sonar_mutants.py [--modules textwrap shlex ...]
+           [--projects more-itertools cachetools ...] [--cases 100] [--limit N] [--seed 0]
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import os
 import random
 import re
+import shutil
 import sys
 import time
 from collections import Counter
@@ -40,6 +44,7 @@ from sonar_in_module import (  # noqa: E402
     WRONG_BODY,
     copied_project,
     copy_modules,
+    regeneration_asked,
     scripted_settings,
     units_of,
     wrong_code,
@@ -50,6 +55,15 @@ from docfact.llm.client import LlmClient  # noqa: E402
 from docfact.sonar_ssc import score_findings, score_units  # noqa: E402
 
 MODULES = ("textwrap", "shlex", "colorsys", "fractions", "calendar", "html")
+CORPUS = Path("/work/corpus")  # real projects, read-only; copied at run time, never kept
+PROJECTS = {  # corpus project -> its package folder
+    "more-itertools": "more_itertools",
+    "cachetools": "src/cachetools",
+    "humanize": "src/humanize",
+    "sortedcontainers": "src/sortedcontainers",
+    "tinydb": "tinydb",
+    "arrow": "arrow",
+}
 MODES = ("faithful", "raising", "mutant")
 RAISING_BODY = "    raise RuntimeError('docfact: always raises')\n"
 FLIPPED = {
@@ -105,16 +119,14 @@ class Writer:
         self.mode = "faithful"
 
     def __call__(self, body: dict, sample: int) -> str | None:
-        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-        if system.startswith("You shorten"):
-            return user  # no shorter docstring: Conciseness regenerates nothing
-        if system.startswith("You are a Python programmer"):
+        asked = regeneration_asked(body)
+        if isinstance(asked, tuple):
+            user, docstring = asked
             named = re.match(r"Function: (\S+)", user)
-            docstring = user.split("Docstring:\n", 1)[1].split("\n\nSignature and imports:")[0]
             key = (named.group(1) if named else "", docstring)
             code = self.programs.get(key, {}).get(self.mode)
             return f"```python\n{code}```" if code else "I cannot write that."
-        return None
+        return asked
 
 
 async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Path, cases: int):
@@ -135,9 +147,11 @@ async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Pa
     cache = Cache(cache_dir / "faithful")
     began = time.monotonic()
     every = [(a, r) for a, r, _ in units]
-    await score_units(every, settings, cache, LlmClient(settings.llm), sonar=True, ssc=False)
+    again = await score_units(
+        every, settings, cache, LlmClient(settings.llm), sonar=True, ssc=False
+    )
     cache.close()
-    results["cached"] = ({}, time.monotonic() - began)
+    results["cached"] = (again, time.monotonic() - began)
     return results
 
 
@@ -157,18 +171,21 @@ def changed_line(programs: dict[str, str | None]) -> str:
     return f"{pair[0].strip()} -> {pair[1].strip()}"[:160]
 
 
-def report(units, results, programs, analysis_s: float) -> str:
+def report(units, labels: dict[str, str], results, programs, analysis_s: float) -> str:
     by_module: dict[str, Counter] = {}
     reasons: Counter[str] = Counter()
     rows: list[str] = []
-    for analysis, unit_report, _ in units:
-        counts = by_module.setdefault(analysis.module_name.split(".")[1], Counter())
+    for _analysis, unit_report, _ in units:
         symbol = unit_report.symbol
+        counts = by_module.setdefault(labels[symbol], Counter())
         good = results["faithful"][0][symbol].sonar.correctness
         counts["functions"] += 1
         counts["faithful >= .99"] += _executed(good) and good.value >= 0.99
         if not _executed(good):
             reasons[re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "…", good.how)[:140]] += 1
+            rows.append(f"  faithful not executed: {symbol}: {good.how[:300]}")
+        elif good.value < 0.99:
+            rows.append(f"  faithful below 0.99: {symbol}: {good.value:.2f} {good.how[:200]}")
         raising = results["raising"][0][symbol].sonar.correctness
         counts["raising >= .95"] += raising.value is not None and raising.value >= 0.95
         counts["raising 1.0"] += raising.value == 1.0
@@ -199,12 +216,12 @@ def report(units, results, programs, analysis_s: float) -> str:
         "mutants caught",
         "DF304",
     )
-    lines = ["module      " + " ".join(f"{c:>16}" for c in columns)]
+    lines = [f"{'package':16} " + " ".join(f"{c:>16}" for c in columns)]
     totals: Counter = Counter()
     for name, counts in sorted(by_module.items()):
         totals.update(counts)
-        lines.append(f"{name:11} " + " ".join(f"{counts[c]:16}" for c in columns))
-    lines.append(f"{'all':11} " + " ".join(f"{totals[c]:16}" for c in columns))
+        lines.append(f"{name:16} " + " ".join(f"{counts[c]:16}" for c in columns))
+    lines.append(f"{'all':16} " + " ".join(f"{totals[c]:16}" for c in columns))
 
     def share(part: str, whole: str) -> str:
         return f"{totals[part] / totals[whole]:.1%}" if totals[whole] else "n/a"
@@ -219,28 +236,67 @@ def report(units, results, programs, analysis_s: float) -> str:
         f" DF304 on measured mutants: {share('DF304', 'mutants measured')}"
     )
     lines.append("time: " + ", ".join(f"{m} {results[m][1]:.0f} s" for m in MODES))
+    again = results["cached"][0]
+    missed = [symbol for symbol, scores in again.items() if not scores.sonar.cache_hit]
     lines.append(
         f"a fully cached pass: {results['cached'][1]:.1f} s, besides the analysis without a"
-        f" model: {analysis_s:.1f} s"
+        f" model: {analysis_s:.1f} s; measured again (not kept): {len(missed)} of {len(again)}"
     )
+    rows += [f"  not kept: {s}: {again[s].sonar.correctness.how[:200]}" for s in missed]
     if reasons:
         lines.append("faithful not executed, by reason:")
         lines += [f"  {count:3}  {why}" for why, count in reasons.most_common(15)]
     return "\n".join(lines + rows)
 
 
+def copy_project(name: str, root: Path) -> tuple[list[Path], Path]:
+    """The corpus project ``name`` copied to ``root`` (readable by the sandbox's user, which
+    the corpus is not), with the version file its build would write: its package's module
+    files, and the folder they are imported from."""
+    source = CORPUS / name
+    shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git", "docs", "__pycache__"))
+    for folder, _, _ in os.walk(root):
+        os.chmod(folder, 0o755)
+    package = root / PROJECTS[name]
+    for line in (root / "pyproject.toml").read_text().splitlines():
+        # a version file the build backend (hatch-vcs, setuptools-scm) writes on install
+        written = re.fullmatch(r'\s*[\w.-]*version[-_]file\s*=\s*"([^"]+)"\s*', line)
+        if written and not (root / written[1]).exists():
+            (root / written[1]).write_text('__version__ = version = "0"\n')
+    return sorted(package.rglob("*.py")), package.parent
+
+
+def sampled(units: list, limit: int | None, rng: random.Random) -> list:
+    """``limit`` of ``units`` drawn at random (all of them without a limit), in their order."""
+    if limit is None or limit >= len(units):
+        return units
+    return [units[i] for i in sorted(rng.sample(range(len(units)), limit))]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--modules", nargs="+", default=list(MODULES))
+    parser.add_argument("--modules", nargs="*", default=list(MODULES))
+    parser.add_argument(
+        "--projects", nargs="*", default=[], choices=sorted(PROJECTS), help="corpus projects"
+    )
     parser.add_argument("--cases", type=int, default=100, help="generated inputs per comparison")
-    parser.add_argument("--limit", type=int, help="score only the first N functions")
+    parser.add_argument("--limit", type=int, help="score N functions per package, drawn at random")
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args()
+    rng = random.Random(arguments.seed)
     with copied_project(arguments.modules) as (work, root):
         began = time.monotonic()
-        units = units_of(copy_modules(arguments.modules, root), root)[: arguments.limit]
+        units, labels = [], {}
+        if arguments.modules:
+            found = units_of(copy_modules(arguments.modules, root), root)
+            for unit in found:
+                labels[unit[1].symbol] = unit[0].module_name.split(".")[1]
+            units += sampled(found, arguments.limit, rng)
+        for name in arguments.projects:
+            found = units_of(*copy_project(name, work / "projects" / name))
+            labels.update((unit[1].symbol, name) for unit in found)
+            units += sampled(found, arguments.limit, rng)
         analysis_s = time.monotonic() - began
-        rng = random.Random(arguments.seed)
         writer = Writer()
         for _analysis, unit_report, faithful in units:
             writer.programs[_key(unit_report)] = {
@@ -250,7 +306,7 @@ def main() -> int:
             }
         with ScriptedServer(responder=writer) as server:
             results = asyncio.run(score_all(units, writer, server, work / "cache", arguments.cases))
-        print(report(units, results, writer.programs, analysis_s))
+        print(report(units, labels, results, writer.programs, analysis_s))
     return 0
 
 

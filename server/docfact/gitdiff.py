@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Module, Unit
-from .source import java, python
-from .source.files import SkippedFile, decode_source
+from .source import java, python, untrusted_git
+from .source.files import SkippedFile, decode_source, read_regular
 from .source.lines import LineIndex
 
 _GIT_TIMEOUT_S = 60
@@ -33,15 +33,11 @@ class _UnitText:
     code: str
 
 
-def _git(top: Path, *args: str) -> subprocess.CompletedProcess:
+def _git(top: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     try:
-        return subprocess.run(
-            ["git", "-C", str(top), *args], capture_output=True, timeout=_GIT_TIMEOUT_S
-        )
-    except FileNotFoundError:
-        raise DiffError("--diff needs git, and there is no git on PATH") from None
-    except subprocess.TimeoutExpired:
-        raise DiffError(f"git {args[0]} did not answer in {_GIT_TIMEOUT_S} s") from None
+        return untrusted_git.run(top, *args, timeout=_GIT_TIMEOUT_S)
+    except untrusted_git.GitFailed as error:
+        raise DiffError(f"--diff needs git: {error}") from None
 
 
 class ChangedUnits:
@@ -64,7 +60,16 @@ class ChangedUnits:
 
     def _renames(self) -> dict[str, str]:
         """Path now -> path at REF, for the files git sees as renamed."""
-        listed = _git(self.top, "diff", "--name-status", "-M", "-z", self.commit, "--")
+        listed = _git(
+            self.top,
+            "diff",
+            *untrusted_git.DIFF_OPTIONS,
+            "--name-status",
+            "-M",
+            "-z",
+            self.commit,
+            "--",
+        )
         fields = listed.stdout.decode("utf-8", "surrogateescape").split("\0")
         renames, index = {}, 0
         while index < len(fields) and fields[index]:
@@ -93,11 +98,15 @@ class ChangedUnits:
     def _file_changes(self, path: Path) -> _FileChanges | None:
         try:
             relative = path.resolve().relative_to(self.top).as_posix()
-            now = decode_source(path.read_bytes())
-        except (ValueError, OSError, SkippedFile):
+            now = decode_source(read_regular(path, untrusted_git.BIG_FILE_BYTES))
+        except (ValueError, OSError, RuntimeError, SkippedFile):  # RuntimeError: a link loop
             return None
-        old_path = self._renamed_from.get(relative, relative)
-        shown = _git(self.top, "cat-file", "blob", f"{self.commit}:{old_path}")
+        old_blob = f"{self.commit}:{self._renamed_from.get(relative, relative)}"
+        # The size first: a blob of gigabytes of zeros is a few megabytes in the repository.
+        size = _git(self.top, "cat-file", "-s", old_blob)
+        if size.returncode != 0 or int(size.stdout or 0) > untrusted_git.BIG_FILE_BYTES:
+            return None
+        shown = _git(self.top, "cat-file", "blob", old_blob)
         if shown.returncode != 0:
             return None
         try:

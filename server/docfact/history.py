@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .checks.evidence import HISTORY
 from .model import Evidence, Finding, Fix
+from .source import untrusted_git
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +41,6 @@ _ASSIGNMENT = re.compile(r"^(?:\s+self\.)?([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _PARAMETER_LINE = re.compile(r"^\s*\**(\w+)\s*(?::[^=]*)?(?:=.*)?,?\s*(?:\)\s*(?:->.*)?:?)?\s*$")
 _PARAMETER = re.compile(r"(?:^|,)\s*\**(\w+)\s*(?=[:=,)]|$)")
 _NOT_PARAMETERS = frozenset({"self", "cls"})
-# The repository being checked is untrusted, and so is its .git/config: none of the
-# programs it may name (an fsmonitor hook, a diff textconv, a pager) is run.
-_UNTRUSTED_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.pager=cat")
 
 
 @dataclass(frozen=True)
@@ -124,6 +122,11 @@ class NameHistory:
             fix=fix,
         )
 
+    def read(self) -> None:
+        """Read the log now: it can take seconds, so the editor does it in a worker
+        thread before it uses the history."""
+        self._read()
+
     def _read(self) -> _Index:
         if self._index is None:
             self._index = _index(self.top)
@@ -142,31 +145,21 @@ def _successor(name: str, added: set[str]) -> str | None:
 
 def _git(folder: Path, *args: str) -> str:
     try:
-        done = subprocess.run(
-            ["git", *_UNTRUSTED_CONFIG, "-C", str(folder), *args],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        done = untrusted_git.run(folder, *args, timeout=10)
+    except untrusted_git.GitFailed:
         return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+    return done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
 
 
 def _index(top: Path) -> _Index:
     index = _Index()
-    command = [
-        "git",
-        *_UNTRUSTED_CONFIG,
-        "-C",
-        str(top),
+    # The repository is untrusted, and so is its .git/config: it runs nothing here.
+    log_args = [
         "log",
-        "--no-textconv",
+        *untrusted_git.DIFF_OPTIONS,
         f"--max-count={MAX_COMMITS}",
         "--no-merges",
         "--no-color",
-        "--no-ext-diff",
         "--no-renames",
         "-p",
         "-U2",
@@ -176,8 +169,10 @@ def _index(top: Path) -> _Index:
         "*.py",
     ]
     try:
+        command, environment = untrusted_git.command(top, *log_args)
         with subprocess.Popen(
             command,
+            env=environment,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
@@ -188,7 +183,7 @@ def _index(top: Path) -> _Index:
             assert process.stdout is not None  # started with PIPE
             _Reader(index).read(process.stdout)
             process.wait(timeout=GIT_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as error:
+    except (OSError, subprocess.TimeoutExpired, untrusted_git.GitFailed) as error:
         log.warning("git history of %s not read (%s): only near misses count", top, error)
         return _Index()
     return index

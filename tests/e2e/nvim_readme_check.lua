@@ -18,6 +18,16 @@ local ok = vim.wait(timeout, function() return codes() ~= "" end, 50)
 vim.wait(500) -- let a late publish of the same version settle
 result.codes = codes()
 result.arrived = ok
+-- With DOCFACT_E2E_SAVE_FOR (a code, e.g. the model's DF301): :write, then wait, with no
+-- keystroke, for a diagnostic of that code.
+local wanted = os.getenv("DOCFACT_E2E_SAVE_FOR")
+if wanted and ok then
+  vim.cmd("write")
+  result.saved_arrived = vim.wait(timeout, function()
+    return vim.tbl_contains(vim.split(codes(), ","), wanted)
+  end, 50)
+  result.codes_after_save = codes()
+end
 for _, client in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)({ bufnr = bufnr })) do
   result.client = client.name
   result.root_dir = client.config.root_dir

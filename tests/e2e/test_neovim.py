@@ -141,18 +141,30 @@ def _lsp_log(home: Path) -> str:
     return "lsp.log (tail):\n" + "\n".join(logs[0].read_text(errors="replace").splitlines()[-40:])
 
 
-def readme_init_lua(docfact: Path) -> str:
-    """The README's Neovim configuration, with the absolute path of this docfact."""
+def readme_init_lua(docfact: Path, which: int = 0) -> str:
+    """The README's Neovim configuration (``which``: 0 without a model, 1 with one), with
+    the absolute path of this docfact."""
     readme = (HERE.parent.parent / "README.md").read_text()
-    section = readme.split("### Neovim (0.8 or newer)", 1)[1]
-    block = section.split("```lua\n", 1)[1].split("```", 1)[0]
+    section = readme.split("### Neovim (0.8 or newer)", 1)[1].split("\n### ", 1)[0]
+    block = section.split("```lua\n")[which + 1].split("```", 1)[0]
     placeholder = "/absolute/path/to/docfact/.venv/bin/docfact"
     assert placeholder in block
     return block.replace(placeholder, str(docfact))
 
 
-@pytest.mark.parametrize("nvim", [n for n in NEOVIMS if _version(n) >= (0, 8, 0)] or [None])
-def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
+READMES_NEOVIMS = [n for n in NEOVIMS if _version(n) >= (0, 8, 0)] or [None]
+
+
+def _readme_neovim(
+    nvim: str | None,
+    tmp_path: Path,
+    init_text: str,
+    env: dict[str, str],
+    opened: str | None = None,
+    timeout: int = 120,
+) -> dict:
+    """The README's init.lua in a headless Neovim on the shop project's orders.py (or a
+    file of the text ``opened``), then nvim_readme_check.lua: what a user sees."""
     if nvim is None:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(f"{HOW_TO_GET} (0.8 or newer); CI must run this test")
@@ -160,21 +172,20 @@ def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
     project = tmp_path / "project"
     shutil.copytree(SHOP, project / "shop")
     (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
-    # The docfact command of the environment running the tests (the README's .venv in CI).
-    docfact = Path(sys.executable).parent / "docfact"
+    target = project / "shop" / "orders.py"
+    if opened is not None:
+        target = project / "shop" / "judged.py"
+        target.write_text(opened)
     init = tmp_path / "init.lua"
-    init.write_text(readme_init_lua(docfact))
+    init.write_text(init_text)
     out = tmp_path / "result.json"
     home = tmp_path / "home"
     env = {
         **os.environ,
+        **env,
         "DOCFACT_E2E_OUT": str(out),
         "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
+        **_away_from_the_user(home),
     }
     run = subprocess.run(
         [
@@ -185,7 +196,7 @@ def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
             "NONE",
             "-u",
             str(init),
-            str(project / "shop" / "orders.py"),
+            str(target),
             "-c",
             f"luafile {HERE / 'nvim_readme_check.lua'}",
         ],
@@ -193,29 +204,54 @@ def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         stdin=subprocess.DEVNULL,
     )
     assert out.exists(), f"exit {run.returncode}\n{run.stdout}\n{run.stderr}\n{_lsp_log(home)}"
     result = json.loads(out.read_text())
     assert result["filetype"] == "python"
     assert result["client"] == "docfact" and result["root_dir"] == str(project)
+    return result
+
+
+# The docfact command of the environment running the tests (the README's .venv in CI).
+DOCFACT = Path(sys.executable).parent / "docfact"
+
+
+@pytest.mark.parametrize("nvim", READMES_NEOVIMS)
+def test_the_readme_configuration_shows_the_messages(nvim, tmp_path):
+    result = _readme_neovim(nvim, tmp_path, readme_init_lua(DOCFACT), {})
     assert result["arrived"] and result["codes"] == "DF101,DF102,DF202", result
     assert result["virtual_text"] and result["virtual_text_marks"] >= 3, result
 
 
-MODEL_SOURCE = '''\
-def restock(item, amount):
-    """Add stock to an item.
+@pytest.mark.parametrize("nvim", READMES_NEOVIMS)
+def test_the_readme_model_configuration_shows_the_model_s_finding_after_a_write(
+    nvim, tmp_path, monkeypatch
+):
+    """The README's init.lua with a model, the scripted model server in place of the hosted
+    one: after :w the model's DF301 appears with no keystroke."""
+    monkeypatch.syspath_prepend(str(HERE.parent / "llm"))
+    from llm_helpers import KEY_ENV, SECRET
+    from scripted_server import ScriptedServer
 
-    It also emails WRONGFUNC the warehouse.
+    init = readme_init_lua(DOCFACT, which=1)
+    hosted = 'model = "openai/gpt-4o-mini", apiKeyEnv = "OPENAI_API_KEY"'
+    assert hosted in init
+    with ScriptedServer() as model:
+        scripted = (
+            f'model = "openai/test-model", apiBase = "{model.base_url}", apiKeyEnv = "{KEY_ENV}"'
+        )
+        env = {KEY_ENV: SECRET, "DOCFACT_E2E_SAVE_FOR": "DF301", "DOCFACT_E2E_TIMEOUT": "120000"}
+        init = init.replace(hosted, scripted)
+        result = _readme_neovim(nvim, tmp_path, init, env, opened=MODEL_SOURCE, timeout=300)
+        assert model.requests, "nothing reached the model"
+    assert result["arrived"] and "DF301" not in result["codes"], result
+    assert result["saved_arrived"] and "DF301" in result["codes_after_save"].split(","), result
 
-    Args:
-        ammount: How many units arrived.
-    """
-    item.quantity += amount
-    return item
-'''
+
+# A docstring the scripted model finds a wrong sentence in (its marker WRONGFUNC).
+MODEL_SOURCE = (HERE.parent / "fixtures" / "judged" / "restock.py").read_text()
 
 
 @pytest.mark.parametrize("nvim", NEOVIMS or [None])

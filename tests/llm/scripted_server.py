@@ -48,6 +48,10 @@ FAULTS = (
     "echo_key_encoded_401",
 )
 _SENTENCE_LINE = re.compile(r"^\[S(\d+)\] (.*)$", re.MULTILINE)
+# A responder's answer that makes the server stream an answer of ENDLESS_BYTES, 1 MiB at a
+# time, for as long as the client reads (no Content-Length: the body ends when it closes).
+ENDLESS = "\x00endless answer\x00"
+ENDLESS_BYTES = 128 << 20  # 4 times the cap: a check that fails without it stays affordable
 
 # (sentence, criterion, sample index) -> 1 consistent / 0 inconsistent
 Rule = Callable[[str, str, int], int]
@@ -93,6 +97,7 @@ class ScriptedServer:
         self.prompt_tokens = 0  # summed over every answered request
         self.in_flight = 0
         self.peak_in_flight = 0
+        self.streamed_bytes = 0  # of ENDLESS answers, until the client stopped reading
         self._samples: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._release = threading.Event()
@@ -250,6 +255,8 @@ class _Handler(BaseHTTPRequestHandler):
             server._release.wait(timeout=server.delay_s)
         count = max(1, int(body.get("n") or 1)) if server.honour_n else 1
         choices = ["" if fault == "empty" else server.answer(body, fault) for _ in range(count)]
+        if ENDLESS in choices:
+            return self._stream_endless(server)
         self._send(
             200,
             {
@@ -268,6 +275,22 @@ class _Handler(BaseHTTPRequestHandler):
                 "usage": server.usage(body, choices),
             },
         )
+
+    def _stream_endless(self, server: ScriptedServer) -> None:
+        chunk = b"x" * (1 << 20)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"id":"endless","object":"chat.completion","choices":[')
+            self.wfile.write(b'{"index":0,"message":{"role":"assistant","content":"')
+            for _ in range(ENDLESS_BYTES // len(chunk)):
+                self.wfile.write(chunk)
+                with server._lock:
+                    server.streamed_bytes += len(chunk)
+            self.wfile.write(b'"},"finish_reason":"stop"}]}')
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client stopped reading: what it was meant to do
 
     def _send(self, status: int, payload: dict, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()

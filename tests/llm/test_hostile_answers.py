@@ -9,7 +9,7 @@ import json
 
 import pytest
 from llm_helpers import docfact_with_model
-from scripted_server import ScriptedServer
+from scripted_server import ENDLESS, ScriptedServer
 
 SOURCE = '''\
 def restock(item, amount):
@@ -65,6 +65,27 @@ def test_a_hostile_answer_costs_only_its_unit(tmp_path, answer):
         if answer is NESTED
         else "call failed: the answer has 25,165,866 characters, over the 1,000,000 docfact reads"
     )
+
+
+def test_an_endless_answer_is_cut_at_the_cap_while_it_streams(tmp_path):
+    """A server streaming gigabytes (no Content-Length): litellm read it whole before the
+    cap on an answer applied; now the read stops at 32 MiB, the call fails in one line and
+    is not asked again, and the other unit keeps its finding."""
+    (tmp_path / "shop.py").write_text(SOURCE)
+    with ScriptedServer(responder=answering(ENDLESS)) as server:
+        done = docfact_with_model(
+            tmp_path, server, "check", str(tmp_path / "shop.py"), "--format", "json", timeout=300
+        )
+        streamed = server.streamed_bytes
+    assert "MemoryError" not in done.stderr and "Traceback" not in done.stderr
+    report = json.loads(done.stdout)
+    assert [(d["code"], d["symbol"]) for d in report["diagnostics"]] == [("DF301", "shop.restock")]
+    assert done.returncode == 1
+    said = [line for line in done.stderr.splitlines() if "hostile" in line or "failed" in line]
+    assert len(said) == 1, done.stderr
+    assert said[0].endswith("call failed: the answer is over the 33,554,432 bytes docfact reads")
+    # Read once (no retry), and only so far: the client stops, the kernel buffers a little.
+    assert streamed < 64 << 20, f"{streamed:,} bytes sent before the client stopped"
 
 
 def test_escape_sequences_in_a_reason_never_reach_the_terminal(tmp_path):

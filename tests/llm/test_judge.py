@@ -1,7 +1,9 @@
 """ReFEree's judge end to end: real client, real HTTP, real cache."""
 
 import asyncio
+import json
 import re
+import sqlite3
 
 import pytest
 from llm_helpers import analyze_text, cached_rows
@@ -314,6 +316,28 @@ async def test_a_second_identical_judge_makes_no_call(server, llm_settings, load
     assert second.cache_hit and second.calls == 0
     assert [s.verdicts for s in second.segments] == [s.verdicts for s in first.segments]
     assert second.findings == first.findings
+
+
+@pytest.mark.parametrize("vote", [[1], "1", 2, True])
+async def test_a_poisoned_vote_in_the_cache_file_is_a_miss(
+    server, llm_settings, load_report, tmp_path, vote
+):
+    """A stored entry whose votes are not 0, 1 or None (a list among them made the
+    majority count raise TypeError) is asked again, with the verdicts of a clean run."""
+    settings = llm_settings()
+    cache = Cache(tmp_path)
+    first = await judge(load_report, settings, cache)
+    with sqlite3.connect(cache.path) as db:
+        [(key, text)] = db.execute("SELECT key, value FROM results").fetchall()
+        entries = json.loads(text)
+        for entry in entries:
+            entry["votes"] = {c: [vote for _ in votes] for c, votes in entry["votes"].items()}
+        db.execute("UPDATE results SET value=? WHERE key=?", (json.dumps(entries), key))
+
+    second = await judge(load_report, settings, Cache(tmp_path))
+
+    assert not second.cache_hit and len(server.requests) == 2
+    assert [s.verdicts for s in second.segments] == [s.verdicts for s in first.segments]
 
 
 async def test_the_key_covers_evidence_code_and_decoding(

@@ -1,5 +1,7 @@
-"""docfact's language server plus one test-only request, ``docfact/_testStats``, that
-reports the bookkeeping the memory tests watch (pygls keeps a future per message)."""
+"""docfact's language server plus two test-only requests: ``docfact/_testStats`` reports
+the bookkeeping the memory tests watch (pygls keeps a future per message),
+``docfact/_testSettings`` the settings a file is scored with (the interpreter SONAR runs
+the project's functions with)."""
 
 import asyncio
 import sys
@@ -14,6 +16,12 @@ def _test_stats(ls, params):
         "pendingJobs": ls.scheduler.pending(),
         "tasks": len(asyncio.all_tasks()),
     }
+
+
+@server.feature("docfact/_testSettings")
+def _test_settings(ls, params):
+    settings = ls.state.settings_for(ls.path_of(params.uri))
+    return {"sonarPython": settings.sonar.python}
 
 
 if __name__ == "__main__":

@@ -181,29 +181,39 @@ FLOOD = (
     "for folder in / /dev /dev/shm; do\n"
     "  if head -c 640M /dev/zero > $folder/flood; then echo BROKE $folder; fi\n"
     "done\n"
+    # Empty files: no size counts them (a million of them held ~1 GB of kernel memory).
+    "for folder in . /dev/shm; do\n"
+    "  rm -f $folder/flood; i=0\n"
+    "  while [ $i -lt 6000 ] && true 2>/dev/null > $folder/empty$i; do i=$((i+1)); done\n"
+    '  if [ $i -ge 6000 ]; then echo BROKE inodes $folder; else echo "$i files in $folder"; fi\n'
+    "done\n"
 )
 FLOOD_LIMITS = sandbox.Limits(cpu_s=10, wall_s=30, memory_bytes=256 << 20, file_bytes=1 << 40)
 
 
 def _assert_no_tmpfs_without_a_size(stdout: str) -> None:
     assert "BROKE" not in stdout, stdout[-2000:]
-    mounts = {}
+    mounts, visible = {}, {}
     for line in stdout.splitlines():
         if " - " not in line:
             continue
         fields = line.split()
         mounts[fields[4]] = fields[5].split(",")
+        visible[fields[4]] = line  # a later mount on the same point covers the earlier
+    for line in visible.values():
         kind, _, options = line.split(" - ", 1)[1].partition(" ")
-        if kind == "tmpfs" and "rw" in mounts[fields[4]]:
-            assert "size=" in options, line
+        if kind == "tmpfs" and "rw" in line.split()[5].split(","):
+            assert "size=" in options and "nr_inodes=" in options, line
     assert "ro" in mounts["/"] and "ro" in mounts["/dev"]
 
 
 @needs_jail
 def test_every_writable_tmpfs_has_a_size(tmp_path):
-    """/, /dev and /dev/shm were tmpfs mounts of no size (640 MiB written to each)."""
+    """/, /dev and /dev/shm were tmpfs mounts of no size (640 MiB written to each), and
+    the writable ones had no cap on their files (empty files cost only kernel memory)."""
     outcome = _run_as_project(tmp_path, FLOOD, FLOOD_LIMITS)
     _assert_no_tmpfs_without_a_size(outcome.stdout)
+    assert "files in /dev/shm" in outcome.stdout and "files in ." in outcome.stdout, outcome
 
 
 AS_USER = """
@@ -248,6 +258,7 @@ def test_as_an_ordinary_user_too_no_tmpfs_without_a_size_is_writable():
         outcome = json.loads(done.stdout)
         assert outcome["state"] == "ok", outcome
         _assert_no_tmpfs_without_a_size(outcome["stdout"])
+        assert "files in /dev/shm" in outcome["stdout"], outcome
     finally:
         sandbox._remove_tree(folder)
 

@@ -4,6 +4,7 @@ defined under a condition, all in a file with CRLF line endings. Each is run in 
 (the real sandbox) and a faithful regeneration scores 1.0, a wrong one less."""
 
 import pytest
+from sonar_helpers import package_project
 
 from docfact.cache import Cache
 from docfact.config import Settings, SonarSettings
@@ -78,14 +79,7 @@ pytestmark = pytest.mark.usefixtures("quick_fluency")
 
 @pytest.fixture
 def project(tmp_path):
-    root = tmp_path / "project"
-    (root / "gauges").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[project]\nname = 'gauges'\n")
-    (root / "gauges" / "__init__.py").write_text("")
-    (root / "gauges" / "meters.py").write_bytes(METERS.replace("\n", "\r\n").encode())
-    for folder in (tmp_path, root, root / "gauges"):
-        folder.chmod(0o755)  # the sandbox reads the project as nobody
-    return root
+    return package_project(tmp_path, "gauges", {"meters.py": METERS.replace("\n", "\r\n").encode()})
 
 
 async def scores(project, client, writer, programs):

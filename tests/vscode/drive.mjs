@@ -1,8 +1,10 @@
 // Drives code-server in headless Chromium (playwright-core) and prints one JSON line of
 // results on stdout. Used by test_vscode_e2e.py; run by hand as:
-//   node drive.mjs <url> <screenshot-dir> [configured|install]
+//   node drive.mjs <url> <screenshot-dir> [configured|install|model]
 // In "install" mode docfact's own environment does not exist yet: the extension's message offers
-// to install it, which is clicked first.
+// to install it, which is clicked first. In "model" mode (a model configured, shop/judged.py in
+// the workspace) the file is edited once and saved, and the model's DF301 must then appear in
+// the editor and the Problems panel with no further keystroke.
 // NODE_PATH must let `import("playwright-core")` resolve (the test sets it).
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -55,25 +57,34 @@ const allProblemRows = async (markers) => {
   return seen.join("\n");
 };
 
-try {
-  await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
-  await page.waitForSelector(".monaco-workbench", { timeout: 120_000 });
-  await page.waitForTimeout(3000);
-  step("workbench loaded");
+// The model's finding after a save: squiggles first (the rules'), then one edit (a new line
+// at the end) and Control+S; nothing is typed after it.
+const modelAfterSave = async () => {
+  await page.waitForSelector(".monaco-editor .squiggly-warning, .monaco-editor .squiggly-error, .monaco-editor .squiggly-info", { timeout: 120_000 });
+  step("squiggles shown");
+  await page.keyboard.press("Control+Shift+M");
+  const markers = page.locator(".markers-panel");
+  await markers.waitFor({ timeout: 20_000 });
+  results.before = (await markers.innerText()).trim();
+  const squiggles = () => page.locator(".monaco-editor .squiggly-warning, .monaco-editor .squiggly-error, .monaco-editor .squiggly-info").count();
+  results.squigglesBefore = await squiggles();
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Control+S");
+  step("saved");
+  // litellm's first import and the model's answer: the server sends a refresh, VS Code pulls.
+  await page.waitForFunction(() => /DF301/.test(document.querySelector(".markers-panel")?.textContent ?? ""), null, { timeout: 240_000 });
+  step("model finding shown");
+  await page.waitForTimeout(1000);
+  results.problems = (await markers.innerText()).trim();
+  results.squigglesAfter = await squiggles();
+  await shot("5-model-finding-after-save");
+};
 
-  // Open inventory/stock.py with Quick Open.
-  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } }).catch(() => {});
-  await page.keyboard.press("Control+P");
-  await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
-  await page.keyboard.type("stock.py");
-  // Wait for the file among the results (a busy machine is slow to search), then open it.
-  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "stock.py" }).first();
-  await row.waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  await row.click();
-  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60_000 });
-  step("opened stock.py");
-
+// The static checks' walk-through: (the install offer,) squiggles, the Problems panel, the
+// hover, a quick fix applied and saved.
+const staticChecks = async () => {
   if (mode === "install") {
     // Opening a Python file activated the extension, which found the .venv without docfact.
     // The notification's button: "Install docfact into <the .venv>".
@@ -136,6 +147,33 @@ try {
   await page.keyboard.press("Control+S");
   await page.waitForTimeout(3000);
   await shot("4-after-fix");
+};
+
+try {
+  await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
+  await page.waitForSelector(".monaco-workbench", { timeout: 120_000 });
+  await page.waitForTimeout(3000);
+  step("workbench loaded");
+
+  // Open inventory/stock.py (shop/judged.py) with Quick Open.
+  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } }).catch(() => {});
+  await page.keyboard.press("Control+P");
+  await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
+  const opened = mode === "model" ? "judged.py" : "stock.py";
+  await page.keyboard.type(opened);
+  // Wait for the file among the results (a busy machine is slow to search), then open it.
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: opened }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await row.click();
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 60_000 });
+  step(`opened ${opened}`);
+
+  if (mode === "model") {
+    await modelAfterSave();
+  } else {
+    await staticChecks();
+  }
 
   // The language status item (next to "Python" in the status bar).
   const statusBar = page.locator(".statusbar");

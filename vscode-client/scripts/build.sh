@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the extension from a clean checkout: dependencies from package-lock.json, the
 # extension's version set to docfact's (server/docfact/__init__.py, the one place it is
-# written), docfact's own wheel into wheels/ (the .vsix carries it, to install docfact into
-# an environment that lacks it), the esbuild bundle, the unit tests, then the .vsix
+# written), docfact's own wheel and those of its dependencies into wheels/ (the .vsix carries
+# them, to install docfact into an environment that lacks it, offline when the platform and
+# Python are the build's), the esbuild bundle, the unit tests, then the .vsix
 # (docfact-<version>.vsix in vscode-client/). The wheel is built by the Python in
 # $DOCFACT_PYTHON, else the repository's .venv, else python3.
 set -euo pipefail
@@ -16,7 +17,7 @@ version="$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$root/server/docfact/__init
 npm ci --no-audit --no-fund
 npm pkg set version="$version"
 rm -rf wheels
-"$python" -m pip wheel --quiet --no-deps --wheel-dir wheels "$root"
+"$python" -m pip wheel --quiet --wheel-dir wheels "$root"
 ls wheels/"docfact-$version-py3-none-any.whl"
 npm run build
 npm test

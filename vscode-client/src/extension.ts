@@ -36,11 +36,12 @@ import {
   explainProbeFailure,
   explainProbeOutput,
   findLauncher,
-  installCommand,
+  installCommands,
   isMissingDocfact,
   type Launcher,
   modelFeaturesCommand,
   OWN_ENVIRONMENT,
+  projectInterpreter,
   reportedVersion,
   serverCommand,
 } from "./interpreter";
@@ -66,6 +67,9 @@ interface ProbeResult {
   problem?: string;
   missingDocfact?: boolean;
 }
+
+/** One step of an install: its commands, tried in order until one works. */
+type Step = string[][];
 
 type WorkDoneValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
@@ -111,6 +115,9 @@ class Extension {
   private crashes: number[] = [];
   private shownError: string | undefined;
   private starting: Promise<void> = Promise.resolve();
+  /** The project's interpreter told to the server (see projectInterpreter). */
+  private projectPython: string | undefined;
+  private watchingEnvironment = false;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel("docfact", { log: true });
@@ -152,7 +159,7 @@ class Extension {
 
   private serverSettings(): Record<string, unknown> {
     const config = this.configuration();
-    return toServerSettings((key) => config.inspect(key));
+    return toServerSettings((key) => config.inspect(key), this.projectPython);
   }
 
   private configurationChanged(event: vscode.ConfigurationChangeEvent): void {
@@ -182,6 +189,10 @@ class Extension {
     const environments = (api as { environments?: PythonEnvironmentsApi } | undefined)?.environments;
     const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
     if (environments) {
+      if (!this.watchingEnvironment) {
+        this.watchingEnvironment = true;
+        this.context.subscriptions.push(environments.onDidChangeActiveEnvironmentPath(() => void this.projectPythonChanged()));
+      }
       const active = environments.getActiveEnvironmentPath(resource);
       if (active) {
         const resolved = await environments.resolveEnvironment(active);
@@ -192,6 +203,33 @@ class Extension {
     // The older API of the Python extension.
     const details = (api as { settings?: { getExecutionDetails?(r?: vscode.Uri): { execCommand?: string[] } } })?.settings?.getExecutionDetails?.(resource);
     return details?.execCommand;
+  }
+
+  /** The project's interpreter for the server; a failure of the Python extension leaves
+   * the server to find the project's .venv itself. */
+  private async readProjectPython(): Promise<string | undefined> {
+    if (!vscode.workspace.isTrusted) {
+      return undefined;
+    }
+    try {
+      return projectInterpreter(await this.pythonFromExtension(), true);
+    } catch (error) {
+      this.log.warn(`the Python extension's environment is not known: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Another environment was selected in the Python extension: the server is told. */
+  private async projectPythonChanged(): Promise<void> {
+    const python = await this.readProjectPython();
+    if (python === this.projectPython) {
+      return;
+    }
+    this.projectPython = python;
+    this.log.info(`the project's interpreter: ${python ?? "the project's .venv, if any (found by the server)"}`);
+    if (this.client?.state === State.Running) {
+      void this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverSettings() } });
+    }
   }
 
   private discovery() {
@@ -299,16 +337,17 @@ class Extension {
   }
 
   /** [`<base> -m venv <folder>`, when docfact's environment is to be created, then]
-   * `<python> -m pip install <wheel>`, with progress; the server restarts when it worked. */
+   * `<python> -m pip install <wheel>` (from the bundled wheels alone first), with progress;
+   * the server restarts when it worked. */
   private async install(python: string[], environment: string, wheel: string, own: boolean): Promise<void> {
-    const steps: string[][] = [];
+    const steps: Step[] = [];
     if (own && !fs.existsSync(python[0] ?? "")) {
       const base = await baseInterpreter(this.discovery());
       this.log.info(`creating docfact's environment with ${displayCommand(base.python)} (${base.source})`);
       fs.mkdirSync(this.context.globalStorageUri.fsPath, { recursive: true });
-      steps.push(createEnvironmentCommand(base.python, this.environmentFolder()));
+      steps.push([createEnvironmentCommand(base.python, this.environmentFolder())]);
     }
-    steps.push(installCommand(python, wheel));
+    steps.push(installCommands(python, wheel, path.dirname(wheel)));
     if (await this.runSteps(steps, environment, `docfact: installing docfact into ${environment}`)) {
       void vscode.window.showInformationMessage(`docfact: installed into ${environment}.`);
       await this.restart(true);
@@ -324,7 +363,7 @@ class Extension {
       return;
     }
     const environment = launcher.source === "docfact's environment" ? OWN_ENVIRONMENT : environmentName(launcher.python, this.cwd());
-    const steps = [modelFeaturesCommand(launcher.python, this.wheel())];
+    const steps = [[modelFeaturesCommand(launcher.python, this.wheel())]];
     if (await this.runSteps(steps, environment, `docfact: installing the model features into ${environment}`)) {
       const where = displayCommand(launcher.python);
       void vscode.window.showInformationMessage(`docfact: the model features are installed into ${environment} (${where}); set docfact.llm.model to use them.`);
@@ -332,17 +371,24 @@ class Extension {
     }
   }
 
-  /** Each command in turn, with progress and its output in the log; false (and one
-   * message) at the first that fails. */
-  private async runSteps(steps: string[][], environment: string, title: string): Promise<boolean> {
+  /** Each step in turn, with progress and its output in the log; a step's commands are
+   * tried in order until one works; false (and one message) at a step none of whose
+   * commands worked. */
+  private async runSteps(steps: Step[], environment: string, title: string): Promise<boolean> {
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (progress) => {
-      for (const [command, ...args] of steps) {
-        this.log.info(`$ ${displayCommand([command, ...args])}`);
-        progress.report({ message: displayCommand([command, ...args]) });
-        const { code, output } = await this.run(command, args);
-        if (code !== 0) {
-          this.fail(explainInstallFailure(environment, output, code));
-          return false;
+      for (const step of steps) {
+        for (const [i, [command, ...args]] of step.entries()) {
+          this.log.info(`$ ${displayCommand([command, ...args])}`);
+          progress.report({ message: displayCommand([command, ...args]) });
+          const { code, output } = await this.run(command, args);
+          if (code === 0) {
+            break;
+          }
+          if (i === step.length - 1) {
+            this.fail(explainInstallFailure(environment, output, code));
+            return false;
+          }
+          this.log.info("that failed: trying the next way");
         }
       }
       return true;
@@ -386,7 +432,7 @@ class Extension {
     if (this.client) {
       return;
     }
-    this.setStatus({ phase: "starting", progress: [], stats: undefined, error: undefined });
+    this.setStatus({ phase: "starting", progress: [], stats: undefined, error: undefined, restricted: !vscode.workspace.isTrusted });
     let launcher: Launcher;
     try {
       launcher = await this.findLauncher();
@@ -401,6 +447,8 @@ class Extension {
     if (!(await this.usable(launcher))) {
       return;
     }
+    this.projectPython = await this.readProjectPython();
+    this.log.info(`the project's interpreter: ${this.projectPython ?? "the project's .venv, if any (found by the server)"}`);
     const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
     const serverOptions: ServerOptions = { command, args, options: { cwd: this.cwd(), env: process.env } };
     const clientOptions: LanguageClientOptions = {
@@ -408,7 +456,7 @@ class Extension {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted),
+      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted, this.projectPython),
       initializationFailedHandler: (error) => {
         this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
         return false;

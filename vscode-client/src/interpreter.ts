@@ -116,6 +116,17 @@ export async function baseInterpreter(input: DiscoveryInput): Promise<{ python: 
   return { python: [defaultPython(input.platform)], source: "PATH" };
 }
 
+/**
+ * The project's interpreter the server is told (SONAR runs the project's functions with it):
+ * the Python extension's active environment, in a trusted workspace only (else it is the
+ * repository's own program), and only when it is one executable (a `conda run ...` command
+ * is not an interpreter's path). Undefined: the server looks for the project's .venv itself.
+ */
+export function projectInterpreter(fromExtension: string[] | undefined, trusted: boolean): string | undefined {
+  const python = asArgv(fromExtension);
+  return trusted && python.length === 1 ? python[0] : undefined;
+}
+
 /** `<base> -m venv <folder>`: docfact's own environment. */
 export function createEnvironmentCommand(base: string[], folder: string): string[] {
   return [...base, "-m", "venv", folder];
@@ -234,9 +245,18 @@ export function bundledWheel(files: string[]): string | undefined {
   return files.filter((f) => /^docfact-[^-]+-py3-none-any\.whl$/.test(f)).sort().pop();
 }
 
-/** `<python> -m pip install <wheel>`: docfact from the bundled wheel, its dependencies from the package index. */
-export function installCommand(python: string[], wheel: string): string[] {
-  return [...python, "-m", "pip", "install", wheel];
+/**
+ * pip's commands that install docfact from the bundled wheel, tried in this order: with the
+ * wheels the .vsix carries alone (its dependencies, built for the platform and Python of the
+ * build: offline, the static checks need nothing else), then with the package index for what
+ * they lack (another platform or Python).
+ */
+export function installCommands(python: string[], wheel: string, wheels: string): string[][] {
+  const pip = [...python, "-m", "pip", "install"];
+  return [
+    [...pip, "--no-index", "--find-links", wheels, wheel],
+    [...pip, "--find-links", wheels, wheel],
+  ];
 }
 
 /** The packages of docfact's `llm` extra (the model judge, SONAR, SSC), as pyproject.toml declares them. */

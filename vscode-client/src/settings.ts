@@ -96,9 +96,18 @@ function clean(key: string, value: unknown): unknown {
   return value;
 }
 
-/** The `docfact` section the server receives (initializationOptions, configuration, didChangeConfiguration). */
-export function toServerSettings(inspect: Inspect): Record<string, unknown> {
+/** The key by which the server is told the project's interpreter (the Python extension's
+ * active environment): SONAR runs the project's functions with it, unless the project's
+ * `[tool.docfact.sonar] python` says otherwise. Sent for a trusted workspace only. */
+export const PROJECT_PYTHON_KEY = "projectPython";
+
+/** The `docfact` section the server receives (initializationOptions, configuration,
+ * didChangeConfiguration); `projectPython` is the project's interpreter, when known. */
+export function toServerSettings(inspect: Inspect, projectPython?: string): Record<string, unknown> {
   const result: Record<string, unknown> = {};
+  if (projectPython && projectPython.trim()) {
+    result[PROJECT_PYTHON_KEY] = projectPython.trim();
+  }
   for (const key of SERVER_KEYS) {
     const value = explicitValue(inspect(key));
     if (!isUnset(value)) {
@@ -128,8 +137,9 @@ export function toServerSettings(inspect: Inspect): Record<string, unknown> {
 export function initializationOptions(
   inspect: Inspect,
   trusted: boolean,
+  projectPython?: string,
 ): { docfact: Record<string, unknown>; trustedWorkspace: boolean } {
-  return { docfact: toServerSettings(inspect), trustedWorkspace: trusted };
+  return { docfact: toServerSettings(inspect, trusted ? projectPython : undefined), trustedWorkspace: trusted };
 }
 
 /** Arguments of `docfact check` that carry the editor settings the CLI understands. */

@@ -21,7 +21,13 @@ export interface StatusState {
   error?: string;
   /** e.g. "python3 -m docfact (PATH)". */
   launcher?: string;
+  /** the workspace is not trusted (VS Code's Restricted Mode): checks without a model. */
+  restricted?: boolean;
 }
+
+/** What Restricted Mode leaves out, and how to have it. */
+export const RESTRICTED =
+  "Restricted Mode: checks without a model; the workspace may not choose a model, an interpreter or a program to run. Trust the workspace to use them.";
 
 export interface StatusView {
   text: string;
@@ -70,6 +76,10 @@ export function describeStatus(state: StatusState): StatusView {
   const indexing = state.progress.some((t) => /index/i.test(t));
   const stats = state.stats;
   let text = indexing ? "docfact: indexing" : "docfact";
+  if (state.restricted) {
+    text += " (restricted)";
+    parts.push(RESTRICTED);
+  }
   if (stats && stats.inFlight > 0) {
     text += ` · ${stats.inFlight} model call${stats.inFlight === 1 ? "" : "s"}`;
   }

@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from operator import itemgetter
+from itertools import chain
 from typing import Protocol
 
 from ..model import Docstring, Module, Signature, Unit
@@ -214,6 +214,8 @@ def closest_name(name: str, candidates: Collection[str]) -> str | None:
     but first the one candidate a single typo away, or made of the same words in another
     order, however alike difflib finds the two
     (``itme`` and ``item``; names of four letters or more: shorter ones are all one typo apart)."""
+    if not candidates:
+        return None
     typos = (
         [c for c in candidates if one_typo_apart(name, c) and c.lower() != name.lower()]
         if len(name) >= 4
@@ -271,18 +273,25 @@ def likely_misspelt(name: str, candidates: frozenset[str]) -> frozenset[str]:
     pairs = sorted(
         {name[i : i + 2] for i in range(len(name) - 1)}, key=lambda p: len(index.get(p, ()))
     )
-    votes: Counter[str] = Counter()
-    read = 0
+    read: list[tuple[str, ...]] = []
+    postings = 0
     for pair in pairs:
         holders = index.get(pair, ())
-        if votes and read + len(holders) > _POSTINGS_READ:
+        if postings and postings + len(holders) > _POSTINGS_READ:
             break
-        read += len(holders)
-        votes.update(holders)
+        postings += len(holders)
+        read.append(holders)
+    # One count in C, not one per pair. A name only the last list read holds has one vote
+    # and comes after every name counted before it: once those fill the ranking, the last
+    # list (often the longest by far) only adds to the votes of names already counted.
+    votes = Counter(chain.from_iterable(read[:-1]))
+    if len(votes) >= _SCORED_AT_MOST:
+        votes.update(votes.keys() & set(read[-1]))
+    elif read:
+        votes.update(read[-1])
     # votes.most_common(n), which is this sort, but in C: a heap in Python cost more than
-    # the rest of the question
-    ranked = sorted(votes.items(), key=itemgetter(1), reverse=True)
-    return frozenset(candidate for candidate, _ in ranked[:_SCORED_AT_MOST])
+    # the rest of the question; sorting the names by their votes makes no (name, votes) pairs
+    return frozenset(sorted(votes, key=votes.__getitem__, reverse=True)[:_SCORED_AT_MOST])
 
 
 @lru_cache(maxsize=8)

@@ -85,6 +85,11 @@ def _import_litellm() -> ModuleType:
     litellm.callbacks = []
     for name in _LITELLM_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+    from .capped_http import capped_client
+
+    # OpenAI-compatible calls read at most MAX_ANSWER_BYTES of an answer (litellm would
+    # read gigabytes whole before MAX_ANSWER_CHARS applies).
+    litellm.aclient_session = capped_client()
     return litellm
 
 
@@ -224,6 +229,11 @@ class LlmClient:
         except asyncio.TimeoutError:
             return f"no answer within {settings.timeout_s:g} s", True, None
         except Exception as error:  # litellm maps every provider error onto its own types
+            from .capped_http import too_large
+
+            oversized = too_large(error)
+            if oversized is not None:  # asked again, it would send as much again
+                return str(oversized), False, None
             return _describe(error, secret), _is_retryable(error), _retry_after(error)
         completion = self._account(litellm, response)
         longest = max(map(len, completion.choices), default=0)

@@ -331,8 +331,13 @@ def _from_cache(cache: Cache, key: str, count: int) -> tuple[Votes, list[str]] |
         return None
     try:
         votes = [{c: list(entry["votes"][c]) for c in CRITERIA} for entry in stored]
-        reasons = [str(entry["reason"]) for entry in stored]
+        reasons = [entry["reason"] for entry in stored]
     except (KeyError, TypeError):
+        return None
+    # As written: 0, 1 or None per vote (a list among them broke the count), a text per reason.
+    if not all(
+        v is None or (type(v) is int and v in (0, 1)) for e in votes for c in e.values() for v in c
+    ) or not all(isinstance(r, str) for r in reasons):
         return None
     return votes, reasons
 

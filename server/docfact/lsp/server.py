@@ -27,6 +27,7 @@ from ..source.segment import warm_up
 from . import actions, hover
 from .background import model_problem, warm_up_models
 from .convert import PositionMapper, diagnostic
+from .git_history import moves_head
 from .judge_pass import EditorJudge
 from .lifetime import EndsAtEof, lead_process_group, leave, watch_client
 from .ownership import Ownership
@@ -97,6 +98,15 @@ class DocfactServer(LanguageServer):
         _recheck_all(self)
         if not self.pull_diagnostics:  # a push client hears of the closed files changed too
             self.start_background(_push_closed_files(self))
+
+    async def read_histories(self) -> None:
+        """Read each folder's git history at its HEAD (after the start-up indexing, in a
+        worker thread); when what it tells changed, every finding is resolved again and
+        shown: open documents re-checked, a pull client refreshed, a push client's closed
+        files pushed."""
+        await self._indexed()
+        if await self.state.histories.update(self.state.folders):
+            self._files_settled()
 
     async def _indexed(self) -> None:
         """Until the start-up indexing is over (file events wait for it)."""
@@ -348,6 +358,10 @@ async def initialized(ls: DocfactServer, params: types.InitializedParams) -> Non
                                 types.FileSystemWatcher(glob_pattern="**/*.{py,pyi,java}"),
                                 types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
                                 types.FileSystemWatcher(glob_pattern="**/.gitignore"),
+                                # a commit or a checkout: git's history is read again
+                                types.FileSystemWatcher(glob_pattern="**/.git/HEAD"),
+                                types.FileSystemWatcher(glob_pattern="**/.git/refs/**"),
+                                types.FileSystemWatcher(glob_pattern="**/.git/packed-refs"),
                             ]
                         ),
                     )
@@ -357,6 +371,7 @@ async def initialized(ls: DocfactServer, params: types.InitializedParams) -> Non
     await _pull_configuration(ls)
     # Keep a reference: the event loop holds tasks weakly.
     ls.index_task = asyncio.ensure_future(_index_workspace(ls))
+    ls.start_background(ls.read_histories())
     warm_up_models(
         [ls.state.settings_for(folder / "__init__.py") for folder in ls.state.folders]
         or [ls.state.settings_for(Path.cwd() / "__init__.py")]
@@ -600,13 +615,20 @@ async def did_change_configuration(
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: DocfactServer, params: types.DidChangeWatchedFilesParams) -> None:
-    """Recorded only: a burst of thousands (a package installed) is sorted off the loop."""
+    """Recorded only: a burst of thousands (a package installed) is sorted off the loop.
+    A HEAD that may have moved has git's history read again."""
     changes = []
+    head_moved = False
     for change in params.changes:
         path = to_fs_path(change.uri)
-        if path:
+        if path and moves_head(Path(path)):
+            head_moved = True
+        elif path:
             changes.append((Path(path), change.type == types.FileChangeType.Deleted))
-    ls.watched.add(changes)
+    if changes:
+        ls.watched.add(changes)
+    if head_moved:
+        ls.start_background(ls.read_histories())
 
 
 def _recheck_all(ls: DocfactServer) -> None:

@@ -32,6 +32,7 @@ from ..source.files import (
 )
 from ..source.lines import LineIndex
 from .convert import PositionMapper, diagnostic
+from .git_history import FolderHistories
 
 if TYPE_CHECKING:
     from lsprotocol import types
@@ -50,6 +51,11 @@ CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "trace", "path", 
 # The initializationOptions key by which the client says the user trusts the workspace
 # (VS Code: workspace trust). Read there only: never from settings a workspace may hold.
 TRUST_KEY = "trustedWorkspace"
+# The settings key by which the editor passes the project's interpreter (VS Code: the
+# Python extension's active environment). It is SONAR's ``sonar.python`` (and the
+# environment names resolve in) where no setting chose one, in a trusted workspace only:
+# the interpreter is usually the repository's own .venv, a program the repository chose.
+PROJECT_PYTHON_KEY = "projectPython"
 HOW_TO_TRUST = (
     "trust this workspace if you do (VS Code: Workspaces: Manage Workspace Trust; other "
     f"editors: initializationOptions {TRUST_KEY} = true)"
@@ -110,11 +116,15 @@ class Workspace:
     # uri -> (symbol, "abstract" or a sentence) -> (the unit's text, verified rewrites)
     _rewrites: dict[str, dict[tuple[str, str], tuple[str, Offers]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # What git remembers of each folder's names (read in the background, see git_history).
+    histories: FolderHistories = field(default_factory=FolderHistories)
     # The user trusts the workspace: its pyproject.toml may choose every setting.
     trusted: bool = False
     # Says a warning to the user (a window message); set by the server.
     warn: Callable[[str], None] = log.warning
     _untrusted_said: set[Path] = field(default_factory=set)  # each pyproject.toml once
+    project_python: str | None = None  # the editor's interpreter of the project
+    _untrusted_python_said: str | None = None  # ignored (untrusted): said once
 
     # --- settings ----------------------------------------------------------------
 
@@ -127,10 +137,16 @@ class Workspace:
     def set_editor_settings(self, raw: dict) -> None:
         # The user's editor settings are trusted (VS Code withholds a restricted workspace's
         # values of the trusted-only settings itself); a trust flag among them is not.
-        ignored = CLIENT_ONLY_KEYS | {TRUST_KEY}
+        ignored = CLIENT_ONLY_KEYS | {TRUST_KEY, PROJECT_PYTHON_KEY}
         settings = {k: v for k, v in raw.items() if k not in ignored}
         Settings().with_overrides(settings, "editor settings")  # validate before use
+        python = raw.get(PROJECT_PYTHON_KEY)
+        if not (python is None or isinstance(python, str)):
+            raise ConfigError(
+                f"editor settings: {PROJECT_PYTHON_KEY} must be the path of a Python interpreter"
+            )
         self.editor_settings = settings
+        self.project_python = (python or "").strip() or None
         self._settings.clear()
 
     def settings_for(self, path: str | Path) -> Settings:
@@ -150,8 +166,21 @@ class Workspace:
                 log.warning("%s", message)
                 self.warn(message)
             settings = settings.with_overrides(self.editor_settings, "editor settings")
-            self._settings[folder] = (settings, root)
+            self._settings[folder] = (self._with_project_python(settings), root)
         return self._settings[folder]
+
+    def _with_project_python(self, settings: Settings) -> Settings:
+        """``settings`` with the editor's interpreter of the project as ``sonar.python``
+        when no setting chose one and the user trusts the workspace."""
+        python = self.project_python
+        if python is None or settings.sonar.python is not None:
+            return settings
+        if not self.trusted:
+            if python != self._untrusted_python_said:
+                self._untrusted_python_said = python
+                log.info("the project's interpreter %s is not used: %s", python, HOW_TO_TRUST)
+            return settings
+        return replace(settings, sonar=replace(settings.sonar, python=python))
 
     # --- open documents ----------------------------------------------------------
 
@@ -215,7 +244,10 @@ class Workspace:
                     self.project.set_file(facts)
                     self.drifted = True
                 self._facts[path] = facts
-            found = resolve(analysis.findings, self.project) + project_findings(self.project, path)
+            history = self.histories.of(file_path)
+            found = resolve(analysis.findings, self.project, history) + project_findings(
+                self.project, path
+            )
             generation = self._generation()
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         result_id = f"{version}:{digest}:{hash(settings)}:{generation}"
@@ -393,7 +425,7 @@ class Workspace:
         with self._lock:
             generation = self._generation()
             found_by_path = {
-                path: standing_findings(outcome, self.project, rules[path])
+                path: standing_findings(outcome, self.project, rules[path], self.histories.of(path))
                 for path, (_, outcome) in items
             }
         for path, (digest, _) in items:
@@ -422,7 +454,9 @@ class Workspace:
         return FileRules.of(settings, relative_to_root(path, root), outcome["suppressed"])
 
     def _generation(self) -> str:
-        return f"g{self.project.generation}"
+        """What every file's findings depend on beyond its own text and settings: the
+        project, and what git's history tells."""
+        return f"g{self.project.generation}h{self.histories.revision}"
 
     def close(self) -> None:
         """Nothing to release: each cache connection is closed where it was opened."""

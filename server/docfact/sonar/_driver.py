@@ -2,13 +2,18 @@
 text to the sandbox; nothing imports it).
 
 stdin: JSON {"nonce", "function", "original": program or null, "candidates": [program, ...],
-"params": [{"name", "keyword", "optional", "spec", "hint"}], "cases", "case_s", "budget_s",
+"params": [{"name", "keyword", "optional", "spec", "hint"}], "varargs": spec of each extra
+positional argument or null, "varkw": [names to pass through **kwargs], "constants": {"str",
+"int": the original's literals}, "cases" (wanted where the original returns), "case_s",
+"budget_s",
 "home": null or {"name", "path", "text", "is_package", "import_root", "qualname",
 "calls": [argument lists as source text], "instances": [expressions], "load_s"},
 "support_path": [folders to import hypothesis from when the interpreter has none]}.
-stdout: a line "SONAR-FUNCSIM " + nonce + " " + one JSON object {"error", "stage", "cases",
-"seconds", "results": [{"matches", "counted", "discarded", "raised", "raised_example",
-"counterexample", "problem"}]}, one result per candidate. The nonce is the parent's, new
+stdout: a line "SONAR-FUNCSIM " + nonce + " " + one JSON object {"error", "stage",
+"environment" (true when what failed is this environment's, not the function's: a
+dependency not installed, hypothesis missing), "cases", "seconds", "results": [{"matches",
+"counted", "discarded", "raised", "raised_example", "counterexample", "problem"}]}, one
+result per candidate. The nonce is the parent's, new
 each run, and read before any code under test runs: that code can print lines that look
 like the summary, but not with the nonce (it would have to dig it out of the driver's
 frames, an attack on docfact itself rather than a lucky print).
@@ -60,8 +65,17 @@ class CaseTimeout(BaseException):
     does not swallow it (the alarm repeats in case it is swallowed anyway)."""
 
 
+class Enough(Exception):
+    """Raised to end the drawing of inputs: enough cases, or the time is up."""
+
+
 GIVE_UP = 3
+TRIES_PER_CASE = 4
+NO_HYPOTHESIS = "no generated inputs: hypothesis cannot be imported here"
+ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "it took")
 _OMIT = object()  # an argument left out of a case
+ANY = {"t": "any"}
+_constants: dict = {"str": [], "int": []}  # the original's literals (see _generate)
 MARKER = "SONAR-FUNCSIM "
 _armed = False
 _short = reprlib.Repr()
@@ -116,8 +130,9 @@ class Callee:
     (the case's own, or one built per call the way the project builds one), or the class
     ``owner`` itself."""
 
-    def __init__(self, function, bind=None, owner=None, make=None):
+    def __init__(self, function, bind=None, owner=None, make=None, recipes=()):
         self.function, self.bind, self.owner, self.make = function, bind, owner, make
+        self.recipes = recipes  # every recipe that builds an instance (``make`` the first)
 
     def __call__(self, args, kwargs, instance=None):
         if self.bind == "instance":
@@ -134,7 +149,8 @@ def run(request, started):
     if home:
         module = _timed(lambda: _import_home(home), home["load_s"])
         if isinstance(module, str):
-            return _failed(f"the module {home['name']} could not be imported: {module}", "module")
+            why = f"the module {home['name']} could not be imported: {module}"
+            return _failed(why, "module", module.startswith(ENVIRONMENT_ERRORS))
         base = module.__dict__
         target = _target(module, home, case_s)
         if isinstance(target, str):
@@ -144,7 +160,8 @@ def run(request, started):
     else:
         original = _load(request["original"], function, case_s, base, target if home else None)
         if isinstance(original, str):
-            return _failed(f"the original could not be loaded: {original}", "original")
+            why = f"the original could not be loaded: {original}"
+            return _failed(why, "original", original.startswith(ENVIRONMENT_ERRORS))
     candidates = [
         _load(program, function, case_s, base, target if home else None)
         for program in request["candidates"]
@@ -162,15 +179,17 @@ def run(request, started):
         for c in candidates
     ]
     deadline = time.monotonic() + request["budget_s"]  # loading is not counted
-    seen = {"cases": 0}
+    seen = {"cases": 0, "returned": 0}
     # A function that ran out of time GIVE_UP times is not called again (each try costs
     # a whole case limit): a candidate keeps "running out of time", the original ends the run.
     timeouts = [0] * (len(candidates) + 1)
 
     def one_case(case):
+        if seen["returned"] >= request["cases"]:
+            raise Enough()  # enough cases where the original returned: no more are drawn
         if time.monotonic() > deadline or timeouts[0] >= GIVE_UP:
             seen["out_of_time"] = True  # the cases tried are fewer than asked for
-            return
+            raise Enough()
         args, kwargs, instance = case
         if instance is None and original.bind == "instance" and original.make is None:
             return  # no instance drawn for this case (its class would not build)
@@ -186,6 +205,7 @@ def run(request, started):
             expected, _call(original, args, kwargs, instance, case_s)
         ):
             expected = ("unsteady", "")  # another answer to the same call: not a behaviour
+        seen["returned"] += expected[0] == "returned"
         for index, (candidate, tally) in enumerate(zip(candidates, tallies), start=1):
             if isinstance(candidate, str):
                 continue
@@ -197,14 +217,18 @@ def run(request, started):
             _tally(tally, expected, actual, _show_call(args, kwargs, instance))
 
     calls = _seen_calls(home, base, case_s) if home else []
-    for case in calls:
-        one_case(case)
-    error = _generate(request, one_case, original if home else None)
+    try:
+        for case in calls:
+            one_case(case)
+        error = _generate(request, one_case, original if home else None)
+    except Enough:
+        error = None
     if timeouts[0] >= GIVE_UP:
         error = f"the original ran out of time on {GIVE_UP} inputs"
     return {
         "error": error,
         "stage": None,
+        "environment": bool(error and error.startswith(NO_HYPOTHESIS)),
         "cases": seen["cases"],
         "seen_calls": len(calls),
         "out_of_time": seen.get("out_of_time", False),
@@ -212,8 +236,10 @@ def run(request, started):
     }
 
 
-def _failed(error, stage):
-    return {"error": error, "stage": stage, "cases": 0, "results": []}
+def _failed(error, stage, environment=False):
+    """A run that could not start; ``environment``: for something this environment lacks
+    (a dependency not installed here, a slow machine), which may be there next time."""
+    return {"error": error, "stage": stage, "environment": environment, "cases": 0, "results": []}
 
 
 def _timed(work, seconds):
@@ -283,10 +309,10 @@ def _target(module, home, case_s):
         found = found.fget
     if not callable(found):
         return f"{home['qualname']} is not a function"
-    make = _instance_maker(owner, home, case_s)
-    if isinstance(make, str):
-        return make
-    return Callee(found, "instance", owner, make)
+    makers = _instance_makers(owner, home, case_s)
+    if isinstance(makers, str):
+        return makers
+    return Callee(found, "instance", owner, makers[0] if makers else None, makers)
 
 
 def _mangled(name, owner):
@@ -296,11 +322,13 @@ def _mangled(name, owner):
     return name
 
 
-def _instance_maker(owner, home, case_s):
-    """A function that builds a fresh instance of ``owner`` per call, or why none can be."""
+def _instance_makers(owner, home, case_s):
+    """Functions that each build a fresh instance of ``owner`` per call, one per recipe
+    that builds one (none: drawn per case from the ``__init__``'s parameters), or why no
+    instance can be had."""
     namespace = sys.modules[home["name"]].__dict__
     recipes = list(home["instances"]) + [owner.__name__ + "()"]
-    problems = []
+    problems, makers = [], []
     for recipe in recipes:
         try:
             code = compile(recipe, "<instance>", "eval")
@@ -310,11 +338,13 @@ def _instance_maker(owner, home, case_s):
         built = _timed(build, case_s * 5)
         if isinstance(built, owner):
             if home["qualname"].endswith(".__init__"):
-                return lambda: owner.__new__(owner)
-            return build
-        problems.append(f"{recipe}: {built if isinstance(built, str) else type(built).__name__}")
-    if home.get("init_params") is not None:
-        return None  # drawn per case from the __init__'s parameters (see _instances)
+                return [lambda: owner.__new__(owner)]
+            makers.append(build)
+        else:
+            why = built if isinstance(built, str) else type(built).__name__
+            problems.append(f"{recipe}: {why}")
+    if makers or home.get("init_params") is not None:
+        return makers
     return f"no instance of {owner.__name__} could be built ({'; '.join(problems)[:200]})"
 
 
@@ -358,6 +388,11 @@ def _load(program, function, case_s, base=None, like=None):
         return f"SyntaxError: {error}"
     owner = like.owner if like is not None else None
     wrapped = owner is not None and _wrap_in_class(tree, function, owner.__name__)
+    if owner is not None and wrapped:  # its body (``default=__marker``) reads the class's
+        prefix = f"_{owner.__name__.lstrip('_')}__"
+        for name, value in vars(owner).items():
+            if name.startswith(prefix):
+                namespace.setdefault(name, value)
     loaded = _timed(lambda: exec(compile(tree, "<program>", "exec"), namespace), case_s * 5)
     if isinstance(loaded, str):
         return "loading timed out" if loaded.startswith("it took") else loaded
@@ -372,7 +407,7 @@ def _load(program, function, case_s, base=None, like=None):
         return f"no function {function}"
     if like is None:
         return Callee(found)
-    return Callee(found, like.bind, like.owner, like.make)
+    return Callee(found, like.bind, like.owner, like.make, like.recipes)
 
 
 def _wrap_in_class(tree, function, name):
@@ -451,7 +486,7 @@ def _generate(request, one_case, original):
         from hypothesis import strategies as st
     except Exception as error:
         why = f"{type(error).__name__}: {error}"
-        return f"no generated inputs: hypothesis cannot be imported here ({why})"[:300]
+        return f"{NO_HYPOTHESIS} ({why})"[:300]
 
     # Hypothesis registers its own Random on first use, checking it with
     # gc.get_referrers, an object walk the sandbox refuses; with derandomize it never
@@ -459,6 +494,7 @@ def _generate(request, one_case, original):
     if getattr(hypothesis.core.threadlocal, "_hypothesis_global_random", True) is None:
         hypothesis.core.threadlocal._hypothesis_global_random = random.Random(0)
 
+    _constants.update(request.get("constants") or {})
     hints = _hints(original) if original is not None else {}
     if original is not None:  # the module's own types are built from the same leaves as the rest
         st.register_type_strategy(str, _strategy({"t": "str"}, st))
@@ -473,23 +509,32 @@ def _generate(request, one_case, original):
                 return typed
         return static
 
-    positional = [strategy(p) for p in request["params"] if not p["keyword"]]
+    positional = st.tuples(*(strategy(p) for p in request["params"] if not p["keyword"]))
+    if request.get("varargs"):  # ``*args``: a few more positional arguments
+        more = st.lists(_strategy(request["varargs"], st), max_size=4)
+        positional = st.tuples(positional, more).map(lambda drawn: drawn[0] + tuple(drawn[1]))
     keyword = {
         # one with a default is left out at times: its default is behaviour too
         p["name"]: st.one_of(st.just(_OMIT), strategy(p)) if p.get("optional") else strategy(p)
         for p in request["params"]
         if p["keyword"]
     }
+    keywords = st.fixed_dictionaries(keyword)
+    if request.get("varkw"):  # ``**kwargs``: a few of the names it reads, or any
+        extra = st.dictionaries(st.sampled_from(request["varkw"]), _strategy(ANY, st), max_size=3)
+        keywords = st.tuples(keywords, extra).map(lambda drawn: {**drawn[1], **drawn[0]})
     cases = st.tuples(
-        st.tuples(*positional),
-        st.fixed_dictionaries(keyword).map(
+        positional,
+        keywords.map(
             lambda drawn: {name: value for name, value in drawn.items() if value is not _OMIT}
         ),
         _instances(original, (request.get("home") or {}).get("init_params") or [], st),
     )
 
+    # Only cases where the original returns are counted: drawn until there are ``cases``
+    # of them (inputs that make it raise are cheap), or four times as many were tried.
     @settings(
-        max_examples=request["cases"],
+        max_examples=request["cases"] * TRIES_PER_CASE,
         database=None,
         deadline=None,
         derandomize=True,
@@ -503,23 +548,22 @@ def _generate(request, one_case, original):
 
     try:
         differential()
+    except Enough:
+        return None
     except Exception as error:  # hypothesis gave up (or our comparison broke): say so
         return f"input generation stopped: {type(error).__name__}: {error}"[:300]
     return None
 
 
 def _instances(callee, params, st):
-    """Instances a method is called on: half built the way the project builds one (None:
-    made per call), half drawn from the class's constructor with generated arguments, so
-    states the project's own recipes never reach are tried too. When no recipe builds
-    one, all are drawn, from the ``__init__``'s parameter specs ``params`` (None: the class
-    has no such list) or its annotations; one that fails to build is None (the case is
-    skipped)."""
+    """Instances a method is called on: built the way the project builds one (None: made
+    per call by the first recipe; the other recipes too), and drawn from the class's
+    constructor with generated arguments (the ``__init__``'s parameter specs ``params``)
+    and its annotations, so that a method without arguments is tried on many states, and
+    states the project's own recipes never reach are tried too. One that fails to build
+    is None (made per call, or the case is skipped when no recipe builds one)."""
     if callee is None or callee.bind != "instance" or callee.function.__name__ == "__init__":
         return st.none()
-    built = _from_type(callee.owner, st)
-    if callee.make is not None:
-        return st.none() if built is None else st.one_of(st.none(), built)
     owner = callee.owner
 
     def build(args, kwargs):
@@ -528,12 +572,43 @@ def _instances(callee, params, st):
         except Exception:
             return None
 
+    def made(recipe):
+        try:
+            return recipe()
+        except Exception:
+            return None
+
+    def filled(instance, items):
+        """A container the way a caller fills one (``c[k] = v``, ``c.add(x)``): a cache
+        or a sorted list is empty as built, and most of its methods then only raise."""
+        if instance is None:
+            return None
+        try:
+            for key, value in items:
+                if hasattr(instance, "__setitem__") and not isinstance(instance, (list, tuple)):
+                    instance[key] = value
+                elif hasattr(instance, "add"):
+                    instance.add(key)
+                elif hasattr(instance, "append"):
+                    instance.append(key)
+        except Exception:
+            pass  # the state it reached is a state too
+        return instance
+
     positional = st.tuples(*(_strategy(p["spec"], st) for p in params if not p["keyword"]))
     keyword = st.fixed_dictionaries(
         {p["name"]: _strategy(p["spec"], st) for p in params if p["keyword"]}
     )
     drawn = st.builds(build, positional, keyword)
-    return drawn if built is None else st.one_of(drawn, built)
+    items = st.lists(st.tuples(st.integers(-50, 50), st.integers(-50, 50)), max_size=6)
+    choices = [drawn, st.builds(filled, drawn, items)]
+    if callee.make is not None:
+        choices.insert(0, st.none())
+    if callee.recipes:
+        recipe = st.sampled_from(callee.recipes).map(made)
+        choices += [recipe, st.builds(filled, recipe, items)]
+    built = _from_type(owner, st)
+    return st.one_of(*choices, *([built] if built is not None else []))
 
 
 def _hints(callee):
@@ -569,6 +644,11 @@ def _strategy(spec, st):
     ints = st.integers(-1000, 1000)
     # short text, and at times a longer one (a width of 70 or a line's end matters then)
     text = st.one_of(st.text(ALPHABET, max_size=12), st.text(ALPHABET, min_size=30, max_size=160))
+    if _constants["int"]:  # the body's own numbers and their neighbours
+        ints = st.one_of(ints, st.sampled_from(_constants["int"]))
+    if _constants["str"]:  # text made of the body's own literals among other characters
+        pieces = st.one_of(st.sampled_from(_constants["str"]), st.text(ALPHABET, max_size=4))
+        text = st.one_of(text, st.lists(pieces, max_size=10).map("".join))
     leaves = {
         "int": ints,
         "float": st.floats(),

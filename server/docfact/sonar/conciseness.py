@@ -155,6 +155,7 @@ async def _similarities(
     they cannot be had."""
     if not candidates:
         return [], "no shorter compression yielded usable code", False, True
+    final = True  # False: the module did not import for want of a dependency (not kept)
     if home is not None:
         run = await afuncsim(
             reference, candidates, function, cases=cases, time_limit_s=time_limit_s, home=home
@@ -162,6 +163,7 @@ async def _similarities(
         if run.stage is None and (run.error is None or run.results):
             values = [r.value for r in run.results]
             return values, f"FuncSim over {run.cases} cases in its module", False, run.complete
+        final = run.complete
     reason = why_not_runnable(reference, function)
     if reason is None:
         run = await afuncsim(
@@ -169,12 +171,12 @@ async def _similarities(
         )
         if run.error is None or run.results:
             values = [r.value for r in run.results]
-            return values, f"FuncSim over {run.cases} cases", False, run.complete
+            return values, f"FuncSim over {run.cases} cases", False, run.complete and final
         if not run.complete:
             return None, run.error or "", False, False
         reason = run.error
     try:
         values = [pair_similarity(reference, c, context) for c in candidates]
     except SyntaxError:
-        return None, "the regenerated code does not parse", False, True
-    return values, f"approximate: structural similarity, not executed ({reason})", True, True
+        return None, "the regenerated code does not parse", False, final
+    return values, f"approximate: structural similarity, not executed ({reason})", True, final

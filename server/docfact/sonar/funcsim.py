@@ -23,7 +23,7 @@ from importlib import resources
 
 from . import sandbox
 from .home import Home, docfact_support_path, function_at, takes_instance
-from .inputs import parameter_specs
+from .inputs import body_constants, parameter_specs, varargs_spec, varkw_names
 from .regenerate import function_node
 
 MARKER = "SONAR-FUNCSIM "  # _driver.MARKER
@@ -41,6 +41,18 @@ class Counterexample:
 
     def to_json(self) -> dict:
         return {"input": self.input, "original": self.original, "candidate": self.candidate}
+
+    @classmethod
+    def from_json(cls, data: object) -> Counterexample:
+        """The counterexample ``to_json`` wrote; ValueError for anything else."""
+        fields = ("input", "original", "candidate")
+        if (
+            not isinstance(data, dict)
+            or set(data) != set(fields)
+            or not all(isinstance(data[name], str) for name in fields)
+        ):
+            raise ValueError("not a counterexample")
+        return cls(data["input"], data["original"], data["candidate"])
 
 
 @dataclass(frozen=True)
@@ -135,6 +147,9 @@ def funcsim_request(
         "original": original,
         "candidates": list(candidates),
         "params": params,
+        "varargs": varargs_spec(node),
+        "varkw": varkw_names(node),
+        "constants": body_constants(node),
         "cases": cases,
         "case_s": max(0.1, min(1.0, time_limit_s / 40)),  # per call; a hang costs little
         "budget_s": time_limit_s,
@@ -236,7 +251,7 @@ def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
                 r["matches"],
                 r["counted"],
                 r["discarded"],
-                Counterexample(**r["counterexample"]) if r["counterexample"] else None,
+                Counterexample.from_json(r["counterexample"]) if r["counterexample"] else None,
                 r.get("problem"),
                 r["raised"],
                 r["raised_example"],
@@ -246,9 +261,16 @@ def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
     except (ValueError, KeyError, TypeError) as error:
         # The code ended the run early (os._exit, a flood of output): it will again.
         return FuncSimRun((), 0, seconds, f"the tests gave no summary ({error})")
+    # What this environment lacks (a dependency, hypothesis) is no result of the function.
+    complete = not summary.get("environment", False)
     if summary.get("error") and not results:
         return FuncSimRun(
-            (), summary["cases"], seconds, summary["error"], stage=summary.get("stage")
+            (),
+            summary["cases"],
+            seconds,
+            summary["error"],
+            complete=complete,
+            stage=summary.get("stage"),
         )
     if len(results) != count:
         return FuncSimRun(
@@ -259,6 +281,7 @@ def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
         summary["cases"],
         seconds,
         summary.get("error"),
+        complete=complete,
         seen_calls=summary.get("seen_calls", 0),
         out_of_time=summary.get("out_of_time", False),
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import configparser
+import copy
 import doctest
 import functools
 import hashlib
@@ -317,10 +318,79 @@ def _collect(
     for node in index.get(name, ()):
         if not _on_class(node.func, owner):
             _add(calls, node, text)
+    for test, rows in _parametrized(tree):
+        for node in _calls_by_name(test).get(name, ()):
+            if not _on_class(node.func, owner):
+                for row in rows:
+                    _add(calls, _substituted(node, row), None)
     for node in index.get(owner, ()) if owner and owner != name else ():
         recipe = _arguments(node, text)
         if recipe is not None:
             instances.setdefault(owner + recipe, _literal(node))
+
+
+@functools.lru_cache(maxsize=256)
+def _parametrized(tree: ast.AST) -> list[tuple[ast.AST, list[dict[str, ast.expr]]]]:
+    """The test functions of ``tree`` with ``@pytest.mark.parametrize`` rows, each row the
+    value of every parameter it names (``"a, b", [(1, 2), (3, 4)]`` -> {a: 1, b: 2}, ...),
+    so that a call ``f(a, b)`` in the test is read as ``f(1, 2)`` and ``f(3, 4)``."""
+    found: list[tuple[ast.AST, list[dict[str, ast.expr]]]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        rows: list[dict[str, ast.expr]] = [{}]
+        for decorator in node.decorator_list:
+            table = _parametrize_rows(decorator)
+            if table:  # stacked decorators: every combination (kept few)
+                rows = [{**row, **more} for row in rows for more in table][:MAX_CALLS]
+        if rows != [{}]:
+            found.append((node, rows))
+    return found
+
+
+def _parametrize_rows(decorator: ast.expr) -> list[dict[str, ast.expr]]:
+    """The rows of one ``parametrize(names, values)`` decorator (none for another one)."""
+    if not (
+        isinstance(decorator, ast.Call)
+        and _callee_name(decorator.func) == "parametrize"
+        and len(decorator.args) >= 2
+        and isinstance(decorator.args[1], (ast.List, ast.Tuple))
+    ):
+        return []
+    names_node = decorator.args[0]
+    if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
+        names = [n.strip() for n in names_node.value.split(",") if n.strip()]
+    elif isinstance(names_node, (ast.List, ast.Tuple)):
+        names = [
+            n.value
+            for n in names_node.elts
+            if isinstance(n, ast.Constant) and isinstance(n.value, str)
+        ]
+    else:
+        return []
+    rows = []
+    for value in decorator.args[1].elts:
+        if isinstance(value, ast.Call) and _callee_name(value.func) == "param":
+            value = ast.Tuple(elts=value.args, ctx=ast.Load()) if len(names) > 1 else value.args[0]
+        values = [value] if len(names) == 1 else getattr(value, "elts", None)
+        if values is not None and len(values) == len(names):
+            rows.append(dict(zip(names, values)))
+    return rows
+
+
+def _callee_name(callee: ast.expr) -> str:
+    return callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "")
+
+
+def _substituted(call: ast.Call, row: dict[str, ast.expr]) -> ast.Call:
+    """``call`` with the test's parameters replaced by this row's values."""
+
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return row.get(node.id, node)
+
+    copied = ast.Call(func=call.func, args=list(call.args), keywords=list(call.keywords))
+    return Substitute().visit(copy.deepcopy(copied))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -421,6 +421,63 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
     return found
 
 
+def body_constants(function: ast.AST) -> dict[str, list]:
+    """The text and integer literals of the function's body (its docstring left out): the
+    separators a parser splits on, the widths and limits it compares with. Text inputs are
+    built from them too, as a fuzzer's dictionary is, and integers tried beside them."""
+    texts: list[str] = []
+    ints: list[int] = []
+    body = getattr(function, "body", [])
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    for statement in body:
+        for node in ast.walk(statement):
+            if not isinstance(node, ast.Constant):
+                continue
+            value = node.value
+            if isinstance(value, str) and 0 < len(value) <= 40 and value not in texts:
+                texts.append(value)
+            elif isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**6:
+                ints.extend(v for v in (value - 1, value, value + 1) if v not in ints)
+    return {"str": texts[:MAX_CHOICES], "int": ints[: 3 * MAX_CHOICES]}
+
+
+def varargs_spec(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict | None:
+    """The spec of each extra positional argument, when the function takes ``*args`` and
+    they can be given (no positional parameter before them has a default, which the
+    driver passes by name)."""
+    args = function.args
+    if args.vararg is None or args.defaults:
+        return None
+    return annotation_spec(args.vararg.annotation) or ANY
+
+
+def varkw_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """Names to pass through ``**kwargs`` (none when the function takes no such thing):
+    those the body reads from it (``kwargs["sep"]``, ``kwargs.get("sep")``), else two
+    names nothing else uses, for a function that only forwards or keys on them."""
+    if function.args.kwarg is None:
+        return []
+    name = function.args.kwarg.arg
+    found: list[str] = []
+    for node in ast.walk(function):
+        key: ast.expr | None = None
+        if isinstance(node, ast.Subscript) and _tail(node.value) == name:
+            key = node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("get", "pop", "setdefault")
+            and _tail(node.func.value) == name
+            and node.args
+        ):
+            key = node.args[0]
+        text = key.value if isinstance(key, ast.Constant) else None
+        if isinstance(text, str) and text.isidentifier() and text not in found:
+            found.append(text)
+    return found or ["docfact_a", "docfact_b"]
+
+
 # --- helpers ------------------------------------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 """The code that runs inside a sandbox, in two stages (``sandbox.py`` starts the first).
 
 Stage 1, ``python -I -S -B jail_child.py --first ARGUMENTS``, always under docfact's own
-interpreter (trusted, and the only code that ever holds a privilege in the jail): it makes
+interpreter (trusted, and the only code that ever holds a privilege in the jail): it covers
+the writable tmpfs mounts with ones of an inode cap and lowers its capabilities, makes
 the ro-mounted stdin file the standard input, forks a trusted watcher (which reports the
 exit status and CPU time, see ``watch``), and in the child drops to the unprivileged user
 (checking that no capability is left), sets every resource limit, and only then execs the
@@ -390,6 +391,45 @@ def watch(status_fd: int, report_fd: int) -> None:
     os._exit(0)
 
 
+CAP_SETGID, CAP_SETUID = 6, 7
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND = 1, 2, 4, 32, 4096
+CLONE_NEWNS = 0x00020000
+BOUND_IN_WORK = ("__main__.py", "stdin.txt")  # read-only files bwrap binds into work
+
+
+def cap_inodes(work: str, disk: str, shm: str, shm_size: str, inodes: str) -> None:
+    """Put over ``work`` and ``shm`` fresh tmpfs mounts of the same sizes and at most
+    ``inodes`` files and folders each (bwrap 0.8 sets a size only; empty files cost kernel
+    memory no size counts), in a mount namespace of the first stage's own: as an ordinary
+    user bwrap's mounts belong to a user namespace above the jail's, which can neither
+    remount nor cover them. The files bwrap bound into ``work`` are bound again, read-only,
+    from the folder the new mount covers (reached through a descriptor opened before)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def call(result: int, what: str) -> None:
+        if result != 0:
+            error = os.strerror(ctypes.get_errno())
+            raise SystemExit(f"docfact sandbox: cannot cap the inodes ({what}: {error})")
+
+    call(libc.unshare(CLONE_NEWNS), "unshare")
+    covered = os.open(work, os.O_PATH | os.O_DIRECTORY)  # in the new namespace's copy
+    for path, size in ((work, disk), (shm, shm_size)):
+        options = f"size={int(size)},nr_inodes={int(inodes)},mode=1777".encode()
+        flags = MS_NOSUID | MS_NODEV
+        call(libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", flags, options), path)
+    for name in BOUND_IN_WORK:
+        target = os.fsencode(os.path.join(work, name))
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444))
+        source = f"/proc/self/fd/{covered}/{name}".encode()
+        call(libc.mount(source, target, None, MS_BIND, None), name)
+        flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV
+        call(libc.mount(None, target, None, flags, None), name)
+    os.close(covered)
+    os.chdir(work)  # bwrap's --chdir left the working folder in the covered one
+
+
 def drop_privileges(uid: int) -> None:
     """Become ``uid`` (and gid) for good: as root, bwrap leaves only the capabilities to
     change ids, and changing from root to another uid clears every capability (permitted,
@@ -399,18 +439,19 @@ def drop_privileges(uid: int) -> None:
     os.setresuid(uid, uid, uid)
     if os.getresuid() != (uid,) * 3 or os.getresgid() != (uid,) * 3 or os.getgroups():
         raise SystemExit("docfact sandbox: could not drop privileges")
-    _clear_inheritable()
+    lower_capabilities(0)
 
 
-def _clear_inheritable() -> None:
-    """bwrap adds the capabilities it keeps to the inheritable set too; lowering it needs
-    no privilege (capset with every set empty; version 3: two 32-bit words per set)."""
+def lower_capabilities(kept: int) -> None:
+    """Keep only the capabilities of the bit mask ``kept`` (below 32), effective and
+    permitted; none inheritable (bwrap adds the ones it keeps there too). Lowering needs
+    no privilege (capset, version 3: two 32-bit words per set)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)
-    empty = (ctypes.c_uint32 * 6)()
-    if libc.capset(header, empty) != 0:
+    sets = (ctypes.c_uint32 * 6)(kept, kept, 0, 0, 0, 0)  # effective, permitted, inheritable
+    if libc.capset(header, sets) != 0:
         raise SystemExit(f"docfact sandbox: capset: {os.strerror(ctypes.get_errno())}")
 
 
@@ -434,12 +475,29 @@ def _status():  # (no annotation: it may run on any Python 3)
     return found
 
 
-def first_stage(stdin_path, status_fd, report_fd, drop_to, processes, python, config, *limits):
+def first_stage(
+    stdin_path,
+    status_fd,
+    report_fd,
+    drop_to,
+    processes,
+    work,
+    disk,
+    shm,
+    shm_size,
+    inodes,
+    python,
+    config,
+    *limits,
+):
     """Privileged set-up under docfact's interpreter, then exec of the program's one.
 
     One command-line argument per value (``sandbox._first_stage_arguments``): a path may
     hold any character but NUL, and importing json would cost more than the rest of the
     stage. ``drop_to`` is "" for no drop; ``limits`` are "RLIMIT_X:soft:hard"."""
+    cap_inodes(work, disk, shm, shm_size, inodes)
+    # CAP_SYS_ADMIN was for that alone; as root the two that change ids stay until the drop
+    lower_capabilities((1 << CAP_SETUID | 1 << CAP_SETGID) if drop_to else 0)
     stdin = os.open(stdin_path, os.O_RDONLY)  # on a read-only mount: not writable
     os.dup2(stdin, 0)  # even through /proc/self/fd/0
     os.close(stdin)

@@ -15,8 +15,19 @@ class Measure:
         return {"value": self.value, "how": self.how, "approximate": self.approximate}
 
     @classmethod
-    def from_json(cls, data: dict) -> Measure:
-        return cls(data["value"], data["how"], data["approximate"])
+    def from_json(cls, data: object) -> Measure:
+        """The measure ``to_json`` wrote; ValueError for anything else (a cache entry is
+        data from disk: damaged, or written by someone else)."""
+        if not isinstance(data, dict) or set(data) != {"value", "how", "approximate"}:
+            raise ValueError("not a measure")
+        value, how, approximate = data["value"], data["how"], data["approximate"]
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1
+        ):
+            raise ValueError("a measure's value is a number from 0 to 1, or null")
+        if not isinstance(how, str) or not isinstance(approximate, bool):
+            raise ValueError("a measure's how is text and approximate true or false")
+        return cls(float(value) if value is not None else None, how, approximate)
 
 
 def not_measured(reason: str) -> Measure:

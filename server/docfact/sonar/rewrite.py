@@ -154,8 +154,9 @@ async def abstract_rewrites(
         *scoring_key_parts(client, settings, models),
     )
     cached = cache.get(key) if cache is not None else None
-    if cached is not None:
-        return _from_json(cached, docstring, end)
+    restored = _from_json(cached, docstring, end) if cached is not None else None
+    if restored is not None:
+        return restored
     result, complete = await _rewrite(
         unit_source,
         function_name,
@@ -297,20 +298,32 @@ def _to_json(result: RewriteResult) -> dict:
     }
 
 
-def _from_json(data: dict, docstring: str, end: int) -> RewriteResult:
-    before = [Measure.from_json(m) for m in data["baseline"]] if data["baseline"] else []
-    rewrites = tuple(
-        Rewrite(
-            r["description"],
-            r["description"] + docstring[end:],
-            end,
-            Measure.from_json(r["correctness"]),
-            Measure.from_json(r["abstraction"]),
-            *before,
+def _from_json(data: object, docstring: str, end: int) -> RewriteResult | None:
+    """The result ``_to_json`` wrote, or None when the cache entry has another shape."""
+    try:
+        if not isinstance(data, dict):
+            raise ValueError("not a rewrite result")
+        before = [Measure.from_json(m) for m in data["baseline"]] if data["baseline"] else []
+        rewrites = tuple(
+            Rewrite(
+                _text(r["description"]),
+                _text(r["description"]) + docstring[end:],
+                end,
+                Measure.from_json(r["correctness"]),
+                Measure.from_json(r["abstraction"]),
+                *before,
+            )
+            for r in data["rewrites"]
         )
-        for r in data["rewrites"]
-    )
-    return RewriteResult(rewrites, data["tried"], 0, cache_hit=True)
+        return RewriteResult(rewrites, int(data["tried"]), 0, cache_hit=True)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not text")
+    return value
 
 
 # --- a verified correction of one sentence --------------------------------------------------

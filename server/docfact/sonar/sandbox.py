@@ -32,8 +32,9 @@ Layers, outermost first:
    read-only; never /etc wholesale, never a home folder or /tmp, never a path whose links
    lead into one. The work folder is a tmpfs of ``Limits.disk_bytes`` (the program and its
    standard input bound in read-only, so reopening /proc/self/fd/0 for writing fails),
-   /dev/shm one of ``shm_bytes``; the root and /dev are remounted read-only, so no tmpfs
-   without a size is writable. A system-call filter (``seccomp.py``) refuses the kernel
+   /dev/shm one of ``shm_bytes``, each holding at most ``Limits.inodes`` files (put there by
+   the first stage: ``jail_child.cap_inodes``); the root and /dev are remounted read-only,
+   so no tmpfs without a size is writable. A system-call filter (``seccomp.py``) refuses the kernel
    keyrings (not namespaced: a key one run leaves would be read by a later run of the same
    uid), new user namespaces and ptrace.
    The program runs unprivileged outside as well as inside: as an ordinary user bwrap maps
@@ -131,6 +132,9 @@ class Limits:
     output_bytes: int = 1 << 20  # of stdout (and of stderr) kept; the rest is dropped
     open_files: int = 64  # RLIMIT_NOFILE
     processes: int = 4  # its processes and threads at once (RLIMIT_NPROC)
+    # files and folders in each writable tmpfs (an empty file costs kernel memory that
+    # no size counts)
+    inodes: int = 4096
 
     def memory_per_process(self) -> int:
         """RLIMIT_AS of each process: a share that keeps all of them within
@@ -273,6 +277,9 @@ def _child_config(
         "readable": sorted(_readable_roots(read_paths)),
         "hidden": sorted(_hidden_roots()),
         "processes": limits.processes,
+        # writable tmpfs mounts the first stage gives an inode cap: (path, size)
+        "tmpfs": [(work, limits.disk_bytes), ("/dev/shm", limits.shm_bytes)],
+        "inodes": limits.inodes,
         "rlimits": {
             "RLIMIT_CORE": [0, 0],
             "RLIMIT_CPU": [cpu, cpu + 1],
@@ -315,7 +322,16 @@ def _first_stage_arguments(config: dict) -> list[str]:
     rlimits = [f"{name}:{soft}:{hard}" for name, (soft, hard) in config["rlimits"].items()]
     drop_to = "" if config["drop_to"] is None else str(config["drop_to"])
     values = (config["status_fd"], config["report_fd"], drop_to, config["processes"])
-    return [config["stdin"], *map(str, values), config["python"], json.dumps(config), *rlimits]
+    (work, disk), (shm, shm_size) = config["tmpfs"]
+    capped = (work, disk, shm, shm_size, config["inodes"])
+    return [
+        config["stdin"],
+        *map(str, values),
+        *map(str, capped),
+        config["python"],
+        json.dumps(config),
+        *rlimits,
+    ]
 
 
 @contextlib.contextmanager
@@ -359,7 +375,10 @@ def _bwrap_prefix(work: str, readable: list[str], limits: Limits, filter_fd: int
         "--cap-drop",
         "ALL",
     ]
-    if _as_root():  # jail_child drops to nobody with these two, and then has none
+    # CAP_SYS_ADMIN: the first stage mounts the writable tmpfs mounts again with an inode
+    # cap (bwrap 0.8 sets a size only), then lowers it before anything else
+    args += ["--cap-add", "CAP_SYS_ADMIN"]
+    if _as_root():  # jail_child drops to the run's uid with these two, and then has none
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         args += ["--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY)]

@@ -37,6 +37,7 @@ MIN_RETURNING = 20
 MIN_RETURNING_FLOOR = 3
 CORRECTNESS_TEMPERATURE = 0.0  # the one regeneration Correctness is judged on
 POOL_TEMPERATURE = 0.8  # the paper samples the Abstraction pool at about 0.8
+_RESULT_KEYS = {"correctness", "abstraction", "conciseness", "counterexample", "compression"}
 
 
 @dataclass(frozen=True)
@@ -62,17 +63,26 @@ class SonarResult:
         }
 
     @classmethod
-    def from_json(cls, data: dict, fluency: Measure) -> SonarResult:
-        example = data["counterexample"]
-        return cls(
-            Measure.from_json(data["correctness"]),
-            Measure.from_json(data["abstraction"]),
-            Measure.from_json(data["conciseness"]),
-            fluency,
-            Counterexample(**example) if example else None,
-            data["compression"],
-            cache_hit=True,
-        )
+    def from_json(cls, data: object, fluency: Measure) -> SonarResult | None:
+        """The result ``to_json`` wrote, or None when ``data`` has another shape (a damaged
+        or planted cache entry is a miss, never a traceback)."""
+        try:
+            if not isinstance(data, dict) or set(data) != _RESULT_KEYS:
+                raise ValueError("not a SONAR result")
+            example, compression = data["counterexample"], data["compression"]
+            if compression is not None and not isinstance(compression, str):
+                raise ValueError("a compression is text")
+            return cls(
+                Measure.from_json(data["correctness"]),
+                Measure.from_json(data["abstraction"]),
+                Measure.from_json(data["conciseness"]),
+                fluency,
+                Counterexample.from_json(example) if example is not None else None,
+                compression,
+                cache_hit=True,
+            )
+        except ValueError:
+            return None
 
 
 async def sonar_scores(
@@ -109,8 +119,9 @@ async def sonar_scores(
         *scoring_key_parts(client, settings, models),
     )
     cached = cache.get(key) if cache is not None else None
-    if cached is not None:
-        return SonarResult.from_json(cached, await fluency_task)
+    restored = SonarResult.from_json(cached, await fluency_task) if cached is not None else None
+    if restored is not None:
+        return restored
     try:
         result, complete = await _measure(
             unit_source,
@@ -291,18 +302,19 @@ async def correctnesses(
     when it has a ``home`` there that imports, else as a program of its own when it needs
     nothing of its module."""
     runnable = [code for r in regenerations if (code := r.usable_code) is not None]
-    run, reason = (
+    run, reason, final = (
         await _differential(unit_source, function, context, runnable, settings, home)
         if runnable
-        else (None, None)
+        else (None, None, True)
     )
     results = iter(run.results if run is not None else ())
     shares = [next(results, None) if r.usable_code is not None else None for r in regenerations]
     original = _program(unit_source, context)
-    return [
+    judged = [
         _correctness(original, context, r, reason, run, share)
         for r, share in zip(regenerations, shares)
     ]
+    return [(measure, example, complete and final) for measure, example, complete in judged]
 
 
 async def _differential(
@@ -312,24 +324,29 @@ async def _differential(
     programs: list[str],
     settings: SonarSettings,
     home: Home | None,
-) -> tuple[FuncSimRun | None, str | None]:
-    """The FuncSim run of ``programs`` against the function, or why there is none."""
+) -> tuple[FuncSimRun | None, str | None, bool]:
+    """The FuncSim run of ``programs`` against the function, or why there is none; and
+    whether a failure to run it in its module is final (False: a dependency missing here,
+    which may be installed by the next run, so what is measured instead is not kept)."""
     cases, time_limit_s = settings.fuzz_cases, settings.time_limit_s
-    in_module = None
+    in_module, final = None, True
     if home is not None:
         run = await afuncsim(
             None, programs, function, cases=cases, time_limit_s=time_limit_s, home=home
         )
         if run.stage not in ("module", "function"):
-            return run, None
+            return run, None, True
         in_module = run.error  # the module does not import here, or the function is not in it
+        final = run.complete
     original = _program(unit_source, context)
     reason = why_not_runnable(original, function)
     if reason is None:
-        return await afuncsim(
-            original, programs, function, cases=cases, time_limit_s=time_limit_s
-        ), None
-    return None, f"{in_module}; on its own, {reason}" if in_module else reason
+        return (
+            await afuncsim(original, programs, function, cases=cases, time_limit_s=time_limit_s),
+            None,
+            final,
+        )
+    return None, f"{in_module}; on its own, {reason}" if in_module else reason, final
 
 
 def _correctness(
@@ -364,8 +381,8 @@ def _correctness(
                 True,
             )
         vacuous = _too_few_returning(similarity, run.cases, run.out_of_time)
-        if vacuous is not None:  # time may be the machine's: asked again then
-            return not_measured(vacuous), None, not run.out_of_time
+        if vacuous is not None:  # time may be the machine's, hypothesis missing here: asked again
+            return not_measured(vacuous), None, run.complete and not run.out_of_time
         left_out = [
             f"{count} {what}"
             for count, what in ((similarity.raised, "raised"), (similarity.discarded, "discarded"))
@@ -375,7 +392,7 @@ def _correctness(
         how = f"FuncSim over {similarity.counted} cases where the function returns{where}"
         if left_out:
             how += f" (of {run.cases} tried: {', '.join(left_out)})"
-        return Measure(similarity.value, how), similarity.counterexample, True
+        return Measure(similarity.value, how), similarity.counterexample, run.complete
     if run is not None:
         if not run.complete:
             return not_measured(run.error or "the tests failed"), None, False
@@ -466,7 +483,10 @@ async def _fluency(docstring: str, settings: SonarSettings, cache: Cache | None)
     )
     stored = cache.get(key) if key and cache is not None else None
     if isinstance(stored, list) and len(stored) == 2:
-        return Measure(*stored)
+        try:
+            return Measure.from_json({"value": stored[0], "how": stored[1], "approximate": False})
+        except ValueError:
+            pass  # not what was written: measured again
     value, how = await asyncio.to_thread(fluency, docstring, settings.fluency_model)
     if value is None:
         return not_measured(how)

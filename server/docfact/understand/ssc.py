@@ -25,8 +25,9 @@ import hashlib
 import json
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..cache import Cache, cache_key
 from ..config import SscSettings
@@ -327,8 +328,8 @@ async def _summaries(
 ) -> tuple[list[str] | None, str | None, bool]:
     """(summaries or None, what went wrong, whether they came from the cache)."""
     key = cache_key("ssc-summaries", function.code, settings.k, *_decoding(client, settings))
-    stored = cache.get(key) if cache is not None else None
-    if isinstance(stored, list) and len(stored) == settings.k:
+    stored = cache.get(key, _is_texts(settings.k)) if cache is not None else None
+    if stored is not None:
         return stored, None, True
     try:
         summaries = await sample_summaries(function.code, client, settings.k, settings.temperature)
@@ -375,11 +376,11 @@ async def _similarities_for(
         symbol: cache_key("ssc-similarities", texts, docs[symbol], name, idf_tag)
         for symbol, texts in summaries.items()
     }
-    stored = cache.get_many(keys.values()) if cache is not None else {}
+    stored = cache.get_many(keys.values(), _is_similarities) if cache is not None else {}
     found = {
         symbol: Similarities(stored[key]["pairwise"], stored[key]["docstring"])
         for symbol, key in keys.items()
-        if isinstance(stored.get(key), dict)
+        if key in stored
     }
     if len(found) == len(keys):
         return found
@@ -429,8 +430,8 @@ async def _judge(
         settings.temperature,
         prompting.prompt_digest(),
     )
-    stored = cache.get(key) if cache is not None else None
-    if isinstance(stored, list):
+    stored = cache.get(key, _is_judge_votes(len(summaries))) if cache is not None else None
+    if stored is not None:
         return JudgeShare.from_votes(stored)
     share = await judge_summaries(
         function.code, summaries, client, settings.judge_votes, settings.temperature
@@ -438,3 +439,36 @@ async def _judge(
     if share.complete and cache is not None:
         cache.put(key, share.votes)
     return share
+
+
+# --- what a cache entry must be to be read (any other is a miss: cache.py) ---------------
+
+
+def _is_texts(k: int) -> Callable[[Any], bool]:
+    return lambda value: (
+        isinstance(value, list) and len(value) == k and all(isinstance(t, str) for t in value)
+    )
+
+
+def _is_similarities(value: Any) -> bool:
+    """A square matrix of finite floats, and None or a row of them (ints are never
+    written: a 4,000-digit one would not even convert)."""
+    pairwise, docstring = value["pairwise"], value["docstring"]
+    rows = pairwise if isinstance(pairwise, list) else []
+    square = all(_is_numbers(row) and len(row) == len(rows) for row in rows)
+    return bool(rows) and square and (docstring is None or _is_numbers(docstring))
+
+
+def _is_numbers(row: Any) -> bool:
+    return isinstance(row, list) and all(isinstance(v, float) and math.isfinite(v) for v in row)
+
+
+def _is_judge_votes(summaries: int) -> Callable[[Any], bool]:
+    return lambda value: (
+        isinstance(value, list)
+        and len(value) == summaries
+        and all(
+            isinstance(votes, list) and all(v is None or isinstance(v, bool) for v in votes)
+            for votes in value
+        )
+    )

@@ -39,10 +39,11 @@ def remember(
     if isinstance(stored, dict):
         for symbol, values in stored.items():
             if isinstance(values, dict):
+                # floats only, as written: a 4,000-digit int would not even convert
                 kept[symbol] = {
-                    p: float(v)
+                    p: v
                     for p, v in values.items()
-                    if p in PROXIES and isinstance(v, (int, float)) and math.isfinite(v)
+                    if p in PROXIES and isinstance(v, float) and math.isfinite(v)
                 }
     changed = False
     for symbol, values in alphas.items():

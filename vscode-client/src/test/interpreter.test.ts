@@ -10,14 +10,27 @@ import {
   explainProbeFailure,
   explainProbeOutput,
   findLauncher,
-  installCommand,
+  installCommands,
   isMissingDocfact,
   MODEL_PACKAGES,
   modelFeaturesCommand,
+  projectInterpreter,
   reportedVersion,
   serverCommand,
   substitute,
 } from "../interpreter";
+
+describe("projectInterpreter: what the server is told", () => {
+  it("the Python extension's environment, in a trusted workspace", () => {
+    assert.equal(projectInterpreter(["/w/.venv/bin/python"], true), "/w/.venv/bin/python");
+  });
+
+  it("nothing in an untrusted workspace, for a command, or without the extension", () => {
+    assert.equal(projectInterpreter(["/w/.venv/bin/python"], false), undefined);
+    assert.equal(projectInterpreter(["conda", "run", "-n", "shop", "python"], true), undefined);
+    assert.equal(projectInterpreter(undefined, true), undefined);
+  });
+});
 
 describe("findLauncher: discovery order", () => {
   const neverAsked = async () => {
@@ -190,12 +203,14 @@ describe("installing docfact from the bundled wheel", () => {
     assert.equal(environmentName(["conda", "run", "-n", "x", "python"]), "conda run -n x python");
   });
 
-  it("finds the wheel and installs it with pip", () => {
+  it("finds the wheel and installs it with pip, from the bundled wheels first", () => {
     assert.equal(bundledWheel(["README.md", "docfact-0.2.0-py3-none-any.whl"]), "docfact-0.2.0-py3-none-any.whl");
     assert.equal(bundledWheel(["docfact-0.2.0.tar.gz"]), undefined);
-    assert.deepEqual(installCommand(["/w/.venv/bin/python"], "/x/docfact-0.2.0-py3-none-any.whl"), [
-      "/w/.venv/bin/python", "-m", "pip", "install", "/x/docfact-0.2.0-py3-none-any.whl",
+    const [offline, online] = installCommands(["/w/.venv/bin/python"], "/x/docfact-0.2.0-py3-none-any.whl", "/x");
+    assert.deepEqual(offline, [
+      "/w/.venv/bin/python", "-m", "pip", "install", "--no-index", "--find-links", "/x", "/x/docfact-0.2.0-py3-none-any.whl",
     ]);
+    assert.deepEqual(online, ["/w/.venv/bin/python", "-m", "pip", "install", "--find-links", "/x", "/x/docfact-0.2.0-py3-none-any.whl"]);
   });
 
   it("installs the model features from the wheel's llm extra, else by name", () => {

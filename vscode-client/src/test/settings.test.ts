@@ -14,6 +14,17 @@ describe("initializationOptions", () => {
   });
 });
 
+describe("the project's interpreter", () => {
+  it("is told to the server beside the settings in a trusted workspace", () => {
+    const options = initializationOptions(inspector({}), true, " /w/.venv/bin/python ");
+    assert.deepEqual(options, { docfact: { projectPython: "/w/.venv/bin/python" }, trustedWorkspace: true });
+  });
+
+  it("is never told for an untrusted workspace (it is the repository's program)", () => {
+    assert.deepEqual(initializationOptions(inspector({}), false, "/w/.venv/bin/python"), { docfact: {}, trustedWorkspace: false });
+  });
+});
+
 describe("toServerSettings", () => {
   it("sends nothing when nothing is set (the project's pyproject.toml decides)", () => {
     assert.deepEqual(toServerSettings(inspector({})), {});

@@ -28,6 +28,12 @@ describe("describeStatus", () => {
     assert.equal(view.busy, true);
   });
 
+  it("says Restricted Mode and what it leaves out", () => {
+    const view = describeStatus({ phase: "running", progress: [], restricted: true });
+    assert.equal(view.text, "docfact (restricted)");
+    assert.match(view.detail, /checks without a model.*Trust the workspace/);
+  });
+
   it("idle", () => {
     const view = describeStatus({ phase: "running", progress: [], stats: parseStats({}) });
     assert.deepEqual([view.text, view.busy, view.severity], ["docfact", false, "information"]);
