@@ -251,3 +251,27 @@ class Token:
     text = source + BAD
     found = sorted((f.code, text[f.span.start : f.span.end]) for f in analysis.findings)
     assert found == [("DF101", "ammount"), ("DF101", "flags")]
+
+
+SHADOWS = ("argparse", "tomllib", "pathspec", "platformdirs", "sqlite3", "difflib")
+
+
+def test_modules_of_the_checked_repository_never_run_as_docfacts_own(tmp_path):
+    """`python -m docfact` (as the editor starts it) with the repository as the working
+    folder: Python put that folder first on the import path, so the repository's
+    argparse.py ran as the user, outside the jail, before anything was checked."""
+    marker = tmp_path.parent / f"{tmp_path.name}-ran"
+    (tmp_path / "shop.py").write_text(BAD)
+    for name in SHADOWS:
+        (tmp_path / f"{name}.py").write_text(
+            f"import pathlib\npathlib.Path({str(marker)!r}).write_text({name!r})\n"
+        )
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", "shop.py", "--no-cache"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert not marker.exists(), f"the repository's {marker.read_text()}.py ran"
+    assert done.returncode == 1 and "DF101" in done.stdout, done.stderr

@@ -65,6 +65,10 @@ class CaseTimeout(BaseException):
     does not swallow it (the alarm repeats in case it is swallowed anyway)."""
 
 
+class Enough(Exception):
+    """Raised to end the drawing of inputs: enough cases, or the time is up."""
+
+
 GIVE_UP = 3
 TRIES_PER_CASE = 4
 NO_HYPOTHESIS = "no generated inputs: hypothesis cannot be imported here"
@@ -181,11 +185,11 @@ def run(request, started):
     timeouts = [0] * (len(candidates) + 1)
 
     def one_case(case):
+        if seen["returned"] >= request["cases"]:
+            raise Enough()  # enough cases where the original returned: no more are drawn
         if time.monotonic() > deadline or timeouts[0] >= GIVE_UP:
             seen["out_of_time"] = True  # the cases tried are fewer than asked for
-            return
-        if seen["returned"] >= request["cases"]:
-            return  # enough cases where the original returned: the rest are not tried
+            raise Enough()
         args, kwargs, instance = case
         if instance is None and original.bind == "instance" and original.make is None:
             return  # no instance drawn for this case (its class would not build)
@@ -213,9 +217,12 @@ def run(request, started):
             _tally(tally, expected, actual, _show_call(args, kwargs, instance))
 
     calls = _seen_calls(home, base, case_s) if home else []
-    for case in calls:
-        one_case(case)
-    error = _generate(request, one_case, original if home else None)
+    try:
+        for case in calls:
+            one_case(case)
+        error = _generate(request, one_case, original if home else None)
+    except Enough:
+        error = None
     if timeouts[0] >= GIVE_UP:
         error = f"the original ran out of time on {GIVE_UP} inputs"
     return {
@@ -541,6 +548,8 @@ def _generate(request, one_case, original):
 
     try:
         differential()
+    except Enough:
+        return None
     except Exception as error:  # hypothesis gave up (or our comparison broke): say so
         return f"input generation stopped: {type(error).__name__}: {error}"[:300]
     return None
