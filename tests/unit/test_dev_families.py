@@ -149,3 +149,12 @@ def test_a_base_made_by_a_call_may_give_any_member():
             """The length of :attr:`Point.x` and :attr:`Point.y` together."""
     '''
     assert codes(source) == []
+
+
+def test_a_name_the_text_says_does_not_exist():
+    # prompt-toolkit: "NOTE: There is no `DynamicHistory`: ..." (a class it once had).
+    source = '''
+        class DummyHistory:
+            """There is no `DynamicHistory`: a history cannot be swapped. See `DumyHistory`."""
+    '''
+    assert codes(source) == [("DF102", "DumyHistory")]

@@ -61,6 +61,8 @@ def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, 
         ("labels", "label"),  # English inflections of a word are no typos
         ("restarting", "restart"),
         ("parsing", "parse"),
+        ("n_slab_cols", "n_slab_rows"),  # two letters, but a whole short word
+        ("DataDict", "_dt_dict"),  # a class's name and a variable's
         ("toolkit", "toolkit_2"),  # numbered siblings
         ("toolkit", "toolkit2"),
         ("v1", "v2"),

@@ -77,13 +77,27 @@ def _alike_in_scope(written: str, meant: str) -> str | None:
     if _one_word_more(written, meant) or _one_word_more(meant, written):
         return "the same name but for its last word"
     if (
-        min(len(written), len(meant)) >= _SHORTEST_TWO_TYPOS
-        and _edits(written.lower(), meant.lower()) == 2
+        _edits(written.lower(), meant.lower()) == 2
+        and _long_enough_for_two(written, meant)
         and not _inflected(written, meant)
         and not _numbered(written, meant)
     ):
         return "two letters apart"
     return None
+
+
+def _long_enough_for_two(written: str, meant: str) -> bool:
+    """Whether two letters apart is still a typo: the names are long, and no short word of
+    them takes both letters (``n_slab_cols`` and ``n_slab_rows`` are other words)."""
+    if min(len(written), len(meant)) < _SHORTEST_TWO_TYPOS:
+        return False
+    words_written, words_meant = _ordered_words(written), _ordered_words(meant)
+    if len(words_written) != len(words_meant):
+        return False
+    return all(
+        _edits(a, b) < 2 or min(len(a), len(b)) >= _SHORTEST_TWO_TYPOS
+        for a, b in zip(words_written, words_meant)
+    )
 
 
 def _one_word_more(short: str, long: str) -> bool:
@@ -140,6 +154,8 @@ def _abbreviated(a: str, b: str) -> bool:
     """Whether two names of several words differ in one word only, one the other's
     abbreviation: its first letter, then letters of it in order (``type_or_iface``,
     ``type_or_interface``)."""
+    if _style(a) != _style(b):
+        return False  # ``DataDict`` and ``_dt_dict`` are other kinds of names
     words_a, words_b = _ordered_words(a), _ordered_words(b)
     if len(words_a) != len(words_b) or len(words_a) < 2:
         return False
@@ -148,6 +164,13 @@ def _abbreviated(a: str, b: str) -> bool:
         return False
     short, long = sorted(differing[0], key=len)
     return len(short) >= 2 and short[0] == long[0] and _subsequence(short, long)
+
+
+def _style(name: str) -> tuple[bool, bool]:
+    """How a name is written: with a capital first letter (a class), with ``_`` between
+    words (a function or a variable)."""
+    bare = name.strip("_")
+    return bare[:1].isupper(), "_" in bare
 
 
 def _ordered_words(name: str) -> list[str]:

@@ -44,6 +44,10 @@ _HISTORY = re.compile(
     re.IGNORECASE,
 )
 _PASSIVE = frozenset({"is", "are", "be", "being", "get", "gets"})
+# Words that deny a name exists, just before it: "There is no `DynamicHistory`".
+_DENIED = re.compile(
+    r"\b(?:there\s+(?:is|are|was|were)|(?:has|have|had))\s+no\s+\W{0,3}$", re.IGNORECASE
+)
 _WORD_BEFORE = re.compile(r"(\w+)\W*$")
 # Of a note about history: a verb in the present, and words that tell of a change.
 _PRESENT = re.compile(r"\b(?:is|are|can|may|must|will|does|do)\b", re.IGNORECASE)
@@ -523,6 +527,8 @@ def _unresolved(
         segment.text
     ):
         return  # a history note, or a sentence about C code (names there are C's)
+    if _DENIED.search(ctx.docstring.text.value, 0, start):
+        return  # "There is no `DynamicHistory`": the text says so itself
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)
     if parts[0] in _FOREIGN_LITERALS:
