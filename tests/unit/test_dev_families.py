@@ -158,3 +158,31 @@ def test_a_name_the_text_says_does_not_exist():
             """There is no `DynamicHistory`: a history cannot be swapped. See `DumyHistory`."""
     '''
     assert codes(source) == [("DF102", "DumyHistory")]
+
+
+def test_a_docstring_a_decorator_copies_onto_another_callable():
+    # geopandas: ``@doc(plot_dataframe)`` on an accessor whose ``__call__`` takes ``kind``.
+    source = '''
+        def plot_dataframe(df, column=None):
+            """Plot.
+
+            Parameters
+            ----------
+            column : str
+                The column.
+            kind : str
+                The kind of plot (the accessor's).
+            """
+            return df, column
+
+
+        @doc(plot_dataframe)
+        class PlotAccessor:
+            def __call__(self, *args, **kwargs):
+                kind = kwargs.pop("kind", "geo")
+                return plot_dataframe(*args, **kwargs), kind
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("@doc(plot_dataframe)", "@register(plot_dataframe)")) == [
+        ("DF101", "kind")
+    ]

@@ -63,6 +63,7 @@ def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, 
         ("parsing", "parse"),
         ("n_slab_cols", "n_slab_rows"),  # two letters, but a whole short word
         ("DataDict", "_dt_dict"),  # a class's name and a variable's
+        ("geo_interface", "__geo_interface__"),  # a protocol named by its method's words
         ("toolkit", "toolkit_2"),  # numbered siblings
         ("toolkit", "toolkit2"),
         ("v1", "v2"),

@@ -131,6 +131,8 @@ def _one_edit(written: str, meant: str) -> str | None:
         # (a function or module, a constant), not a typo.
         return None if _lower_and_upper(written, meant) else "the same name in another case"
     if written.replace("_", "") == meant.replace("_", ""):
+        if _protocol_named(written, meant) or _protocol_named(meant, written):
+            return None  # "implements the `geo_interface`": ``__geo_interface__``'s protocol
         return "the same name but for `_`"
     if _words(written) == _words(meant) and len(_words(written)) > 1:
         return "the same words in another order"
@@ -144,6 +146,10 @@ def _one_edit(written: str, meant: str) -> str | None:
     if _abbreviated(written, meant):
         return "the same words, one of them shortened"
     return None
+
+
+def _protocol_named(plain: str, dunder: str) -> bool:
+    return dunder == f"__{plain}__"
 
 
 def _lower_and_upper(a: str, b: str) -> bool:

@@ -153,6 +153,24 @@ _SECTION_TITLES = frozenset(
 )
 
 
+# A decorator that copies a docstring onto what it decorates: ``@doc(plot_dataframe)``,
+# ``@copy_docstring(f)``, ``@docstring.Appender(f.__doc__)``.
+_COPIES_DOCSTRING = re.compile(r"^[\w.]*doc\w*\(\s*([\w.]+?)(?:\.__doc__)?\s*[,)]", re.IGNORECASE)
+
+
+def _docstring_copied(ctx: CheckContext) -> bool:
+    """Whether a definition of the module takes this unit's docstring for its own, so that
+    the entries may be the other's parameters (geopandas's ``@doc(plot_dataframe)`` on an
+    accessor whose ``__call__`` takes ``kind``)."""
+    name = ctx.unit.name
+    return any(
+        (copied := _COPIES_DOCSTRING.match(decorator)) is not None
+        and copied.group(1).rpartition(".")[2] == name
+        for unit in ctx.module.units
+        for decorator in unit.decorators
+    )
+
+
 @rule("DF101", "unknown-parameter", "name", "A documented parameter that is not in the signature.")
 def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     signature = ctx.signature
@@ -163,6 +181,8 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         return
     if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
         return  # a property's documented parameters are those of the callable it returns
+    if _docstring_copied(ctx):
+        return  # it documents another callable's parameters too
     parameters = [p.name for p in signature.parameters]
     kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None)
     use = kwargs_use_of(ctx, kwargs) if kwargs else None
