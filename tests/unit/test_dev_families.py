@@ -186,3 +186,27 @@ def test_a_docstring_a_decorator_copies_onto_another_callable():
     assert codes(source.replace("@doc(plot_dataframe)", "@register(plot_dataframe)")) == [
         ("DF101", "kind")
     ]
+
+
+def test_returns_entries_of_members_of_either_of_two_tuples():
+    # nibabel: ``-> tuple[Scalar, Scalar, bool] | tuple[Scalar, Scalar]`` with Returns
+    # entries ``mn``, ``mx`` and ``has_nan : bool``.
+    source = '''
+        def finite_range(arr, check_nan=False) -> tuple[float, float, bool] | tuple[float, float]:
+            """Range.
+
+            Returns
+            -------
+            mn : float
+                minimum
+            mx : float
+                maximum
+            has_nan : bool
+                NaNs found
+            """
+            return 0.0, 1.0
+    '''
+    assert codes(source) == []
+    # Alternatives that are no tuples are what is returned whole.
+    as_numbers = source.replace("tuple[float, float, bool] | tuple[float, float]", "float | int")
+    assert codes(as_numbers) == [("DF202", "bool")]

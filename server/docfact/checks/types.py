@@ -325,7 +325,8 @@ def _returned_contradiction(
         annotation = as_python_annotation(signature.returns) if java else signature.returns
         actual = _awaited(parse_annotation(annotation)) if annotation is not None else None
         # Java's int is no stand-in for a boolean, nor an array for a tuple: no leeway.
-        loose = loose_claim and not java and _loosely_true(documented, [actual])
+        alternatives = actual.args if actual is not None and actual.name == "Union" else (actual,)
+        loose = loose_claim and not java and _loosely_true(documented, alternatives)
         if not contradicts(documented, actual) or loose:
             return None
         fix = (f"Change the type to `{signature.returns}`", signature.returns, "safe")
