@@ -210,3 +210,25 @@ def test_returns_entries_of_members_of_either_of_two_tuples():
     # Alternatives that are no tuples are what is returned whole.
     as_numbers = source.replace("tuple[float, float, bool] | tuple[float, float]", "float | int")
     assert codes(as_numbers) == [("DF202", "bool")]
+
+
+def test_a_generators_placeholder_type_is_no_claim():
+    # pint: pyment's template left "Returns ------- type" on ``-> tuple[Number, Unit]``.
+    source = '''
+        def factor(units) -> tuple[float, str]:
+            """Factor.
+
+            Parameters
+            ----------
+            units : _type_
+                The units.
+
+            Returns
+            -------
+            type
+                multiplicative factor, plain units
+            """
+            return 1.0, units
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("    type\n", "    dict\n")) == [("DF202", "dict")]

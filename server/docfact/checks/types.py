@@ -79,6 +79,11 @@ _NOUN_TYPES = {
 }
 
 
+# What docstring generators write for a type to fill in (pyment's ``type``, autoDocstring's
+# ``_type_`` and ``[type]``): not yet a claim about the code.
+_PLACEHOLDERS = frozenset({"type", "_type_", "[type]", "TYPE"})
+
+
 @rule(
     "DF201",
     "parameter-type-mismatch",
@@ -96,6 +101,8 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         parameter = parameters.get(entry.name.text)
         if parameter is None or parameter.kind in ("var_positional", "var_keyword"):
             continue  # *args documents its items' type, not the tuple's
+        if entry.type.text.strip() in _PLACEHOLDERS:
+            continue
         documented = parse_doc_type(entry.type.text)
         actual, described = _parameter_type(parameter)
         if not contradicts(documented, actual):
@@ -143,7 +150,7 @@ def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         return
     returns = [e for e in ctx.docstring.entries if e.kind == "returns"]
     for entry in returns:
-        if entry.type is None:
+        if entry.type is None or entry.type.text.strip() in _PLACEHOLDERS:
             continue
         # Several Returns entries (or one whose text goes on with more "type: ..." lines,
         # as Google style writes them) describe the members of a returned tuple.
