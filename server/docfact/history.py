@@ -7,11 +7,12 @@ and what took its place: "`create_index_sig` was removed in abc1234 (2023-05-02)
 `build_index` replaced it".
 
 The history is read once per repository and HEAD, in one pass over the diffs of the last
-``MAX_COMMITS`` commits that touched Python files (``git log -p -U0``): every removed
-``def`` and ``class``, every removed parameter (of a removed signature line, or a line of
-a multi-line signature in a hunk git places in that function), and what the same commit
-added to the same file. Outside git, in a shallow clone, or when git fails or takes too
-long, there is no history, and only near misses count as evidence.
+``MAX_COMMITS`` commits that touched Python files (``git log -p``): every removed ``def``
+and ``class``, instance attribute (``self.x = ...``) and module global, every removed
+parameter (of a removed signature line, or a line of a multi-line signature in a hunk git
+places in that function), and what the same commit added to the same file. Outside git,
+in a shallow clone, or when git fails or takes too long, there is no history, and only
+near misses count as evidence.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import difflib
 import logging
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -35,6 +36,8 @@ GIT_TIMEOUT_S = 60.0
 _COMMIT = "\x00commit "
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\((.*)$")
 _CLASS = re.compile(r"^\s*class\s+(\w+)\b")
+# An attribute set on an instance, or a module's global (``TIMEOUT = 5``, ``x: int = 0``).
+_ASSIGNMENT = re.compile(r"^(?:\s+self\.)?([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _PARAMETER_LINE = re.compile(r"^\s*\**(\w+)\s*(?::[^=]*)?(?:=.*)?,?\s*(?:\)\s*(?:->.*)?:?)?\s*$")
 _PARAMETER = re.compile(r"(?:^|,)\s*\**(\w+)\s*(?=[:=,)]|$)")
 _NOT_PARAMETERS = frozenset({"self", "cls"})
@@ -83,9 +86,13 @@ class NameHistory:
         head = _git(start, "rev-parse", "HEAD")
         return cls(Path(top), head) if head else None
 
-    def __call__(self, finding: Finding) -> Finding | None:
+    def __call__(
+        self, finding: Finding, still_defined: Callable[[str], bool] = lambda name: False
+    ) -> Finding | None:
         """A name-existence finding told by its history (when the name went, and what
-        replaced it as an unsafe fix), or None when git knows nothing of the name."""
+        replaced it as an unsafe fix), or None when git knows nothing of the name.
+        A definition removed from one file that the project ``still_defined`` elsewhere
+        was moved, not removed: that tells nothing of the reference."""
         name = finding.subject.rsplit(".", 1)[-1]
         if not name.isidentifier():
             return None
@@ -98,7 +105,7 @@ class NameHistory:
             added = _new(index.added_parameters, index.removed_parameters, in_function)
         else:
             change = index.definitions.get(name)
-            if change is None:
+            if change is None or still_defined(name):
                 return None
             what = "was removed in"
             where = (change.commit, change.path)
@@ -235,6 +242,8 @@ class _Reader:
         elif cls:
             self._names(sign, [cls.group(1)], "")
             self.signature = ""
+        elif not self.signature and (assigned := _ASSIGNMENT.match(code)):
+            self._names(sign, [assigned.group(1)], "")
         elif self.signature and _PARAMETER_LINE.match(code):
             self._names(sign, [], code)
             if _closes(code):
