@@ -7,12 +7,17 @@ Each project is written to CORPUS/<name> with
     git --git-dir=<mirror> archive <commit> | tar -x -C CORPUS/<name>
 
 A project already exported (its folder exists) is left alone, so a rerun exports only what
-is missing; --force exports it again. Snapshots may lack their largest files (4 MiB and more,
-and Git LFS content): the blobs the repository does not have are left out of the archive
-(and listed), so that the rest of the tree still exports. Third-party source never goes into
+is missing; --force exports it again. With ``--tree checkout`` each project is instead a git
+checkout at its commit (``git clone --shared`` of the mirror, the mirror never written to):
+the tree a user has, with the history that docfact's history evidence reads.
+
+Snapshots may lack their largest files (4 MiB and more, and Git LFS content): the blobs
+the repository does not have are left out of the archive or the checkout (and listed), so
+that the rest of the tree still exports. Third-party source never goes into
 docfact's repository: the corpus folder lives outside it.
 
 Usage: python bench/corpus.py MIRRORS CORPUS [--csv PROJECTS] [--project NAME ...] [--force]
+           [--tree archive|checkout]
 """
 
 from __future__ import annotations
@@ -59,6 +64,29 @@ def missing_blobs(git: Path, commit: str) -> list[str]:
     return sorted(path for oid in absent for path in blobs[oid.encode()])
 
 
+def check_out(mirror: Path, commit: str, tree: Path) -> list[str]:
+    """A clone of the mirror sharing its objects, at ``commit`` (detached), without the
+    files the mirror lacks (git cannot check out a blob it does not have); returns those."""
+    git = ["git", "-C", str(tree)]
+    subprocess.run(
+        ["git", "clone", "--quiet", "--shared", "--no-checkout", str(mirror), str(tree)],
+        check=True,
+    )
+    lacking = missing_blobs(mirror, commit)
+    if lacking:  # non-cone patterns: everything but those paths
+        subprocess.run([*git, "config", "core.sparseCheckout", "true"], check=True)
+        patterns = ["/*", *(f"!/{_escaped(path)}" for path in lacking)]
+        (tree / ".git" / "info").mkdir(exist_ok=True)
+        (tree / ".git" / "info" / "sparse-checkout").write_text("\n".join(patterns) + "\n")
+    subprocess.run([*git, "checkout", "--quiet", "--detach", commit], check=True)
+    return lacking
+
+
+def _escaped(path: str) -> str:
+    """A path as a gitignore-style pattern that matches only itself."""
+    return "".join("\\" + c if c in "*?[]!#\\" else c for c in path)
+
+
 def export(project: Project, git: Path, target: Path) -> list[str]:
     """Write the project's tree at its commit to ``target``; returns the paths left out."""
     left_out = missing_blobs(git, project.commit)
@@ -86,6 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, default=PROJECTS, help="the projects' list")
     parser.add_argument("--project", action="append", help="only these projects (repeatable)")
     parser.add_argument("--force", action="store_true", help="export again what is there")
+    parser.add_argument(
+        "--tree",
+        choices=("archive", "checkout"),
+        default="archive",
+        help="a plain export (default) or a git checkout with the project's history",
+    )
     arguments = parser.parse_args(argv)
     projects = [
         p
@@ -104,7 +138,12 @@ def main(argv: list[str] | None = None) -> int:
             failed += 1
             continue
         try:
-            left_out = export(project, git, target)
+            if arguments.tree == "checkout":
+                if target.exists():
+                    shutil.rmtree(target)
+                left_out = check_out(git, project.commit, target)
+            else:
+                left_out = export(project, git, target)
         except subprocess.CalledProcessError as error:
             reason = error.stderr.decode(errors="replace").strip() if error.stderr else error
             print(f"{project.name}: not exported ({reason})")

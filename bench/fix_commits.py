@@ -48,7 +48,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from corpus import missing_blobs
+from corpus import check_out
 
 HERE = Path(__file__).resolve().parent
 DOCFACT = Path(sys.executable).parent / "docfact"
@@ -148,28 +148,6 @@ class Checker:
                 by_line[finding["path"], line].append(finding)
         subprocess.run(["rm", "-rf", str(tree)], check=True)
         return by_line
-
-
-def check_out(mirror: Path, commit: str, tree: Path) -> None:
-    """A clone of the mirror sharing its objects, at ``commit`` (detached), without the
-    files the mirror lacks (git cannot check out a blob it does not have)."""
-    git = ["git", "-C", str(tree)]
-    subprocess.run(
-        ["git", "clone", "--quiet", "--shared", "--no-checkout", str(mirror), str(tree)],
-        check=True,
-    )
-    lacking = missing_blobs(mirror, commit)
-    if lacking:  # non-cone patterns: everything but those paths
-        subprocess.run([*git, "config", "core.sparseCheckout", "true"], check=True)
-        patterns = ["/*", *(f"!/{_escaped(path)}" for path in lacking)]
-        (tree / ".git" / "info").mkdir(exist_ok=True)
-        (tree / ".git" / "info" / "sparse-checkout").write_text("\n".join(patterns) + "\n")
-    subprocess.run([*git, "checkout", "--quiet", "--detach", commit], check=True)
-
-
-def _escaped(path: str) -> str:
-    """A path as a gitignore-style pattern that matches only itself."""
-    return "".join("\\" + c if c in "*?[]!#\\" else c for c in path)
 
 
 def export_package(mirror: Path, commit: str, package: str, tree: Path) -> None:

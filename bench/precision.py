@@ -31,6 +31,7 @@ bench/precision_labels.csv with verdict and reason left empty, followed by two c
 the labeller that are not stored: the finding's message and its sentence.
 
 Usage: python bench/precision.py CORPUS [--half dev|test|all] [--project NAME ...] [--todo]
+           [--judged true|false|unsure]
 """
 
 from __future__ import annotations
@@ -318,6 +319,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--todo", action="store_true", help="print the unlabelled findings as label rows to fill in"
     )
+    parser.add_argument(
+        "--judged",
+        metavar="VERDICT",
+        choices=VERDICTS,
+        help="also list the findings labelled so (false: the false alarms left)",
+    )
     arguments = parser.parse_args(argv)
     projects = chosen(read_projects(), arguments.half, arguments.project)
     labels = read_labels()
@@ -327,6 +334,11 @@ def main(argv: list[str] | None = None) -> int:
         if o.unlabelled:
             print(f"\nunlabelled in {o.project.name}:")
             for f in o.unlabelled:
+                print(f"  {f.path}:{f.line} {f.code} {f.message}")
+        shown = [f for f, verdict in o.judged if verdict == arguments.judged]
+        if shown:
+            print(f"\n{arguments.judged} in {o.project.name}:")
+            for f in shown:
                 print(f"  {f.path}:{f.line} {f.code} {f.message}")
         lost = [row for row in o.gone if row["verdict"] != "false"]
         if lost:

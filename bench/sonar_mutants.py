@@ -147,9 +147,11 @@ async def score_all(units, writer: Writer, server: ScriptedServer, cache_dir: Pa
     cache = Cache(cache_dir / "faithful")
     began = time.monotonic()
     every = [(a, r) for a, r, _ in units]
-    await score_units(every, settings, cache, LlmClient(settings.llm), sonar=True, ssc=False)
+    again = await score_units(
+        every, settings, cache, LlmClient(settings.llm), sonar=True, ssc=False
+    )
     cache.close()
-    results["cached"] = ({}, time.monotonic() - began)
+    results["cached"] = (again, time.monotonic() - began)
     return results
 
 
@@ -234,10 +236,13 @@ def report(units, labels: dict[str, str], results, programs, analysis_s: float) 
         f" DF304 on measured mutants: {share('DF304', 'mutants measured')}"
     )
     lines.append("time: " + ", ".join(f"{m} {results[m][1]:.0f} s" for m in MODES))
+    again = results["cached"][0]
+    missed = [symbol for symbol, scores in again.items() if not scores.sonar.cache_hit]
     lines.append(
         f"a fully cached pass: {results['cached'][1]:.1f} s, besides the analysis without a"
-        f" model: {analysis_s:.1f} s"
+        f" model: {analysis_s:.1f} s; measured again (not kept): {len(missed)} of {len(again)}"
     )
+    rows += [f"  not kept: {s}: {again[s].sonar.correctness.how[:200]}" for s in missed]
     if reasons:
         lines.append("faithful not executed, by reason:")
         lines += [f"  {count:3}  {why}" for why, count in reasons.most_common(15)]

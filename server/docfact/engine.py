@@ -37,8 +37,9 @@ from .source.javadoc import parse_javadoc
 from .source.lines import LineIndex
 from .source.segment import segments as split_segments
 
-# A name-existence finding told by the name's history in git (``history.py``), or None.
-History = Callable[[Finding], Finding | None]
+# A name-existence finding told by the name's history in git (``history.py``), or None;
+# the second argument says whether the project still defines a name (moved, not removed).
+History = Callable[[Finding, Callable[[str], bool]], Finding | None]
 
 EMPTY_MODULE = Module(units=(), defined_names=frozenset(), imported_names=frozenset())
 
@@ -249,6 +250,8 @@ def resolve(
 
 def _with_evidence(finding: Finding, project: ProjectGraph, history: History | None) -> Finding:
     """A name-existence finding with what shows what was meant, else a preview one."""
+    if evidence.has_evidence(finding):
+        return finding
     if finding.fix is None and finding.code in ("DF102", "DF103", "DF107"):
         meant = evidence.builtin_near_miss(finding) or evidence.project_near_miss(
             finding, names_near(project, finding.subject)
@@ -260,7 +263,7 @@ def _with_evidence(finding: Finding, project: ProjectGraph, history: History | N
     near = evidence.near_miss_evidence(finding, project.where_defined)
     if near is not None:
         return replace(finding, evidence=(*finding.evidence, near))
-    told = history(finding) if history is not None else None
+    told = history(finding, lambda name: bool(project.named(name))) if history else None
     return told if told is not None else evidence.unverified(finding)
 
 

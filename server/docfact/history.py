@@ -7,11 +7,12 @@ and what took its place: "`create_index_sig` was removed in abc1234 (2023-05-02)
 `build_index` replaced it".
 
 The history is read once per repository and HEAD, in one pass over the diffs of the last
-``MAX_COMMITS`` commits that touched Python files (``git log -p -U0``): every removed
-``def`` and ``class``, every removed parameter (of a removed signature line, or a line of
-a multi-line signature in a hunk git places in that function), and what the same commit
-added to the same file. Outside git, in a shallow clone, or when git fails or takes too
-long, there is no history, and only near misses count as evidence.
+``MAX_COMMITS`` commits that touched Python files (``git log -p``): every removed ``def``
+and ``class``, instance attribute (``self.x = ...``) and module global, every removed
+parameter (of a removed signature line, or a line of a multi-line signature in a hunk git
+places in that function), and what the same commit added to the same file. Outside git,
+in a shallow clone, or when git fails or takes too long, there is no history, and only
+near misses count as evidence.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import difflib
 import logging
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -35,6 +36,8 @@ GIT_TIMEOUT_S = 60.0
 _COMMIT = "\x00commit "
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\((.*)$")
 _CLASS = re.compile(r"^\s*class\s+(\w+)\b")
+# An attribute set on an instance, or a module's global (``TIMEOUT = 5``, ``x: int = 0``).
+_ASSIGNMENT = re.compile(r"^(?:\s+self\.)?([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _PARAMETER_LINE = re.compile(r"^\s*\**(\w+)\s*(?::[^=]*)?(?:=.*)?,?\s*(?:\)\s*(?:->.*)?:?)?\s*$")
 _PARAMETER = re.compile(r"(?:^|,)\s*\**(\w+)\s*(?=[:=,)]|$)")
 _NOT_PARAMETERS = frozenset({"self", "cls"})
@@ -57,6 +60,9 @@ class _Index:
     # What each commit added: definitions by (commit, path), parameters by (commit, function)
     added_definitions: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     added_parameters: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # ... and what it removed (see ``_new``)
+    removed_definitions: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    removed_parameters: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
 
 class NameHistory:
@@ -80,9 +86,13 @@ class NameHistory:
         head = _git(start, "rev-parse", "HEAD")
         return cls(Path(top), head) if head else None
 
-    def __call__(self, finding: Finding) -> Finding | None:
+    def __call__(
+        self, finding: Finding, still_defined: Callable[[str], bool] = lambda name: False
+    ) -> Finding | None:
         """A name-existence finding told by its history (when the name went, and what
-        replaced it as an unsafe fix), or None when git knows nothing of the name."""
+        replaced it as an unsafe fix), or None when git knows nothing of the name.
+        A definition removed from one file that the project ``still_defined`` elsewhere
+        was moved, not removed: that tells nothing of the reference."""
         name = finding.subject.rsplit(".", 1)[-1]
         if not name.isidentifier():
             return None
@@ -91,13 +101,15 @@ class NameHistory:
         change = index.parameters.get((function, name))
         if change is not None:
             what = f"was a parameter of `{function}` until"
-            added = index.added_parameters.get((change.commit, function), set())
+            in_function = (change.commit, function)
+            added = _new(index.added_parameters, index.removed_parameters, in_function)
         else:
             change = index.definitions.get(name)
-            if change is None:
+            if change is None or still_defined(name):
                 return None
             what = "was removed in"
-            added = index.added_definitions.get((change.commit, change.path), set())
+            where = (change.commit, change.path)
+            added = _new(index.added_definitions, index.removed_definitions, where)
         said = f"`{name}` {what} {change.commit} ({change.date})"
         successor = _successor(name, added)
         fix = finding.fix
@@ -124,6 +136,17 @@ class NameHistory:
         if self._index is None:
             self._index = _index(self.top)
         return self._index
+
+
+def _new(
+    added: dict[tuple[str, str], set[str]],
+    removed: dict[tuple[str, str], set[str]],
+    key: tuple[str, str],
+) -> set[str]:
+    """What a commit added at ``key`` and did not remove there too: a changed line is removed
+    and added again, and the names it kept (the other parameters of a one-line signature)
+    replaced nothing."""
+    return added.get(key, set()) - removed.get(key, set())
 
 
 def _successor(name: str, added: set[str]) -> str | None:
@@ -219,6 +242,8 @@ class _Reader:
         elif cls:
             self._names(sign, [cls.group(1)], "")
             self.signature = ""
+        elif not self.signature and (assigned := _ASSIGNMENT.match(code)):
+            self._names(sign, [assigned.group(1)], "")
         elif self.signature and _PARAMETER_LINE.match(code):
             self._names(sign, [], code)
             if _closes(code):
@@ -232,17 +257,20 @@ class _Reader:
         found = [
             n for n in _PARAMETER.findall(parameters.split(")")[0]) if n not in _NOT_PARAMETERS
         ]
+        commit = self.change.commit
         if sign == "-":
             for name in definitions:
                 self._remember(self.index.definitions, name)
             for name in found:
                 self._remember(self.index.parameters, (function, name))
+            by_path, by_function = self.index.removed_definitions, self.index.removed_parameters
         elif sign == "+":
-            commit = self.change.commit
-            added = self.index.added_definitions.setdefault((commit, self.change.path), set())
-            added.update(definitions)
-            if found:
-                self.index.added_parameters.setdefault((commit, function), set()).update(found)
+            by_path, by_function = self.index.added_definitions, self.index.added_parameters
+        else:
+            return
+        by_path.setdefault((commit, self.change.path), set()).update(definitions)
+        if found:
+            by_function.setdefault((commit, function), set()).update(found)
 
     def _remember(self, table: dict, key: object) -> None:
         if key not in table:  # newest first: the first removal read is the last one made

@@ -99,11 +99,11 @@ def _mirror_lacking_a_blob(tmp_path: Path) -> tuple[Path, str, str]:
 
 
 def test_fix_commits_checks_out_with_history_without_the_lacking_blob(tmp_path: Path) -> None:
-    import fix_commits
+    import corpus
 
     mirror, first, last = _mirror_lacking_a_blob(tmp_path)
     tree = tmp_path / "tree"
-    fix_commits.check_out(mirror, last, tree)
+    corpus.check_out(mirror, last, tree)
     assert (tree / "pkg" / "mod.py").read_text() == '"""A module."""\n'
     assert not (tree / "big.bin").exists()
     assert _git(tree, "rev-parse", "HEAD") == last
@@ -144,3 +144,19 @@ def test_rule_table_counts_verdicts_per_code_over_all_docstrings() -> None:
     assert rules[1].false_per_100 == 0.5
     overall = precision.table("rule", rules, rules_of=400)[-1]
     assert overall.split()[:7] == ["overall", "400", "4", "1", "2", "0", "1"]
+
+
+def test_corpus_checkout_keeps_the_history(tmp_path: Path) -> None:
+    bare, first, commit = _mirror_lacking_a_blob(tmp_path)
+    projects = tmp_path / "projects.csv"
+    projects.write_text(f"name,repo,commit,folder,half\ndemo,owner/demo,{commit},pkg,dev\n")
+    corpus = tmp_path / "corpus"
+    run = [sys.executable, str(BENCH / "corpus.py"), str(bare.parent.parent), str(corpus)]
+    done = subprocess.run(
+        [*run, "--csv", str(projects), "--tree", "checkout"], text=True, capture_output=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    tree = corpus / "demo"
+    assert (tree / "pkg" / "mod.py").read_text() == '"""A module."""\n'
+    assert "left out: big.bin" in done.stdout
+    assert _git(tree, "log", "--format=%H").split() == [commit, first]

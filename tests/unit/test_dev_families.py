@@ -104,3 +104,48 @@ def test_an_awaitable_is_documented_by_what_awaiting_it_gives():
     '''
     assert codes(source) == []
     assert codes(source.replace("tuple: The host", "str: The host")) == [("DF202", "str")]
+
+
+def test_members_inherited_from_a_generic_base():
+    # pymongo: ``class AsyncCollectionChangeStream(AsyncChangeStream[_DocumentType])``
+    # documented as having the ``next`` its generic base defines.
+    source = '''
+        from typing import Generic, TypeVar
+
+        T = TypeVar("T")
+
+
+        class Stream(Generic[T]):
+            """A stream."""
+
+            def next(self):
+                """The next item."""
+
+
+        class SubStream(Stream[T]):
+            """A stream of one collection."""
+
+
+        def watch():
+            """Watch: returns a :class:`SubStream`; call :meth:`~sample.SubStream.next`."""
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("SubStream.next", "SubStream.nxet")) == [
+        ("DF107", "sample.SubStream.nxet")
+    ]
+
+
+def test_a_base_made_by_a_call_may_give_any_member():
+    # ``class Point(namedtuple("Point", "x y"))`` has ``x``, made at run time.
+    source = '''
+        from collections import namedtuple
+
+
+        class Point(namedtuple("Point", "x y")):
+            """A point."""
+
+
+        def norm():
+            """The length of :attr:`Point.x` and :attr:`Point.y` together."""
+    '''
+    assert codes(source) == []

@@ -27,10 +27,32 @@ from docfact.runner import check_paths
         ("max_values", "max_value", "one letter apart"),
         ("type_or_interface", "type_or_iface", "the same words, one of them shortened"),
         ("interface_or_class", "class_or_interface", "the same words in another order"),
+        ("orderServers", "orderedServers", "the same words, one of them shortened"),
+        # In scope only: a member of the class named, a name of the unit or its file.
+        ("pidFilePath", "pidFile", "the same name but for its last word"),
+        ("image_store", "image_store_config", "the same name but for its last word"),
+        (
+            "http._GenericHTTPChannel",
+            "http._GenericHTTPChannelProtocol",
+            "the same name but for its last word",
+        ),
+        ("mimetimes", "mimetypes", "two letters apart"),
     ],
 )
 def test_near_misses(written, meant, how):
     assert near_miss(written, meant) == how
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("pidFilePath", "pidFile"),
+        ("mimetimes", "mimetypes"),
+        ("ungzip_bytes", "gunzip_bytes"),
+    ],
+)
+def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, meant):
+    assert near_miss(written, meant, scoped=False) is None
 
 
 @pytest.mark.parametrize(
@@ -47,6 +69,11 @@ def test_near_misses(written, meant, how):
         ("a.b", "a.b.c"),
         ("exc", "exceptions"),  # one word shortened: as likely another name
         ("num_items", "n_items"),  # a letter is no abbreviation to tell
+        ("timeout", "timeout_ms"),  # a word more to a one-word name: another name
+        ("store_config", "image_store_config"),  # a word before, not after
+        ("processes", "processed"),  # two letters, but an inflection
+        ("parameters", "parameter"),
+        ("serialize", "serializer"),
     ],
 )
 def test_no_near_miss(written, meant):
@@ -161,6 +188,60 @@ def test_history_tells_a_renamed_parameter_and_a_removed_helper(tmp_path):
     assert "`lookup_item` was removed in" in message and "`find_item` replaced it" in message
 
 
+def test_a_definition_moved_to_another_module_was_not_removed(tmp_path):
+    # pymongo: ``AsyncCursor`` left ``pymongo.cursor`` for ``pymongo.asynchronous.cursor``;
+    # a stale link to the old place is not told by "removed" history.
+    _git(tmp_path, "init", "-q")
+    _project(
+        tmp_path,
+        """
+        def lookup_item(name):
+            return name
+        """,
+    )
+    (tmp_path / "shop" / "orders.py").write_text(
+        'def order(name):\n    """Find it with :func:`shop.stock.lookup_item`."""\n'
+    )
+    _commit(tmp_path, "first")
+    (tmp_path / "shop" / "stock.py").write_text("")
+    (tmp_path / "shop" / "finder.py").write_text("def lookup_item(name):\n    return name\n")
+    _commit(tmp_path, "move")
+    assert _found(tmp_path) == []
+    (tmp_path / "shop" / "finder.py").unlink()
+    _commit(tmp_path, "remove")
+    [(code, message, _, _)] = _found(tmp_path)
+    assert code == "DF107" and "`lookup_item` was removed in" in message
+
+
+def test_history_tells_a_removed_attribute_and_a_removed_global(tmp_path):
+    # flask: ``:attr:`Flask.build_error_handler``` after ``self.build_error_handler = None``
+    # went from ``Flask.__init__``.
+    _git(tmp_path, "init", "-q")
+    before = """
+        RETRIES = 3
+
+
+        class App:
+            def __init__(self):
+                self.build_error_handler = None
+                self.handlers = []
+
+
+        def build(app):
+            \"\"\"Calls :attr:`App.build_error_handler`, up to :data:`RETRIES` times.\"\"\"
+            return app
+        """
+    _project(tmp_path, before)
+    _commit(tmp_path, "first")
+    after = textwrap.dedent(before).replace("        self.build_error_handler = None\n", "")
+    (tmp_path / "shop" / "stock.py").write_text(after.replace("RETRIES = 3\n", ""))
+    _commit(tmp_path, "drop")
+    found = {message.split("`")[1]: message for _, message, _, _ in _found(tmp_path)}
+    assert set(found) == {"App.build_error_handler", "RETRIES"}, found
+    assert "`build_error_handler` was removed in" in found["App.build_error_handler"]
+    assert "`RETRIES` was removed in" in found["RETRIES"]
+
+
 def test_outside_git_and_in_the_cli_the_same(tmp_path):
     """The command line finds the same with history as the runner: one JSON report."""
     _git(tmp_path, "init", "-q")
@@ -217,3 +298,28 @@ def test_history_runs_no_program_the_repository_configures(tmp_path):
     _git(tmp_path, "config", "core.fsmonitor", f"sh -c 'touch {marker}'")
     assert [code for code, *_ in _found(tmp_path)] == ["DF102"]
     assert not marker.exists()
+
+
+def test_a_doctest_calling_the_functions_former_name_stands(tmp_path):
+    # scrapy's ``cachecontrol_directives(...)`` in the examples of ``parse_cachecontrol``
+    _project(
+        tmp_path,
+        '''
+        def gunzip_bytes(data):
+            """Decompress.
+
+            >>> ungzip_bytes(EMPTY) == b''
+            True
+            """
+            return data
+        ''',
+    )
+    [(code, _, evidence, fix)] = _found(tmp_path)
+    assert code == "DF108" and fix["replacement"] == "gunzip_bytes"
+    [former] = [e for e in evidence if e.get("kind") == "former name"]
+    assert "never `gunzip_bytes` itself" in former["text"]
+    # A name the examples' set-up may provide, sharing no word, stays unknown.
+    (tmp_path / "shop" / "stock.py").write_text(
+        (tmp_path / "shop" / "stock.py").read_text().replace("ungzip_bytes(", "inflate(")
+    )
+    assert _found(tmp_path) == []

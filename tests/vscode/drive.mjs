@@ -1,10 +1,11 @@
 // Drives code-server in headless Chromium (playwright-core) and prints one JSON line of
 // results on stdout. Used by test_vscode_e2e.py; run by hand as:
-//   node drive.mjs <url> <screenshot-dir> [configured|install|model]
+//   node drive.mjs <url> <screenshot-dir> [configured|install|model|rewrite]
 // In "install" mode docfact's own environment does not exist yet: the extension's message offers
 // to install it, which is clicked first. In "model" mode (a model configured, shop/judged.py in
 // the workspace) the file is edited once and saved, and the model's DF301 must then appear in
-// the editor and the Problems panel with no further keystroke.
+// the editor and the Problems panel with no further keystroke. In "rewrite" mode (a model and
+// SONAR configured, shop/bounds.py) a verified rewrite is asked for and applied.
 // NODE_PATH must let `import("playwright-core")` resolve (the test sets it).
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -82,6 +83,54 @@ const modelAfterSave = async () => {
   await shot("5-model-finding-after-save");
 };
 
+// The cursor to "line:column" of the editor (Go to Line).
+const goTo = async (position) => {
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+G");
+  await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
+  await page.keyboard.type(position);
+  await page.keyboard.press("Enter");
+};
+
+// A verified rewrite applied once: on clamp's description (line 2) the code action asks for
+// rewrites, SONAR verifies them in the background (scripted model, real sandbox), and the
+// one offered then is applied.
+const codeActions = async (wanted, attempts) => {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    await goTo("2:30");
+    await page.waitForTimeout(500);
+    await page.keyboard.press("Control+.");
+    const row = page.locator(".action-widget .monaco-list-row", { hasText: wanted }).first();
+    if (await row.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+      return row;
+    }
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(2000); // the server may still be starting or indexing
+  }
+  throw new Error(`no code action "${wanted}": ${(await page.locator(".action-widget").allInnerTexts()).join(" | ")}`);
+};
+
+const rewriteApplied = async () => {
+  const ask = await codeActions("more abstractly (rewrites verified by SONAR)", 30);
+  results.asked = await ask.innerText();
+  await ask.click();
+  step("rewrites asked for");
+  const note = page.locator(".notification-toast", { hasText: "verified rewrite" }).first();
+  await note.waitFor({ timeout: 400_000 });
+  results.note = await note.innerText();
+  step("rewrites verified");
+  const offer = await codeActions("SONAR Abstraction", 3);
+  results.offer = await offer.innerText();
+  await shot("6-rewrite-offered");
+  await offer.click();
+  const editor = page.locator(".monaco-editor .view-lines").first();
+  // (the editor draws spaces as no-break spaces: \s matches both)
+  await page.waitForFunction(() => /limited\sto\sthe\srange/.test(document.querySelector(".monaco-editor .view-lines")?.textContent ?? ""), null, { timeout: 20_000 });
+  results.after = (await editor.innerText()).replace(/\u00a0/g, " ");
+  step("rewrite applied");
+  await shot("7-rewrite-applied");
+};
+
 // The static checks' walk-through: (the install offer,) squiggles, the Problems panel, the
 // hover, a quick fix applied and saved.
 const staticChecks = async () => {
@@ -129,11 +178,7 @@ const staticChecks = async () => {
 
   // A quick fix on the `ammount` finding: go to the line, open the quick fix menu, accept.
   await page.keyboard.press("Escape");
-  await page.locator(".monaco-editor .view-lines").first().click();
-  await page.keyboard.press("Control+G");
-  await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
-  await page.keyboard.type("27:10");
-  await page.keyboard.press("Enter");
+  await goTo("27:10");
   await page.waitForTimeout(1000);
   results.before = await page.locator(".monaco-editor .view-lines").first().innerText();
   await page.keyboard.press("Control+.");
@@ -159,7 +204,7 @@ try {
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } }).catch(() => {});
   await page.keyboard.press("Control+P");
   await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
-  const opened = mode === "model" ? "judged.py" : "stock.py";
+  const opened = { model: "judged.py", rewrite: "bounds.py" }[mode] ?? "stock.py";
   await page.keyboard.type(opened);
   // Wait for the file among the results (a busy machine is slow to search), then open it.
   const row = page.locator(".quick-input-list .monaco-list-row", { hasText: opened }).first();
@@ -171,6 +216,8 @@ try {
 
   if (mode === "model") {
     await modelAfterSave();
+  } else if (mode === "rewrite") {
+    await rewriteApplied();
   } else {
     await staticChecks();
   }

@@ -1,8 +1,9 @@
 """docfact inside a real VS Code: code-server in headless Chromium, driven by playwright-core.
 
-Three runs: the static checks (warnings, hover, a quick fix applied), the install into
-docfact's own environment, and a scripted model whose finding appears after a save with no
-keystroke. Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
+Four runs: the static checks (warnings, hover, a quick fix applied), the install into
+docfact's own environment (offline), a scripted model whose finding appears after a save with
+no keystroke, and a verified rewrite asked for, offered and applied. Skipped unless
+DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
 
     apt-get install -y chromium libkrb5-dev build-essential
     tests/vscode/setup_tools.sh              # Node 24, code-server, playwright-core
@@ -156,6 +157,42 @@ def test_the_model_finding_appears_after_a_save_with_no_keystroke(
     assert results["squigglesAfter"] > results["squigglesBefore"], results  # the model's squiggle
     names = [s["name"] for s in results["steps"]]
     assert names.index("saved") < names.index("model finding shown")
+
+
+def test_a_verified_rewrite_is_offered_and_applied_once(
+    vsix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scripted pool of tests/lsp/test_editor_rewrites.py (one rewrite keeps clamp's
+    behaviour and reads more abstractly): asked for from the code action menu, verified in
+    the background (real sandbox), offered there and applied, the sections kept."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "llm"))
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "lsp"))
+    from llm_helpers import KEY_ENV, SECRET
+    from scripted_server import ScriptedServer
+    from test_editor_rewrites import ABSTRACT, SECTIONS, SOURCE, WITH_SONAR, answer_sonar
+
+    workspace = tmp_path / "workspace"
+    (workspace / "shop").mkdir(parents=True)
+    (workspace / "shop" / "bounds.py").write_text(SOURCE)
+    (workspace / ".vscode").mkdir()
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    with ScriptedServer(responder=answer_sonar) as model:
+        settings = {
+            "docfact.interpreter": [sys.executable],
+            "docfact.llm.model": "openai/test-model",
+            "docfact.llm.apiBase": model.base_url,
+            "docfact.llm.apiKeyEnv": KEY_ENV,
+            **{f"docfact.sonar.{key}": value for key, value in WITH_SONAR.items()},
+        }
+        (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings))
+        results = _drive(vsix, tmp_path, workspace, "rewrite", SHOTS / "rewrite")
+    assert results.get("ok"), results.get("error")
+    assert "verified rewrite" in results["note"]
+    assert "Correctness 1.00 → 1.00" in results["offer"], results["offer"]
+    assert ABSTRACT in results["after"] and "Args:" in results["after"]
+    names = [s["name"] for s in results["steps"]]
+    assert names.count("rewrite applied") == 1
+    assert SECTIONS.strip().splitlines()[0] in results["after"]
 
 
 def _drive(

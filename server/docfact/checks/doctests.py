@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..model import Field, Finding, Segment
+from ..model import Evidence, Field, Finding, Segment
 from ..source.doctests import DoctestCode, doctest_code
 from .context import CheckContext
+from .evidence import FORMER_NAME
 from .names import closest_name
 from .referents import Names
 from .registry import rule
@@ -39,9 +40,8 @@ def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
     for name in code.names:
         if name.text in known or name.text in code.bound or "_" + name.text in known:
             continue  # ... or a private name by its public spelling (``write_call``)
-        closest = closest_name(
-            name.text, (known - ctx.universal_names) | code.bound
-        ) or _former_name(ctx, code, name.text)
+        former = _former_name(ctx, code, name.text)
+        closest = closest_name(name.text, (known - ctx.universal_names) | code.bound) or former
         if closest is None or len(name.text) < 4:
             continue  # a name the set-up may provide (``np``, ``xps``): not a clear typo
         yield _finding(
@@ -50,6 +50,7 @@ def doctest_unresolved_name(ctx: CheckContext) -> Iterator[Finding]:
             f"`{name.text}` is used in a doctest but defined nowhere; did you mean `{closest}`?",
             ("defined", name.text),
             closest,
+            _former_name_evidence(ctx, name.text) if closest == former else (),
         )
     for dotted in code.dotted:
         target = _absolute(code, dotted.text, known)
@@ -90,6 +91,17 @@ def _former_name(ctx: CheckContext, code: DoctestCode, name: str) -> str | None:
     return None if unit.name in used or unit.name in code.bound else unit.name
 
 
+def _former_name_evidence(ctx: CheckContext, name: str) -> tuple[Evidence, ...]:
+    """What shows ``name`` is the documented unit's old name: its examples call it, never
+    the unit itself, and the module has no ``name`` (they would fail with a NameError)."""
+    unit = ctx.unit
+    said = (
+        f"the examples of `{unit.name}` call `{name}`, never `{unit.name}` itself, and "
+        f"the module has no `{name}`"
+    )
+    return (Evidence(unit.name, ctx.path, unit.def_line + 1, said, FORMER_NAME),)
+
+
 def _words(name: str) -> set[str]:
     """The words of a snake_case or CamelCase name long enough to tell it (not ``get``)."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).replace("_", " ")
@@ -119,6 +131,7 @@ def _finding(
     message: str,
     condition: tuple[str, str],
     closest: str | None = None,
+    evidence: tuple[Evidence, ...] = (),
 ) -> Finding:
     """A finding on ``where``, whose sentence is the doctest line holding it."""
     value = ctx.docstring.text.value
@@ -134,5 +147,6 @@ def _finding(
         where.end,
         segment=segment,
         fix=(f"Replace with `{closest}`", closest) if closest else None,
+        evidence=evidence,
         condition=condition,
     )

@@ -10,7 +10,10 @@ project that is now different:
   typo, a transposition, another case, a missing or extra ``_``, the same words in
   another order), and not an English inflection of it (``labels``, ``restarting``);
 - its *history*: the name was a definition of the project, or a parameter of the
-  documented function, in an earlier commit and is gone now (``history.py`` reads git).
+  documented function, in an earlier commit and is gone now (``history.py`` reads git);
+- a *former name*: a doctest calls it where the documented function's own name belongs
+  (the examples never call the function itself, the two names share a word, and the
+  module has no such name: the example would fail with a NameError).
 
 A finding with neither is *unknown*: it is kept as a preview finding, shown only when the
 user asks for preview behaviour (``--preview``, ``preview = true``), as ruff does.
@@ -28,9 +31,12 @@ from .referents import one_typo_apart
 
 # The rules whose findings say that a name does not exist.
 NAME_EXISTENCE_RULES = frozenset({"DF102", "DF103", "DF107", "DF108", "DF109"})
-# Evidence.kind of the two kinds of evidence.
+# Evidence.kind of the kinds of evidence.
 NEAR_MISS = "near miss"
 HISTORY = "history"
+FORMER_NAME = "former name"
+# Kinds a check attaches when it makes the finding (history is found later, in git).
+_FOUND_BY_CHECKS = frozenset({NEAR_MISS, FORMER_NAME})
 
 # Endings English adds to a word: a name that differs from a real one only by these is
 # that word inflected (``label``/``labels``, ``restart``/``restarted``), not a typo.
@@ -41,18 +47,68 @@ _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_")
 # A misspelling of a name of any file of the project (not of the unit's own scope).
 _SHORTEST_PROJECT_TYPO = 6
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# A word added at the end of a name: ``_config``, ``Path``, ``Protocol``.
+_ADDED_WORD = re.compile(r"_[a-z0-9]+|_?[A-Z][a-z0-9]+|_[A-Z0-9]+")
+# Two letters apart counts only for names this long, where few real names are so alike.
+_SHORTEST_TWO_TYPOS = 9
 
 
-def near_miss(written: str, meant: str) -> str | None:
+def near_miss(written: str, meant: str, scoped: bool = True) -> str | None:
     """How ``written`` misspells ``meant`` (a few words for the message), or None when
-    the two are not one small edit apart. Dotted names must differ in one part only."""
+    the two are not one small edit apart. Dotted names must differ in one part only.
+    ``scoped``: ``meant`` is one of the few names in scope where the text stands (a
+    parameter, a member of the class named, a name of the module), so that a looser
+    likeness still points at it: a word more or less at the end of a name of words, two
+    letters in a long name. Against the names of a whole project or the builtins, only
+    one small edit counts."""
     written_parts, meant_parts = written.split("."), meant.split(".")
     if len(written_parts) != len(meant_parts):
         return None
     differing = [(w, m) for w, m in zip(written_parts, meant_parts) if w != m]
     if len(differing) != 1:
         return None
-    return _one_edit(*differing[0])
+    found = _one_edit(*differing[0])
+    if found is None and scoped:
+        found = _alike_in_scope(*differing[0])
+    return found
+
+
+def _alike_in_scope(written: str, meant: str) -> str | None:
+    if _one_word_more(written, meant) or _one_word_more(meant, written):
+        return "the same name but for its last word"
+    if (
+        min(len(written), len(meant)) >= _SHORTEST_TWO_TYPOS
+        and _edits(written.lower(), meant.lower()) == 2
+        and not _inflected(written, meant)
+        and not _numbered(written, meant)
+    ):
+        return "two letters apart"
+    return None
+
+
+def _one_word_more(short: str, long: str) -> bool:
+    """Whether ``long`` is ``short``, a name of two words or more, with one word added
+    at its end (``pidFile``/``pidFilePath``, ``image_store``/``image_store_config``)."""
+    if len(_WORDS.findall(short)) < 2 or not long.startswith(short):
+        return False
+    rest = long[len(short) :]
+    return bool(_ADDED_WORD.fullmatch(rest))
+
+
+def _edits(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (adjacent transpositions count one)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            cost = 0 if char_a == char_b else 1
+            best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                best = min(best, previous2[j - 2] + 1)
+            current.append(best)
+        previous2, previous = previous, current
+    return previous[-1]
 
 
 def _one_edit(written: str, meant: str) -> str | None:
@@ -84,7 +140,7 @@ def _abbreviated(a: str, b: str) -> bool:
     """Whether two names of several words differ in one word only, one the other's
     abbreviation: its first letter, then letters of it in order (``type_or_iface``,
     ``type_or_interface``)."""
-    words_a, words_b = a.lower().split("_"), b.lower().split("_")
+    words_a, words_b = _ordered_words(a), _ordered_words(b)
     if len(words_a) != len(words_b) or len(words_a) < 2:
         return False
     differing = [(x, y) for x, y in zip(words_a, words_b) if x != y]
@@ -92,6 +148,11 @@ def _abbreviated(a: str, b: str) -> bool:
         return False
     short, long = sorted(differing[0], key=len)
     return len(short) >= 2 and short[0] == long[0] and _subsequence(short, long)
+
+
+def _ordered_words(name: str) -> list[str]:
+    """The words of a snake_case or CamelCase name, lowercase, in order."""
+    return [word.lower() for word in _WORDS.findall(name)]
 
 
 def _subsequence(short: str, long: str) -> bool:
@@ -104,14 +165,20 @@ def _words(name: str) -> list[str]:
 
 
 def _inflected(a: str, b: str) -> bool:
-    """Whether one name is the other, a plain lowercase word, with an English ending (or
-    its ``e`` dropped first: ``parse``/``parsing``). A name made of words (``max_values``,
-    ``RaisesGroups``) names code: one letter more is a typo or a stale name."""
+    """Whether the two names are one plain lowercase word with different English endings
+    (``label``/``labels``, ``parse``/``parsing``, ``processes``/``processed``). A name made
+    of words (``max_values``, ``RaisesGroups``) names code: one letter more is a typo or a
+    stale name."""
     if not (a.isalpha() and a.islower() and b.isalpha() and b.islower()):
         return False
-    short, long = sorted((a, b), key=len)
-    stems = {short, short[:-1] if short.endswith("e") else short}
-    return any(long == stem + ending for stem in stems for ending in _INFLECTIONS)
+    return bool(_stems(a) & _stems(b))
+
+
+def _stems(word: str) -> set[str]:
+    """The word itself and what it is without an English ending (or its final ``e``)."""
+    found = {word, word[:-1]} if word.endswith("e") else {word}
+    found |= {word[: -len(ending)] for ending in _INFLECTIONS if word.endswith(ending)}
+    return found
 
 
 def _numbered(a: str, b: str) -> bool:
@@ -129,15 +196,19 @@ def near_miss_evidence(
     if finding.fix is None or not finding.subject:
         return None
     meant = finding.fix.replacement
-    how = near_miss(finding.subject, meant)
+    defined, own = (
+        where_defined(meant, finding.symbol),
+        where_defined(finding.symbol, finding.symbol),
+    )
+    # In scope: a member of the object the dotted name starts from, a name of the unit
+    # (a parameter, a local, what its examples bind: no definition of its own), or of
+    # the docstring's own file; not a name from anywhere in the project.
+    scoped = "." in finding.subject or defined is None or (own is not None and defined[0] == own[0])
+    how = near_miss(finding.subject, meant, scoped)
     if how is None:
         return None
     # A parameter or a local has no definition of its own: the unit's is where it is.
-    path, line = (
-        where_defined(meant, finding.symbol)
-        or where_defined(finding.symbol, finding.symbol)
-        or ("", 0)
-    )
+    path, line = defined or own or ("", 0)
     return Evidence(meant, path, line, f"`{finding.subject}` and `{meant}`: {how}", NEAR_MISS)
 
 
@@ -147,7 +218,7 @@ def project_near_miss(finding: Finding, candidates: Iterable[str]) -> str | None
     one edit seldom turns another name into it counts (``fseek`` is no ``seek``)."""
     if len(finding.subject) < _SHORTEST_PROJECT_TYPO or not finding.subject.isidentifier():
         return None
-    near = {c for c in candidates if near_miss(finding.subject, c) is not None}
+    near = {c for c in candidates if near_miss(finding.subject, c, scoped=False) is not None}
     return near.pop() if len(near) == 1 else None
 
 
@@ -156,8 +227,13 @@ def builtin_near_miss(finding: Finding) -> str | None:
     (twisted's C-markup "tupple" for the builtin tuple)."""
     if len(finding.subject) < _SHORTEST_TYPO or not finding.subject.isidentifier():
         return None
-    near = {b for b in _BUILTINS if near_miss(finding.subject, b) is not None}
+    near = {b for b in _BUILTINS if near_miss(finding.subject, b, scoped=False) is not None}
     return near.pop() if len(near) == 1 else None
+
+
+def has_evidence(finding: Finding) -> bool:
+    """Whether the check that made ``finding`` already showed what was meant."""
+    return any(e.kind in _FOUND_BY_CHECKS for e in finding.evidence)
 
 
 def unverified(finding: Finding) -> Finding:

@@ -41,6 +41,8 @@ arguments after the call (in-place work). Objects without their own equality com
 their attributes. A candidate that cannot be loaded has a ``problem`` and no cases.
 """
 
+import __future__
+
 import ast
 import copy
 import functools
@@ -65,11 +67,16 @@ class CaseTimeout(BaseException):
     does not swallow it (the alarm repeats in case it is swallowed anyway)."""
 
 
+class Enough(Exception):
+    """Raised to end the drawing of inputs: enough cases, or the time is up."""
+
+
 GIVE_UP = 3
 TRIES_PER_CASE = 4
 NO_HYPOTHESIS = "no generated inputs: hypothesis cannot be imported here"
 ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "it took")
 _OMIT = object()  # an argument left out of a case
+_ANNOTATIONS = __future__.annotations
 ANY = {"t": "any"}
 _constants: dict = {"str": [], "int": []}  # the original's literals (see _generate)
 MARKER = "SONAR-FUNCSIM "
@@ -181,11 +188,11 @@ def run(request, started):
     timeouts = [0] * (len(candidates) + 1)
 
     def one_case(case):
+        if seen["returned"] >= request["cases"]:
+            raise Enough()  # enough cases where the original returned: no more are drawn
         if time.monotonic() > deadline or timeouts[0] >= GIVE_UP:
             seen["out_of_time"] = True  # the cases tried are fewer than asked for
-            return
-        if seen["returned"] >= request["cases"]:
-            return  # enough cases where the original returned: the rest are not tried
+            raise Enough()
         args, kwargs, instance = case
         if instance is None and original.bind == "instance" and original.make is None:
             return  # no instance drawn for this case (its class would not build)
@@ -213,9 +220,12 @@ def run(request, started):
             _tally(tally, expected, actual, _show_call(args, kwargs, instance))
 
     calls = _seen_calls(home, base, case_s) if home else []
-    for case in calls:
-        one_case(case)
-    error = _generate(request, one_case, original if home else None)
+    try:
+        for case in calls:
+            one_case(case)
+        error = _generate(request, one_case, original if home else None)
+    except Enough:
+        error = None
     if timeouts[0] >= GIVE_UP:
         error = f"the original ran out of time on {GIVE_UP} inputs"
     return {
@@ -386,7 +396,13 @@ def _load(program, function, case_s, base=None, like=None):
         for name, value in vars(owner).items():
             if name.startswith(prefix):
                 namespace.setdefault(name, value)
-    loaded = _timed(lambda: exec(compile(tree, "<program>", "exec"), namespace), case_s * 5)
+    # Under the module's ``from __future__ import annotations`` the names its annotations
+    # use may exist only for type checkers (``if TYPE_CHECKING:``): compiled the same way.
+    flags = _ANNOTATIONS.compiler_flag if namespace.get("annotations") is _ANNOTATIONS else 0
+    loaded = _timed(
+        lambda: exec(compile(tree, "<program>", "exec", flags=flags, dont_inherit=True), namespace),
+        case_s * 5,
+    )
     if isinstance(loaded, str):
         return "loading timed out" if loaded.startswith("it took") else loaded
     if owner is not None and wrapped:
@@ -541,6 +557,8 @@ def _generate(request, one_case, original):
 
     try:
         differential()
+    except Enough:
+        return None
     except Exception as error:  # hypothesis gave up (or our comparison broke): say so
         return f"input generation stopped: {type(error).__name__}: {error}"[:300]
     return None

@@ -360,9 +360,9 @@ class _Extractor:
         superclasses = node.child_by_field_name("superclasses")
         bases = (
             [
-                self._text(b)
+                self._text(_generic_origin(b))
                 for b in superclasses.named_children
-                if b.type in ("identifier", "attribute")
+                if b.type not in ("keyword_argument", "comment")  # ``metaclass=``
             ]
             if superclasses
             else []
@@ -677,3 +677,11 @@ def _moved_unit(unit: Unit, delta: int, lines: int) -> Unit:
 
 def _moved_span(span: Span, delta: int) -> Span:
     return Span(span.start + delta, span.end + delta)
+
+
+def _generic_origin(base: tree_sitter.Node) -> tree_sitter.Node:
+    """A base as the class it names: ``Stream`` of ``Stream[T]``. Any other expression
+    (``namedtuple(...)``, ``*mixins``) is kept whole: a base that cannot be resolved, so
+    that the class may have any member."""
+    value = base.child_by_field_name("value") if base.type == "subscript" else None
+    return value if value is not None else base
