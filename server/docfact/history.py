@@ -60,6 +60,9 @@ class _Index:
     # What each commit added: definitions by (commit, path), parameters by (commit, function)
     added_definitions: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     added_parameters: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # ... and what it removed (see ``_new``)
+    removed_definitions: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    removed_parameters: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
 
 class NameHistory:
@@ -98,13 +101,15 @@ class NameHistory:
         change = index.parameters.get((function, name))
         if change is not None:
             what = f"was a parameter of `{function}` until"
-            added = index.added_parameters.get((change.commit, function), set())
+            in_function = (change.commit, function)
+            added = _new(index.added_parameters, index.removed_parameters, in_function)
         else:
             change = index.definitions.get(name)
             if change is None or still_defined(name):
                 return None
             what = "was removed in"
-            added = index.added_definitions.get((change.commit, change.path), set())
+            where = (change.commit, change.path)
+            added = _new(index.added_definitions, index.removed_definitions, where)
         said = f"`{name}` {what} {change.commit} ({change.date})"
         successor = _successor(name, added)
         fix = finding.fix
@@ -131,6 +136,17 @@ class NameHistory:
         if self._index is None:
             self._index = _index(self.top)
         return self._index
+
+
+def _new(
+    added: dict[tuple[str, str], set[str]],
+    removed: dict[tuple[str, str], set[str]],
+    key: tuple[str, str],
+) -> set[str]:
+    """What a commit added at ``key`` and did not remove there too: a changed line is removed
+    and added again, and the names it kept (the other parameters of a one-line signature)
+    replaced nothing."""
+    return added.get(key, set()) - removed.get(key, set())
 
 
 def _successor(name: str, added: set[str]) -> str | None:
@@ -241,17 +257,20 @@ class _Reader:
         found = [
             n for n in _PARAMETER.findall(parameters.split(")")[0]) if n not in _NOT_PARAMETERS
         ]
+        commit = self.change.commit
         if sign == "-":
             for name in definitions:
                 self._remember(self.index.definitions, name)
             for name in found:
                 self._remember(self.index.parameters, (function, name))
+            by_path, by_function = self.index.removed_definitions, self.index.removed_parameters
         elif sign == "+":
-            commit = self.change.commit
-            added = self.index.added_definitions.setdefault((commit, self.change.path), set())
-            added.update(definitions)
-            if found:
-                self.index.added_parameters.setdefault((commit, function), set()).update(found)
+            by_path, by_function = self.index.added_definitions, self.index.added_parameters
+        else:
+            return
+        by_path.setdefault((commit, self.change.path), set()).update(definitions)
+        if found:
+            by_function.setdefault((commit, function), set()).update(found)
 
     def _remember(self, table: dict, key: object) -> None:
         if key not in table:  # newest first: the first removal read is the last one made

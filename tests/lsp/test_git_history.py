@@ -115,7 +115,8 @@ async def test_a_commit_that_renamed_a_parameter_tells_the_stale_name_after_the_
     after = await _pull_until_told(client, uri, before.result_id, seen)
     [told] = [d for d in after.items if TOLD in d.message]
     commit = _git(workspace, "rev-parse", "--short", "HEAD").strip()
-    assert told.message.endswith(f"until {commit} (2023-05-02)")
+    # What replaced it: the one parameter the commit added that the signature did not keep.
+    assert told.message.endswith(f"until {commit} (2023-05-02); `count` replaced it")
     assert told.code == "DF102" and after.result_id != before.result_id
     # The watchers ask for git's refs too, or an editor would never say that HEAD moved.
     globs = [

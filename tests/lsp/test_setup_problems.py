@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lsp_harness import find_position, wait_until
 from lsprotocol import types
-from model_harness import model_options
+from model_harness import MODEL_WAIT, model_options
 from test_editor_judge import SOURCE, _save
 
 UNSET = "DOCFACT_TEST_KEY_THAT_IS_NOT_SET"
@@ -108,3 +108,23 @@ async def test_no_rewrite_is_offered_while_the_model_cannot_be_used(start, works
         )
     )
     assert not actions
+
+
+async def test_a_model_server_that_does_not_answer_is_told_once(start, workspace, model_server):
+    """No server listens at the configured address (the discard port): the failed calls
+    are told once in a window message naming the model and where it was asked, however
+    often the file is saved (the log says each failure and why)."""
+    options = model_options(model_server, apiBase="http://127.0.0.1:9/v1", maxRetries=0)
+    client = await start(options=options)
+    uri = await _opened(client, workspace)
+    for _ in range(2):
+        seen = len(client.log_messages)
+        _save(client, uri)
+        await wait_until(
+            lambda seen=seen: any("call failed" in m.message for m in client.log_messages[seen:]),
+            what="the failed call in the log",
+            timeout=MODEL_WAIT,
+        )
+    told = _warnings(client, "did not answer")
+    assert len(told) == 1, [m.message for m in client.messages]
+    assert "openai/test-model" in told[0].message and "127.0.0.1:9" in told[0].message

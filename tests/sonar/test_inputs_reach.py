@@ -1,6 +1,7 @@
 """Inputs that reach what a function does: ``*args`` and ``**kwargs`` get arguments, a
 method without arguments is tried on containers in many states (not only the empty one a
-recipe builds), a method whose default is a class-private marker loads, and the rows of a
+recipe builds), a method whose default is a class-private marker loads, a function whose
+annotation names a type imported only for type checkers loads, and the rows of a
 test's ``pytest.mark.parametrize`` are read as the calls they make. Run in the real sandbox
 against a scripted model; each wrong regeneration here scored 1.0 or was not measurable
 before."""
@@ -16,6 +17,18 @@ from docfact.sonar_ssc import score_units
 
 STORE = '''\
 """Keys and stacks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence as Numbers
+
+
+def total(numbers: Numbers) -> int:
+    """Twice the sum of the numbers."""
+    return 2 * sum(numbers)
 
 
 def key(*args, **kwargs):
@@ -59,6 +72,9 @@ def test_key(first, second):
     assert key(first, second) == (first, second)
 """
 FAITHFUL = {
+    "Twice the sum of the numbers.": (
+        "def total(numbers: Numbers) -> int:\n    return 2 * sum(numbers)\n"
+    ),
     "A key of the arguments: the keywords, sorted, after a marker.": (
         "def key(*args, **kwargs):\n    if kwargs:\n"
         "        return args + ('|',) + tuple(sorted(kwargs.items()))\n    return args\n"
@@ -80,7 +96,7 @@ WRONG = {
         "def top(self):\n    return self.items[0]\n"
     ),
 }
-QUALNAMES = {"key", "Stack.top", "Stack.get"}
+QUALNAMES = {"key", "Stack.top", "Stack.get", "total"}
 
 pytestmark = pytest.mark.usefixtures("quick_fluency")
 

@@ -8,6 +8,7 @@ Server-to-client requests (progress creation) stay outside the cancellable task:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import logging
 import os
@@ -19,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, ParamSpec, Protocol
+from urllib.parse import urlsplit
 
 from lsprotocol import types
 
@@ -179,6 +181,21 @@ def model_problem(llm: LlmSettings) -> str | None:
             "(the README says more), then restart the server"
         )
     return None
+
+
+def unanswered(llm: LlmSettings) -> str:
+    """What to tell a person whose model calls failed (once per model and address): what
+    was asked where, and where the reason is. The address is shown without credentials."""
+    where = ""
+    if llm.api_base:
+        address = urlsplit(llm.api_base)
+        where = f" at {address.scheme}://{address.hostname or ''}"
+        with contextlib.suppress(ValueError):  # a port that is not a number: left out
+            where += f":{address.port}" if address.port else ""
+    return (
+        f"the model {llm.model} did not answer{where}: check that its server runs and "
+        "llm.api_base, llm.model and the key's variable are right (the docfact log says why)"
+    )
 
 
 def warm_up_models(settings_list: list[Settings]) -> threading.Thread | None:

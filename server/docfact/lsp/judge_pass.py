@@ -18,7 +18,7 @@ from ..cache import Cache
 from ..config import LlmSettings
 from ..engine import resolve
 from ..model_layers import judge_runs
-from .background import BackgroundPass, Host
+from .background import BackgroundPass, Host, unanswered
 
 if TYPE_CHECKING:
     from ..llm.client import LlmClient  # litellm is imported with the first client
@@ -57,6 +57,7 @@ class EditorJudge(BackgroundPass[[]]):
             for report in state.analysis.units
         ]
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
+        failed_before = client.stats.failures
         try:
             results = await judge_units(
                 reports, state.analysis.text, server.state.evidence_for, settings.llm, cache, client
@@ -70,6 +71,8 @@ class EditorJudge(BackgroundPass[[]]):
                     type=types.MessageType.Warning, message=f"docfact: {notice}"
                 )
             )
+        elif client.stats.failures > failed_before:
+            server.warn_once(unanswered(settings.llm))  # each failure and why: in the log
         # Kept with the text of each unit judged: if the document changed while the model
         # answered, the units it left as they were still get their verdicts.
         server.state.set_judgement(uri, state, results)

@@ -41,6 +41,8 @@ arguments after the call (in-place work). Objects without their own equality com
 their attributes. A candidate that cannot be loaded has a ``problem`` and no cases.
 """
 
+import __future__
+
 import ast
 import copy
 import functools
@@ -74,6 +76,7 @@ TRIES_PER_CASE = 4
 NO_HYPOTHESIS = "no generated inputs: hypothesis cannot be imported here"
 ENVIRONMENT_ERRORS = ("ModuleNotFoundError", "ImportError", "it took")
 _OMIT = object()  # an argument left out of a case
+_ANNOTATIONS = __future__.annotations
 ANY = {"t": "any"}
 _constants: dict = {"str": [], "int": []}  # the original's literals (see _generate)
 MARKER = "SONAR-FUNCSIM "
@@ -393,7 +396,13 @@ def _load(program, function, case_s, base=None, like=None):
         for name, value in vars(owner).items():
             if name.startswith(prefix):
                 namespace.setdefault(name, value)
-    loaded = _timed(lambda: exec(compile(tree, "<program>", "exec"), namespace), case_s * 5)
+    # Under the module's ``from __future__ import annotations`` the names its annotations
+    # use may exist only for type checkers (``if TYPE_CHECKING:``): compiled the same way.
+    flags = _ANNOTATIONS.compiler_flag if namespace.get("annotations") is _ANNOTATIONS else 0
+    loaded = _timed(
+        lambda: exec(compile(tree, "<program>", "exec", flags=flags, dont_inherit=True), namespace),
+        case_s * 5,
+    )
     if isinstance(loaded, str):
         return "loading timed out" if loaded.startswith("it took") else loaded
     if owner is not None and wrapped:
