@@ -248,6 +248,10 @@ def resolve(
     return standing
 
 
+# What a stale dotted path may have meant at another place of the project.
+_MOVABLE = frozenset({"class", "function"})
+
+
 def _with_evidence(finding: Finding, project: ProjectGraph, history: History | None) -> Finding:
     """A name-existence finding with what shows what was meant, else a preview one."""
     if evidence.has_evidence(finding):
@@ -264,6 +268,13 @@ def _with_evidence(finding: Finding, project: ProjectGraph, history: History | N
     if near is not None:
         return replace(finding, evidence=(*finding.evidence, near))
     told = history(finding, lambda name: bool(project.named(name))) if history else None
+    if told is None and finding.code == "DF107":
+        told = evidence.moved_evidence(
+            finding,
+            lambda name: project.kind(name) == "module",
+            lambda name: sorted(q for q in project.named(name) if project.kind(q) in _MOVABLE),
+            project.where_defined,
+        )
     return told if told is not None else evidence.unverified(finding)
 
 

@@ -193,7 +193,7 @@ def test_history_tells_a_renamed_parameter_and_a_removed_helper(tmp_path):
 
 def test_a_definition_moved_to_another_module_was_not_removed(tmp_path):
     # pymongo: ``AsyncCursor`` left ``pymongo.cursor`` for ``pymongo.asynchronous.cursor``;
-    # a stale link to the old place is not told by "removed" history.
+    # a stale link to the old place is told by where the name is now, not by "removed".
     _git(tmp_path, "init", "-q")
     _project(
         tmp_path,
@@ -209,7 +209,9 @@ def test_a_definition_moved_to_another_module_was_not_removed(tmp_path):
     (tmp_path / "shop" / "stock.py").write_text("")
     (tmp_path / "shop" / "finder.py").write_text("def lookup_item(name):\n    return name\n")
     _commit(tmp_path, "move")
-    assert _found(tmp_path) == []
+    [(code, message, _, fix)] = _found(tmp_path)
+    assert "removed" not in message and "is defined as `shop.finder.lookup_item`" in message
+    assert fix["replacement"] == "shop.finder.lookup_item"
     (tmp_path / "shop" / "finder.py").unlink()
     _commit(tmp_path, "remove")
     [(code, message, _, _)] = _found(tmp_path)
@@ -325,4 +327,20 @@ def test_a_doctest_calling_the_functions_former_name_stands(tmp_path):
     (tmp_path / "shop" / "stock.py").write_text(
         (tmp_path / "shop" / "stock.py").read_text().replace("ungzip_bytes(", "inflate(")
     )
+    assert _found(tmp_path) == []
+
+
+def test_a_dotted_path_to_a_definition_the_project_has_elsewhere(tmp_path):
+    # pymongo: ``~pymongo.asynchronous.operations.UpdateMany`` for ``pymongo.operations``'s.
+    _project(tmp_path, "class UpdateMany:\n    pass\n")
+    (tmp_path / "shop" / "client.py").write_text(
+        'def bulk():\n    """Takes :class:`~shop.orders.UpdateMany` requests."""\n'
+    )
+    [(code, message, evidence, fix)] = _found(tmp_path)
+    assert code == "DF107" and fix["replacement"] == "shop.stock.UpdateMany"
+    assert "`UpdateMany` is defined as `shop.stock.UpdateMany`" in message
+    [moved] = [e for e in evidence if e.get("kind") == "moved"]
+    assert moved["path"].endswith("stock.py") and moved["line"] == 1
+    # Two places of that name: which one was meant cannot be told.
+    (tmp_path / "shop" / "other.py").write_text("class UpdateMany:\n    pass\n")
     assert _found(tmp_path) == []

@@ -11,6 +11,9 @@ project that is now different:
   another order), and not an English inflection of it (``labels``, ``restarting``);
 - its *history*: the name was a definition of the project, or a parameter of the
   documented function, in an earlier commit and is gone now (``history.py`` reads git);
+- a *move*: a dotted reference from the project's own top package to a definition the
+  project has, once, at another path (``pymongo.asynchronous.operations.UpdateMany`` for
+  ``pymongo.operations.UpdateMany``);
 - a *former name*: a doctest calls it where the documented function's own name belongs
   (the examples never call the function itself, the two names share a word, and the
   module has no such name: the example would fail with a NameError).
@@ -26,7 +29,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from ..model import Evidence, Finding
+from ..model import Evidence, Finding, Fix
 from .referents import one_typo_apart
 
 # The rules whose findings say that a name does not exist.
@@ -35,6 +38,7 @@ NAME_EXISTENCE_RULES = frozenset({"DF102", "DF103", "DF107", "DF108", "DF109"})
 NEAR_MISS = "near miss"
 HISTORY = "history"
 FORMER_NAME = "former name"
+MOVED = "moved"
 # Kinds a check attaches when it makes the finding (history is found later, in git).
 _FOUND_BY_CHECKS = frozenset({NEAR_MISS, FORMER_NAME})
 
@@ -263,6 +267,30 @@ def builtin_near_miss(finding: Finding) -> str | None:
 def has_evidence(finding: Finding) -> bool:
     """Whether the check that made ``finding`` already showed what was meant."""
     return any(e.kind in _FOUND_BY_CHECKS for e in finding.evidence)
+
+
+def moved_evidence(
+    finding: Finding,
+    is_project_module: Callable[[str], bool],
+    definitions_named: Callable[[str], list[str]],
+    where_defined: Callable[[str, str], tuple[str, int] | None],
+) -> Finding | None:
+    """The finding with the path it meant, when it names, from the project's own top
+    package, a class or function the project defines once at another path; else None."""
+    parts = finding.subject.split(".")
+    if len(parts) < 3 or not is_project_module(parts[0]):
+        return None
+    found = [q for q in definitions_named(parts[-1]) if q != finding.subject]
+    if len(found) != 1:
+        return None
+    [meant] = found
+    path, line = where_defined(meant, finding.symbol) or ("", 0)
+    said = f"`{parts[-1]}` is defined as `{meant}`"
+    fix = Fix(f"Replace with `{meant}`", meant, finding.span, "unsafe")
+    proof = Evidence(meant, path, line, said, MOVED)
+    return replace(
+        finding, message=f"{finding.message}: {said}", evidence=(*finding.evidence, proof), fix=fix
+    )
 
 
 def unverified(finding: Finding) -> Finding:

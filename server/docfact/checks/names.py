@@ -181,8 +181,6 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         return
     if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
         return  # a property's documented parameters are those of the callable it returns
-    if _docstring_copied(ctx):
-        return  # it documents another callable's parameters too
     parameters = [p.name for p in signature.parameters]
     kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None)
     use = kwargs_use_of(ctx, kwargs) if kwargs else None
@@ -218,6 +216,10 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         name = entry.name.text
         if name in accepted or name in ignored or not _NAME.fullmatch(name):
             continue
+        # Asked only now: reading every definition's decorators makes this unit depend on
+        # all of them (an edit anywhere in the module would check it again).
+        if _docstring_copied(ctx):
+            return  # it documents another callable's parameters too
         closest = closest_name(name, undocumented) or closest_name(name, parameters)
         shown = ", ".join(f"`{p}`" for p in parameters if p not in ignored) or "none"
         message = f"`{name}` is not a parameter of `{ctx.unit.name}` (its parameters: {shown})"
