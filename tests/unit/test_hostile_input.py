@@ -318,3 +318,25 @@ def test_a_gitignore_of_many_patterns_is_applied_only_so_far(tmp_path):
     assert done.returncode == 1 and done.stdout.count("DF101") == 2, done.stderr
     assert "a/.gitignore: only its first 5,000 lines are applied" in done.stderr
     assert "b/.gitignore: not applied: over the 1,048,576-byte limit\n" in done.stderr
+
+
+def test_the_worker_pool_never_imports_the_repository_s_modules(tmp_path):
+    """The workers' forkserver is `python -c 'from multiprocessing.forkserver import ...'`,
+    started in docfact's working folder: a checked repository's multiprocessing.py ran as
+    the user as soon as a check of several files used workers."""
+    marker = tmp_path.parent / f"{tmp_path.name}-ran"
+    (tmp_path / "pkg").mkdir()
+    for number in range(40):  # enough for the workers
+        (tmp_path / "pkg" / f"shop{number}.py").write_text(BAD)
+    (tmp_path / "multiprocessing.py").write_text(
+        f"import pathlib\npathlib.Path({str(marker)!r}).touch()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", "pkg", "--no-cache", "--jobs", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert not marker.exists(), "the repository's multiprocessing.py ran"
+    assert done.returncode == 1 and done.stdout.count("DF101") == 40, done.stderr
