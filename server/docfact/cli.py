@@ -6,6 +6,7 @@ import argparse
 import gc
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -219,6 +220,11 @@ def _code_list(text: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The Pythons docfact starts (its worker pool's forkserver, the parser-crash probe) run
+    # `python -c`, which puts the working folder first on the import path: in a checked
+    # repository its multiprocessing.py ran as the user. Python 3.11+ leaves it off with
+    # this (the jail's programs get an environment of their own).
+    os.environ["PYTHONSAFEPATH"] = "1"
     arguments = build_parser().parse_args(argv)
     terminal = logging.StreamHandler()
     terminal.setFormatter(PrintableFormatter("docfact: %(message)s"))

@@ -31,6 +31,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 from .model import SEVERITIES
+from .source.files import SkippedFile, read_regular
 
 STYLES = ("auto", "google", "numpy", "sphinx", "epytext", "plain")
 PROTOCOLS = ("batched", "paper")
@@ -384,14 +385,17 @@ def _docfact_table(path: Path) -> dict | None:
     return table if isinstance(table, dict) else None
 
 
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def _toml(path: Path) -> dict:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        # A repository's file: a link to /proc/kmsg blocked for ever, and a file may be huge.
+        return tomllib.loads(read_regular(path, MAX_CONFIG_BYTES, limit="").decode("utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
+    except SkippedFile as error:
+        raise ConfigError(f"{path}: not read: {error}") from None
     except UnicodeDecodeError as error:
         raise ConfigError(
             f"{path}: not valid UTF-8 (byte {error.start}), as TOML must be"

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from docfact.config import Settings
 from docfact.engine import analyze
 from docfact.runner import FileJob, check_job, in_workers
@@ -275,3 +277,66 @@ def test_modules_of_the_checked_repository_never_run_as_docfacts_own(tmp_path):
     )
     assert not marker.exists(), f"the repository's {marker.read_text()}.py ran"
     assert done.returncode == 1 and "DF101" in done.stdout, done.stderr
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not os.path.exists("/proc/kmsg"), reason="/proc/kmsg blocks root alone"
+)
+@pytest.mark.parametrize("name", [".gitignore", "pyproject.toml"])
+def test_a_repository_file_linked_to_a_blocking_kernel_file_is_not_read(tmp_path, name):
+    """`.gitignore` or `pyproject.toml` -> /proc/kmsg: a "regular" file whose read blocks
+    until the kernel logs something (and takes the message): docfact as root hung for good."""
+    (tmp_path / "shop.py").write_text(BAD)
+    (tmp_path / name).symlink_to("/proc/kmsg")
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", str(tmp_path), "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Traceback" not in done.stderr
+    if name == ".gitignore":  # not applied, and the check goes on
+        assert done.returncode == 1 and "DF101" in done.stdout, done.stderr
+        assert ".gitignore: not applied: a link that leads out" in done.stderr
+    else:  # the project's settings cannot be read: said, as for a pyproject.toml not TOML
+        assert done.returncode == 2
+        assert "pyproject.toml: not read: a file of the kernel's (/proc, /sys)" in done.stderr
+
+
+def test_a_gitignore_of_many_patterns_is_applied_only_so_far(tmp_path):
+    """Every path is matched against every pattern (and each was compiled twice): 100,000
+    lines made a 300-file check take 92 s instead of 4. Past 5,000 lines the rest is not
+    applied, past 1 MiB none of it, each said in one line."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "shop.py").write_text(BAD)
+    (tmp_path / "b" / "shop.py").write_text(BAD)
+    patterns = [f"**/x{i}*y/**/z{i}*" for i in range(6000)]
+    (tmp_path / "a" / ".gitignore").write_text("\n".join(patterns) + "\n")
+    (tmp_path / "b" / ".gitignore").write_text("\n".join(patterns * 20) + "\n")
+    done = run_check(tmp_path)
+    assert done.returncode == 1 and done.stdout.count("DF101") == 2, done.stderr
+    assert "a/.gitignore: only its first 5,000 lines are applied" in done.stderr
+    assert "b/.gitignore: not applied: over the 1,048,576-byte limit\n" in done.stderr
+
+
+def test_the_worker_pool_never_imports_the_repository_s_modules(tmp_path):
+    """The workers' forkserver is `python -c 'from multiprocessing.forkserver import ...'`,
+    started in docfact's working folder: a checked repository's multiprocessing.py ran as
+    the user as soon as a check of several files used workers."""
+    marker = tmp_path.parent / f"{tmp_path.name}-ran"
+    (tmp_path / "pkg").mkdir()
+    for number in range(40):  # enough for the workers
+        (tmp_path / "pkg" / f"shop{number}.py").write_text(BAD)
+    (tmp_path / "multiprocessing.py").write_text(
+        f"import pathlib\npathlib.Path({str(marker)!r}).touch()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", "pkg", "--no-cache", "--jobs", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert not marker.exists(), "the repository's multiprocessing.py ran"
+    assert done.returncode == 1 and done.stdout.count("DF101") == 40, done.stderr

@@ -1,11 +1,12 @@
 // Drives code-server in headless Chromium (playwright-core) and prints one JSON line of
 // results on stdout. Used by test_vscode_e2e.py; run by hand as:
-//   node drive.mjs <url> <screenshot-dir> [configured|install|model|rewrite]
+//   node drive.mjs <url> <screenshot-dir> [configured|install|model|rewrite|scores]
 // In "install" mode docfact's own environment does not exist yet: the extension's message offers
 // to install it, which is clicked first. In "model" mode (a model configured, shop/judged.py in
 // the workspace) the file is edited once and saved, and the model's DF301 must then appear in
 // the editor and the Problems panel with no further keystroke. In "rewrite" mode (a model and
-// SONAR configured, shop/bounds.py) a verified rewrite is asked for and applied.
+// SONAR configured, shop/bounds.py) a verified rewrite is asked for and applied; in "scores"
+// mode (shop/scored.py) the scores are asked for and read in the hover.
 // NODE_PATH must let `import("playwright-core")` resolve (the test sets it).
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -81,6 +82,41 @@ const modelAfterSave = async () => {
   results.problems = (await markers.innerText()).trim();
   results.squigglesAfter = await squiggles();
   await shot("5-model-finding-after-save");
+};
+
+// The text of the hover card on the name `name`, hovered again until it matches `wanted`.
+const hoverOn = async (name, wanted) => {
+  const word = page.locator(".monaco-editor .view-line span", { hasText: new RegExp(`^${name}$`) }).first();
+  await word.waitFor({ timeout: 20_000 });
+  const box = await word.boundingBox();
+  let text = "";
+  for (let attempt = 0; attempt < 5 && !wanted.test(text); attempt++) {
+    await page.mouse.move(box.x + 5, box.y + 200);
+    await page.waitForTimeout(300);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForTimeout(2500);
+    text = (await page.locator(".monaco-hover").allInnerTexts()).join("\n");
+  }
+  return text;
+};
+
+// The scores in the hover: "docfact: Score Docstrings of This File" from the command palette
+// (SONAR and SSC in the background, scripted model), then the card on `larger`, whose low
+// Correctness is also a warning (DF304).
+const scoresInTheHover = async () => {
+  await page.keyboard.press("F1");
+  await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
+  await page.keyboard.type("docfact: Score Docstrings of This File");
+  const command = page.locator(".quick-input-list .monaco-list-row", { hasText: "Score Docstrings of This File" }).first();
+  await command.waitFor({ timeout: 30_000 });
+  await command.click();
+  step("scores asked for");
+  await page.keyboard.press("Control+Shift+M");
+  // The first scoring of a session trains the fluency model: minutes on a loaded machine.
+  await page.waitForFunction(() => /DF304/.test(document.querySelector(".markers-panel")?.textContent ?? ""), null, { timeout: 600_000 });
+  step("scores arrived");
+  results.hover = await hoverOn("larger", /Correctness/);
+  await shot("8-scores-hover");
 };
 
 // The cursor to "line:column" of the editor (Go to Line).
@@ -163,17 +199,7 @@ const staticChecks = async () => {
   results.problems = await allProblemRows(markers);
 
   // Hover the name of restock (a card shows on a function's name and on flagged words).
-  const name = page.locator(".monaco-editor .view-line span", { hasText: /^restock$/ }).first();
-  await name.waitFor({ timeout: 20_000 });
-  const box = await name.boundingBox();
-  const hoverText = async () => (await page.locator(".monaco-hover").allInnerTexts()).join("\n");
-  for (let attempt = 0; attempt < 5 && !/docfact/.test(results.hover ?? ""); attempt++) {
-    await page.mouse.move(box.x + 5, box.y + 200);
-    await page.waitForTimeout(300);
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.waitForTimeout(2500);
-    results.hover = await hoverText();
-  }
+  results.hover = await hoverOn("restock", /docfact/);
   await shot("2-hover");
 
   // A quick fix on the `ammount` finding: go to the line, open the quick fix menu, accept.
@@ -204,7 +230,7 @@ try {
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } }).catch(() => {});
   await page.keyboard.press("Control+P");
   await page.waitForSelector(".quick-input-widget input", { timeout: 20_000 });
-  const opened = { model: "judged.py", rewrite: "bounds.py" }[mode] ?? "stock.py";
+  const opened = { model: "judged.py", rewrite: "bounds.py", scores: "scored.py" }[mode] ?? "stock.py";
   await page.keyboard.type(opened);
   // Wait for the file among the results (a busy machine is slow to search), then open it.
   const row = page.locator(".quick-input-list .monaco-list-row", { hasText: opened }).first();
@@ -218,6 +244,8 @@ try {
     await modelAfterSave();
   } else if (mode === "rewrite") {
     await rewriteApplied();
+  } else if (mode === "scores") {
+    await scoresInTheHover();
   } else {
     await staticChecks();
   }

@@ -1,9 +1,9 @@
 """docfact inside a real VS Code: code-server in headless Chromium, driven by playwright-core.
 
-Four runs: the static checks (warnings, hover, a quick fix applied), the install into
+Five runs: the static checks (warnings, hover, a quick fix applied), the install into
 docfact's own environment (offline), a scripted model whose finding appears after a save with
-no keystroke, and a verified rewrite asked for, offered and applied. Skipped unless
-DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
+no keystroke, a verified rewrite asked for, offered and applied, and the scores in the hover.
+Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
 
     apt-get install -y chromium libkrb5-dev build-essential
     tests/vscode/setup_tools.sh              # Node 24, code-server, playwright-core
@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -121,35 +122,51 @@ def test_install_from_the_bundled_wheel_into_its_own_environment(
 JUDGED = ROOT / "tests" / "fixtures" / "judged" / "restock.py"
 
 
+def _with_model(
+    vsix: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    mode: str,
+    files: dict[str, str],
+    responder: Callable[[dict, int], str | None] | None = None,
+    settings: dict | None = None,
+) -> tuple[dict, list]:
+    """drive.mjs in ``mode`` on a workspace of ``files`` whose settings configure a scripted
+    model server (answering with ``responder``); what it saw, and what the model was asked.
+    The key is in code-server's environment, which the server inherits."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "llm"))
+    from llm_helpers import KEY_ENV, SECRET
+    from scripted_server import ScriptedServer
+
+    workspace = tmp_path / "workspace"
+    for name, text in files.items():
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(text)
+    (workspace / ".vscode").mkdir()
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    with ScriptedServer(responder=responder) as model:
+        configured = {
+            "docfact.interpreter": [sys.executable],
+            "docfact.llm.model": "openai/test-model",
+            "docfact.llm.apiBase": model.base_url,
+            "docfact.llm.apiKeyEnv": KEY_ENV,
+            "docfact.trace.server": "messages",
+            **(settings or {}),
+        }
+        (workspace / ".vscode" / "settings.json").write_text(json.dumps(configured))
+        results = _drive(vsix, tmp_path, workspace, mode, SHOTS / mode)
+        return results, list(model.requests)
+
+
 def test_the_model_finding_appears_after_a_save_with_no_keystroke(
     vsix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A scripted model configured in the workspace's settings: after one edit and a save,
     the model's DF301 is shown in the Problems panel with nothing typed after the save (VS
     Code pulls again, with its previous result id, when the server asks it to)."""
-    monkeypatch.syspath_prepend(str(ROOT / "tests" / "llm"))
-    from llm_helpers import KEY_ENV, SECRET
-    from scripted_server import ScriptedServer
-
-    workspace = tmp_path / "workspace"
-    (workspace / "shop").mkdir(parents=True)
-    shutil.copy(JUDGED, workspace / "shop" / "judged.py")
-    (workspace / ".vscode").mkdir()
-    monkeypatch.setenv(KEY_ENV, SECRET)  # code-server's environment, which the server inherits
-    with ScriptedServer() as model:
-        (workspace / ".vscode" / "settings.json").write_text(
-            json.dumps(
-                {
-                    "docfact.interpreter": [sys.executable],
-                    "docfact.llm.model": "openai/test-model",
-                    "docfact.llm.apiBase": model.base_url,
-                    "docfact.llm.apiKeyEnv": KEY_ENV,
-                    "docfact.trace.server": "messages",
-                }
-            )
-        )
-        results = _drive(vsix, tmp_path, workspace, "model", SHOTS / "model")
-        assert model.requests, "nothing reached the model"
+    files = {"shop/judged.py": JUDGED.read_text()}
+    results, requests = _with_model(vsix, tmp_path, monkeypatch, "model", files)
+    assert requests, "nothing reached the model"
     assert results.get("ok"), results.get("error")
     assert "DF301" not in results["before"] and "DF101" in results["before"]
     assert "DF301" in results["problems"], results["problems"]
@@ -165,27 +182,14 @@ def test_a_verified_rewrite_is_offered_and_applied_once(
     """The scripted pool of tests/lsp/test_editor_rewrites.py (one rewrite keeps clamp's
     behaviour and reads more abstractly): asked for from the code action menu, verified in
     the background (real sandbox), offered there and applied, the sections kept."""
-    monkeypatch.syspath_prepend(str(ROOT / "tests" / "llm"))
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "lsp"))
-    from llm_helpers import KEY_ENV, SECRET
-    from scripted_server import ScriptedServer
     from test_editor_rewrites import ABSTRACT, SECTIONS, SOURCE, WITH_SONAR, answer_sonar
 
-    workspace = tmp_path / "workspace"
-    (workspace / "shop").mkdir(parents=True)
-    (workspace / "shop" / "bounds.py").write_text(SOURCE)
-    (workspace / ".vscode").mkdir()
-    monkeypatch.setenv(KEY_ENV, SECRET)
-    with ScriptedServer(responder=answer_sonar) as model:
-        settings = {
-            "docfact.interpreter": [sys.executable],
-            "docfact.llm.model": "openai/test-model",
-            "docfact.llm.apiBase": model.base_url,
-            "docfact.llm.apiKeyEnv": KEY_ENV,
-            **{f"docfact.sonar.{key}": value for key, value in WITH_SONAR.items()},
-        }
-        (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings))
-        results = _drive(vsix, tmp_path, workspace, "rewrite", SHOTS / "rewrite")
+    sonar = {f"docfact.sonar.{key}": value for key, value in WITH_SONAR.items()}
+    files = {"shop/bounds.py": SOURCE}
+    results, _ = _with_model(
+        vsix, tmp_path, monkeypatch, "rewrite", files, answer_sonar, settings=sonar
+    )
     assert results.get("ok"), results.get("error")
     assert "verified rewrite" in results["note"]
     assert "Correctness 1.00 → 1.00" in results["offer"], results["offer"]
@@ -193,6 +197,24 @@ def test_a_verified_rewrite_is_offered_and_applied_once(
     names = [s["name"] for s in results["steps"]]
     assert names.count("rewrite applied") == 1
     assert SECTIONS.strip().splitlines()[0] in results["after"]
+
+
+def test_the_scores_in_the_hover(
+    vsix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Score Docstrings of This File from the command palette (scripted model, real sandbox):
+    the low Correctness of `larger` becomes a warning and the card says it in plain words."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "lsp"))
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "llm"))
+    from llm_helpers import arithmetic_responder
+    from test_editor_scores import SOURCE
+
+    files = {"shop/scored.py": SOURCE}
+    results, _ = _with_model(vsix, tmp_path, monkeypatch, "scores", files, arithmetic_responder)
+    assert results.get("ok"), results.get("error")
+    assert "behaved differently on" in results["hover"], results["hover"]
+    for jargon in ("FuncSim", "SLOR", "anchors"):
+        assert jargon not in results["hover"].split("Scores", 1)[-1].split("details", 1)[0]
 
 
 def _drive(

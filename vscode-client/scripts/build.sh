@@ -17,7 +17,11 @@ version="$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$root/server/docfact/__init
 npm ci --no-audit --no-fund
 npm pkg set version="$version"
 rm -rf wheels
+# setuptools builds in the checkout's build/ folder and reuses what it finds there (a module
+# deleted since would reach the next wheel): left as it was found.
+[ -e "$root/build" ] && had_build=1 || had_build=0
 "$python" -m pip wheel --quiet --wheel-dir wheels "$root"
+[ "$had_build" = 1 ] || rm -rf "$root/build"
 ls wheels/"docfact-$version-py3-none-any.whl"
 npm run build
 npm test

@@ -9,6 +9,10 @@ It refuses (EPERM) the few calls a jailed program could use to reach past its ru
   no user namespace of its own, and inside a fresh one the program would be "root" again,
   able to mount a tmpfs of no size;
 - ``ptrace``: the watcher that reports the exit status must not be steered;
+- the kernel's riskiest interfaces, which no program under test needs: io_uring (its
+  operations pass no system-call filter, and it has been the door of many kernel
+  exploits; enabled for everyone on most machines), ``userfaultfd`` (used to widen kernel
+  races), ``perf_event_open`` (profiling: side channels) and ``bpf``;
 - ``clone3`` answers ENOSYS (its flags are in memory a filter cannot read; the C library
   then falls back to ``clone``, whose flags it can);
 - every call of another ABI (32-bit or x32 on x86-64), whose numbers differ.
@@ -42,15 +46,21 @@ class Calls:
     """An architecture's audit number and the numbers of the calls the filter looks at."""
 
     arch: int
-    refused: tuple[int, ...]  # add_key, request_key, keyctl, ptrace
+    # add_key, request_key, keyctl, ptrace; io_uring_setup, _enter, _register,
+    # userfaultfd, perf_event_open, bpf
+    refused: tuple[int, ...]
     namespaced: tuple[int, ...]  # clone, unshare
     clone3: int
     x32: bool = False  # x86-64's second ABI: its numbers have X32_BIT set
 
 
 ARCHITECTURES = {
-    "x86_64": Calls(0xC000003E, (248, 249, 250, 101), (56, 272), 435, x32=True),
-    "aarch64": Calls(0xC00000B7, (217, 218, 219, 117), (220, 97), 435),
+    "x86_64": Calls(
+        0xC000003E, (248, 249, 250, 101, 425, 426, 427, 323, 298, 321), (56, 272), 435, x32=True
+    ),
+    "aarch64": Calls(
+        0xC00000B7, (217, 218, 219, 117, 425, 426, 427, 282, 241, 280), (220, 97), 435
+    ),
 }
 
 

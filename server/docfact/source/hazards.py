@@ -16,6 +16,7 @@ the parser survives.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -94,6 +95,7 @@ def _crash_in_child(data: bytes, depth: int) -> str:
     try:
         child = subprocess.run(
             [sys.executable, "-c", _PARSE_IN_CHILD],
+            cwd=os.sep,  # `-c` imports from the working folder first: not a repository's
             input=data,
             capture_output=True,
             timeout=_CHILD_TIMEOUT_S,
