@@ -148,6 +148,24 @@ async def test_a_push_client_is_sent_the_finding_the_history_tells(start, worksp
     assert sorted(d.code for d in shown) == ["DF102", "DF102"]
 
 
+async def test_a_pull_client_that_cannot_be_refreshed_is_sent_what_the_history_tells(
+    start, workspace
+):
+    """Neovim 0.11 pulls but cannot be asked to pull again: the finding the history tells,
+    which comes after its first pull, is pushed (and not pulled too: never shown twice)."""
+    stock = _repository(workspace, renamed=True)
+    client = await start(caps=capabilities(pull=True))
+    uri = client.open(stock)
+    await _pull(client, uri, None)
+    await wait_until(
+        lambda: any(TOLD in d.message for p in client.published_for(uri) for d in p.diagnostics),
+        what="the history's finding pushed",
+    )
+    pulled = await _pull(client, uri, None)
+    assert [d.code for d in pulled.items] == ["DF102"]  # the near miss only
+    assert not any(TOLD in d.message for d in pulled.items)
+
+
 async def test_a_shallow_clone_counts_near_misses_only_and_says_no_error(
     start, tmp_path, workspace
 ):

@@ -20,6 +20,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from .. import __version__
+from ..checks.evidence import HISTORY
 from ..config import ConfigError
 from ..model import Finding, Outdated
 from ..source.files import SkippedFile, decode_source, read_regular, resolved_inside
@@ -228,9 +229,8 @@ class DocfactServer(LanguageServer):
             self.publish(uri, state)
 
     def publish(self, uri: str, state: DocumentState) -> None:
-        """Push the document's findings (to a pull client: the model's only)."""
-        model = _model_findings(state)
-        shown = model if self.push_model_findings else state.all_findings
+        """Push the document's findings (to a pull client: those that arrive later only)."""
+        shown = _arriving_later(state) if self.push_model_findings else state.all_findings
         diagnostics = self.diagnostics(uri, state, shown)
         log.debug("%s version %s: %d diagnostics", uri, state.version, len(diagnostics))
         self.text_document_publish_diagnostics(
@@ -494,6 +494,19 @@ def _model_findings(state: DocumentState) -> list[Finding]:
     return state.rules.apply(made + state.score_findings)
 
 
+def _arriving_later(state: DocumentState) -> list[Finding]:
+    """What is found after the rules' first findings of a document, so that a pull client
+    that cannot be asked to pull again is sent it: the model's findings, and those that
+    git's history (read in the background) tells."""
+    model = _model_findings(state)
+    told = [
+        f
+        for f in state.all_findings
+        if f not in model and any(e.kind == HISTORY for e in f.evidence)
+    ]
+    return model + told
+
+
 def _refresh_pull(ls: DocfactServer) -> None:
     workspace = ls.client_capabilities.workspace
     if workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
@@ -660,9 +673,9 @@ async def document_diagnostic(
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
     pulled = state.all_findings
-    if ls.push_model_findings:  # the model's are pushed
-        model = _model_findings(state)
-        pulled = [f for f in pulled if f not in model]
+    if ls.push_model_findings:  # those found later are pushed
+        pushed = _arriving_later(state)
+        pulled = [f for f in pulled if f not in pushed]
     return types.FullDocumentDiagnosticReport(
         result_id=result_id, items=ls.diagnostics(uri, state, pulled)
     )
