@@ -43,6 +43,7 @@ import {
   OWN_ENVIRONMENT,
   projectInterpreter,
   reportedVersion,
+  processEnvironment,
   serverCommand,
 } from "./interpreter";
 import { checkArguments, initializationOptions, RESTART_KEYS, toServerSettings } from "./settings";
@@ -247,7 +248,7 @@ class Extension {
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       environment: this.environmentFolder(),
       home: os.homedir(),
-      env: process.env,
+      env: processEnvironment(),
       platform: process.platform,
       exists: trusted ? (file: string) => fs.existsSync(file) : undefined,
     };
@@ -277,7 +278,7 @@ class Extension {
   private probe(launcher: Launcher): Promise<ProbeResult> {
     const [command, ...args] = launcher.argv;
     return new Promise((resolve) => {
-      execFile(command, [...args, "--version"], { timeout: PROBE_TIMEOUT_MS, cwd: this.cwd() }, (error, stdout, stderr) => {
+      execFile(command, [...args, "--version"], { timeout: PROBE_TIMEOUT_MS, cwd: this.cwd(), env: processEnvironment() }, (error, stdout, stderr) => {
         if (!error) {
           const printed = `${String(stdout)}${String(stderr)}`.trim();
           this.log.info(`${displayCommand(launcher.argv)} --version: ${printed}`);
@@ -398,7 +399,7 @@ class Extension {
   private run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
     return new Promise((resolve) => {
       let output = "";
-      const child = spawn(command, args, { cwd: this.cwd(), env: process.env });
+      const child = spawn(command, args, { cwd: this.cwd(), env: processEnvironment() });
       const timer = setTimeout(() => child.kill(), INSTALL_TIMEOUT_MS);
       const collect = (chunk: Buffer) => {
         output += chunk.toString();
@@ -450,7 +451,7 @@ class Extension {
     this.projectPython = await this.readProjectPython();
     this.log.info(`the project's interpreter: ${this.projectPython ?? "the project's .venv, if any (found by the server)"}`);
     const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
-    const serverOptions: ServerOptions = { command, args, options: { cwd: this.cwd(), env: process.env } };
+    const serverOptions: ServerOptions = { command, args, options: { cwd: this.cwd(), env: processEnvironment() } };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [...DOCUMENT_SELECTOR],
       outputChannel: this.log,
@@ -627,7 +628,7 @@ class Extension {
       const args = [...prefix, "check", ...extra, folder.uri.fsPath];
       this.checkOutput.appendLine(`$ ${displayCommand([command, ...args])}`);
       const status = await new Promise<number | null>((resolve) => {
-        const child = spawn(command, args, { cwd: folder.uri.fsPath, env: process.env });
+        const child = spawn(command, args, { cwd: folder.uri.fsPath, env: processEnvironment() });
         child.stdout.on("data", (chunk: Buffer) => this.checkOutput.append(chunk.toString()));
         child.stderr.on("data", (chunk: Buffer) => this.checkOutput.append(chunk.toString()));
         child.on("error", (error) => {
@@ -650,7 +651,7 @@ class Extension {
     const cacheDir = this.serverSettings().cacheDir;
     const args = [...prefix, "cache", "clear", ...(typeof cacheDir === "string" ? ["--cache-dir", cacheDir] : [])];
     this.log.info(`$ ${displayCommand([command, ...args])}`);
-    execFile(command, args, { cwd: this.cwd(), timeout: PROBE_TIMEOUT_MS }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd: this.cwd(), timeout: PROBE_TIMEOUT_MS, env: processEnvironment() }, (error, stdout, stderr) => {
       const output = `${String(stdout)}${String(stderr)}`.trim();
       if (output) {
         this.log.info(output);

@@ -150,6 +150,16 @@ export function serverCommand(launcher: Launcher, serverArgs: unknown): { comman
   return { command, args: [...rest, "serve", ...asArgv(serverArgs)] };
 }
 
+/**
+ * The environment docfact's Python processes run in: the editor's, with PYTHONSAFEPATH=1 so
+ * that Python never puts the working folder (the workspace, an untrusted repository) first
+ * on the import path: a repository's `docfact/` or `argparse.py` would otherwise run in
+ * place of docfact's own as soon as the folder is opened, trusted or not.
+ */
+export function processEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...base, PYTHONSAFEPATH: "1" };
+}
+
 /** A command line as one shell-like string, for messages and logs. */
 export function displayCommand(argv: string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");

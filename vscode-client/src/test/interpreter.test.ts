@@ -14,6 +14,7 @@ import {
   isMissingDocfact,
   MODEL_PACKAGES,
   modelFeaturesCommand,
+  processEnvironment,
   projectInterpreter,
   reportedVersion,
   serverCommand,
@@ -225,5 +226,14 @@ describe("installing docfact from the bundled wheel", () => {
     assert.match(explainInstallFailure("python3", "error: externally-managed-environment\n", 1), /managed by the operating system.*python3 -m venv \.venv/);
     assert.match(explainInstallFailure("/e", "/e/bin/python: No module named pip\n", 1), /\/e has no pip/);
     assert.match(explainInstallFailure("/e", "ERROR: Could not find a version that satisfies litellm\n", 1), /failed: ERROR: Could not find a version/);
+  });
+});
+
+describe("processEnvironment: how docfact's Python processes start", () => {
+  it("never with the working folder (the workspace) first on the import path", () => {
+    const env = processEnvironment({ PATH: "/usr/bin", HOME: "/home/u" });
+    assert.equal(env.PYTHONSAFEPATH, "1");
+    assert.equal(env.PATH, "/usr/bin");
+    assert.equal(env.HOME, "/home/u");
   });
 });
