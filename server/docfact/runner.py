@@ -22,6 +22,7 @@ from .engine import History, analyze, facts_of, resolve
 from .finding_json import decode, diagnostic_json, encode
 from .fix_guard import is_fix, is_position
 from .graph.build import ProjectGraph
+from .graph.external import environment_libraries, use_project_libraries
 from .graph.facts import FileFacts
 from .history import NameHistory
 from .model import Finding
@@ -93,10 +94,13 @@ def check_paths(
     jobs, keys = _keyed_jobs(paths, settings, config_root, result)
     result.checked = {job.display: hashlib.sha256(job.data).hexdigest() for job in jobs}
     history = NameHistory.of(paths[0].resolve()) if paths and paths[0].exists() else None
-    # The project-wide result depends on every file's content and the history it was told
-    # with, nothing else: when neither changed since the last run, it is read back whole
-    # (the warm start).
-    project_key = cache_key("project", keys, history.head if history else "")
+    libraries = project_libraries(paths, settings, config_root)
+    use_project_libraries(libraries)
+    # The project-wide result depends on every file's content, the history it was told
+    # with and the libraries installed where it resolves names, nothing else: when none
+    # changed since the last run, it is read back whole (the warm start).
+    installed = [(str(folder), folder.stat().st_mtime_ns) for folder in libraries]
+    project_key = cache_key("project", keys, history.head if history else "", installed)
     deterministic_only = model_passes is None
     known = cache.get(project_key, _is_project_result) if cache and deterministic_only else None
     if known is not None:
@@ -133,6 +137,23 @@ def check_paths(
     if model_passes is not None:
         result.llm = model_passes(outcomes, project, result)
     return result
+
+
+def project_libraries(
+    paths: list[Path], settings: Settings, config_root: Path | None
+) -> tuple[Path, ...]:
+    """The site-packages of the checked project's interpreter, which SONAR runs its code
+    with: ``sonar.python`` (a trusted setting), else the project's .venv, venv or env;
+    none when it has neither."""
+    from .sonar.home import project_interpreter  # lazy: SONAR's module, for this alone
+
+    if not paths:
+        return ()
+    start = config_root or (paths[0] if paths[0].is_dir() else paths[0].parent)
+    interpreter = project_interpreter(start.resolve(), settings.sonar.python)
+    if interpreter.executable is None:
+        return ()
+    return environment_libraries(Path(interpreter.executable).parent.parent)
 
 
 def file_outcomes(

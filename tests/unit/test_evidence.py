@@ -344,3 +344,34 @@ def test_a_dotted_path_to_a_definition_the_project_has_elsewhere(tmp_path):
     # Two places of that name: which one was meant cannot be told.
     (tmp_path / "shop" / "other.py").write_text("class UpdateMany:\n    pass\n")
     assert _found(tmp_path) == []
+
+
+def test_names_resolve_in_the_projects_own_environment(tmp_path):
+    # A library the project imports is installed in its .venv, not where docfact runs:
+    # its ``MetaData`` is no misspelling of the project's ``Metadata``.
+    _project(
+        tmp_path,
+        '''
+        import toolkit
+
+
+        class Metadata:
+            """The shop's own."""
+
+
+        def connect():
+            """Returns the `MetaData` of the connection."""
+            return toolkit
+        ''',
+    )
+    [(code, message, _, _)] = _found(tmp_path)
+    assert code == "DF102" and "did you mean `Metadata`" in message
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(sys.executable)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    library = venv / "lib" / "python3.11" / "site-packages" / "toolkit"
+    library.mkdir(parents=True)
+    (library / "__init__.py").write_text("")
+    (library / "schema.py").write_text("class MetaData:\n    pass\n")
+    assert _found(tmp_path) == []

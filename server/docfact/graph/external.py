@@ -144,10 +144,37 @@ def _module_source(module: tuple[str, ...]) -> Path | None:
     return None
 
 
+# The library folders of the checked project's environment (``use_project_libraries``).
+_project_libraries: tuple[Path, ...] = ()
+
+
+def use_project_libraries(folders: Iterable[Path]) -> None:
+    """Read the libraries of the checked project's own environment (its interpreter's
+    site-packages) before docfact's: a library the project imports is usually installed
+    there and not where docfact runs (pre-commit, a CI job, the editor's own environment)."""
+    global _project_libraries
+    chosen = tuple(folders)
+    if chosen != _project_libraries:
+        _project_libraries = chosen
+        for cached in (_search_roots, _module_source, _module_names, _parsed):
+            cached.cache_clear()
+
+
+def environment_libraries(prefix: Path) -> tuple[Path, ...]:
+    """The site-packages folders of the Python environment at ``prefix`` (a virtual
+    environment's folder, or an installation's), found without running it."""
+    found = [
+        *prefix.glob("lib*/python3*/site-packages"),
+        *prefix.glob("lib*/python3*/dist-packages"),
+    ]
+    return tuple(sorted(folder for folder in found if folder.is_dir()))
+
+
 @lru_cache(maxsize=1)
 def _search_roots() -> tuple[Path, ...]:
     paths = sysconfig.get_paths()
-    roots = [paths["stdlib"], paths["purelib"], paths["platlib"], *sys.path]
+    roots = [paths["stdlib"], *map(str, _project_libraries), paths["purelib"], paths["platlib"]]
+    roots += sys.path
     seen, ordered = set(), []
     for root in roots:
         if root and root not in seen and Path(root).is_dir():
@@ -319,9 +346,9 @@ def _names_under(folder: Path) -> frozenset[str]:
 def _names_in(files: Iterable[Path]) -> frozenset[str]:
     names = set()
     for path in files:
-        try:
-            data = path.read_bytes()
-        except OSError:
+        try:  # a project's environment is the repository's: regular files, size-capped
+            data = read_regular(path, _MAX_BYTES)
+        except SkippedFile:
             continue
         names.add(path.stem)
         for match in _DEFINITION.finditer(data):
