@@ -63,6 +63,8 @@ def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, 
         ("parsing", "parse"),
         ("n_slab_cols", "n_slab_rows"),  # two letters, but a whole short word
         ("DataDict", "_dt_dict"),  # a class's name and a variable's
+        ("image_store", "IMAGE_STORE_"),  # a variable and a constant's prefix
+        ("MD5_HEX", "MD5"),  # a word more to a one-word name (a number is no word)
         ("geo_interface", "__geo_interface__"),  # a protocol named by its method's words
         ("toolkit", "toolkit_2"),  # numbered siblings
         ("toolkit", "toolkit2"),
@@ -375,3 +377,41 @@ def test_names_resolve_in_the_projects_own_environment(tmp_path):
     (library / "__init__.py").write_text("")
     (library / "schema.py").write_text("class MetaData:\n    pass\n")
     assert _found(tmp_path) == []
+
+
+def test_a_name_a_word_short_of_what_the_example_binds(tmp_path):
+    # flask: "The resulting dictionary `image_store` would look like::" after an example
+    # that binds ``image_store_config``.
+    _project(
+        tmp_path,
+        '''
+        def get_namespace(namespace):
+            """Options of a namespace. Example usage::
+
+                image_store_config = app.config.get_namespace('IMAGE_STORE_')
+
+            The resulting dictionary `image_store` would look like this.
+            """
+            return namespace
+        ''',
+    )
+    [(code, _, evidence, fix)] = _found(tmp_path)
+    assert code == "DF102" and fix["replacement"] == "image_store_config"
+    assert any("but for its last word" in e["text"] for e in evidence)
+
+
+def test_a_class_named_with_its_words_reordered(tmp_path):
+    # werkzeug: ":class:`StackLocal` objects" for its ``LocalStack``.
+    _project(
+        tmp_path,
+        '''
+        class LocalStack:
+            """A stack."""
+
+
+        def release():
+            """Releases what :class:`StackLocal` objects hold."""
+        ''',
+    )
+    [(code, _, _, fix)] = _found(tmp_path)
+    assert code == "DF107" and fix["replacement"] == "LocalStack"

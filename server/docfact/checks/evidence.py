@@ -73,11 +73,12 @@ def near_miss(written: str, meant: str, scoped: bool = True) -> str | None:
         return None
     found = _one_edit(*differing[0])
     if found is None and scoped:
-        found = _alike_in_scope(*differing[0])
+        found = alike_in_scope(*differing[0])
     return found
 
 
-def _alike_in_scope(written: str, meant: str) -> str | None:
+def alike_in_scope(written: str, meant: str) -> str | None:
+    """The looser likeness that points at a name in scope (see ``near_miss``), or None."""
     if _one_word_more(written, meant) or _one_word_more(meant, written):
         return "the same name but for its last word"
     if (
@@ -107,7 +108,8 @@ def _long_enough_for_two(written: str, meant: str) -> bool:
 def _one_word_more(short: str, long: str) -> bool:
     """Whether ``long`` is ``short``, a name of two words or more, with one word added
     at its end (``pidFile``/``pidFilePath``, ``image_store``/``image_store_config``)."""
-    if len(_WORDS.findall(short)) < 2 or not long.startswith(short):
+    words = [word for word in _WORDS.findall(short) if not word.isdigit()]
+    if len(words) < 2 or not long.startswith(short):  # ``MD5`` is one word, ``MD5_HEX`` two
         return False
     rest = long[len(short) :]
     return bool(_ADDED_WORD.fullmatch(rest))
@@ -138,7 +140,11 @@ def _one_edit(written: str, meant: str) -> str | None:
         if _protocol_named(written, meant) or _protocol_named(meant, written):
             return None  # "implements the `geo_interface`": ``__geo_interface__``'s protocol
         return "the same name but for `_`"
-    if _words(written) == _words(meant) and len(_words(written)) > 1:
+    if (
+        _words(written) == _words(meant)
+        and len(_words(written)) > 1
+        and _ordered_words(written) != _ordered_words(meant)  # not ``IMAGE_STORE_``
+    ):
         return "the same words in another order"
     if (
         min(len(written), len(meant)) >= _SHORTEST_TYPO

@@ -13,9 +13,15 @@ from typing import NamedTuple
 
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
+from .evidence import alike_in_scope
 from .kwargs import is_typo_of, keyword_fate, kwargs_use_of
 from .lookups import NameScope
-from .referents import called_name, closest_name, one_typo_apart, version_notes
+from .referents import (
+    called_name,
+    closest_name,
+    one_typo_apart,
+    version_notes,
+)
 from .registry import rule
 
 _SELF_AND_CLS = frozenset({"self", "cls"})
@@ -534,7 +540,25 @@ def _nearest(ctx: CheckContext, name: str, how: str) -> str | None:
         return closest_name(
             name, _parameters(ctx) | {n.rpartition(".")[2] for n, _ in ctx.module.variables}
         )
-    return ctx.referents.nearest(name)
+    return ctx.referents.nearest(name) or _alike_in_scope(ctx, name)
+
+
+# A scope with more names than this makes a looser likeness no evidence of one of them.
+_MOST_IN_SCOPE = 200
+
+
+def _alike_in_scope(ctx: CheckContext, name: str) -> str | None:
+    """The one name of the unit's own scope (its parameters, what its examples and its
+    code bind) that ``name`` is a looser near miss of (``image_store`` of an example's
+    ``image_store_config``): there are few such names, so a word more or two letters
+    still point at one."""
+    # A function's own code; a module's or class's text holds every function's locals.
+    local = ctx.unit.local_names if ctx.unit.kind in ("function", "method") else frozenset()
+    own = _parameters(ctx) | ctx.example_names | local
+    if len(own) > _MOST_IN_SCOPE:
+        return None  # too many to tell one (and each name of a hostile text would ask)
+    found = {c for c in own if c != name and alike_in_scope(name, c) is not None}
+    return found.pop() if len(found) == 1 else None
 
 
 def _unresolved(

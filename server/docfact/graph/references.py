@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections.abc
 import difflib
+import re
 import sys
 import types
 import typing
@@ -493,8 +494,13 @@ def _misspelt_type(missing: Missing) -> bool:
     )
 
 
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
 def _words(name: str) -> tuple[str, ...]:
-    return tuple(sorted(word for word in name.lower().split("_") if word))
+    """The words of a snake_case or CamelCase name, lowercase, sorted (``StackLocal`` and
+    ``LocalStack`` have the same)."""
+    return tuple(sorted(word.lower() for word in _WORD.findall(name)))
 
 
 def _importable(name: str) -> bool:
