@@ -105,7 +105,7 @@ class NameHistory:
             added = _new(index.added_parameters, index.removed_parameters, in_function)
         else:
             change = index.definitions.get(name)
-            if change is None or still_defined(name):
+            if change is None or still_defined(name) or not _api_name(name, change.path):
                 return None
             what = "was removed in"
             where = (change.commit, change.path)
@@ -147,6 +147,17 @@ def _new(
     and added again, and the names it kept (the other parameters of a one-line signature)
     replaced nothing."""
     return added.get(key, set()) - removed.get(key, set())
+
+
+# Folders whose definitions are no API a docstring names: tests, examples, documentation.
+_NOT_API = re.compile(r"(?:^|/)(?:tests?|testing|examples?|docs?|conftest\.py|test_[^/]*)(?:/|$)")
+
+
+def _api_name(name: str, path: str) -> bool:
+    """Whether a definition removed from ``path`` tells of a name a docstring may still
+    name: not a plain word (a ``build`` task of an example, numpy's ``ndarray``, which an
+    alias once bound), and not a test's or an example's."""
+    return not (name.isalpha() and name.islower()) and _NOT_API.search(path) is None
 
 
 def _successor(name: str, added: set[str]) -> str | None:

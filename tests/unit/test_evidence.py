@@ -65,6 +65,7 @@ def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, 
         ("DataDict", "_dt_dict"),  # a class's name and a variable's
         ("image_store", "IMAGE_STORE_"),  # a variable and a constant's prefix
         ("MD5_HEX", "MD5"),  # a word more to a one-word name (a number is no word)
+        ("preferences", "Reference"),  # a plain word and a class
         ("geo_interface", "__geo_interface__"),  # a protocol named by its method's words
         ("toolkit", "toolkit_2"),  # numbered siblings
         ("toolkit", "toolkit2"),
@@ -415,3 +416,24 @@ def test_a_class_named_with_its_words_reordered(tmp_path):
     )
     [(code, _, _, fix)] = _found(tmp_path)
     assert code == "DF107" and fix["replacement"] == "LocalStack"
+
+
+def test_history_of_a_plain_word_or_a_tests_helper_is_no_evidence(tmp_path):
+    # invoke: "a collection with a ``build`` task" after a ``def build`` left an example;
+    # redis: a doctest's ``my_handler`` callback after a test's ``my_handler`` went.
+    _git(tmp_path, "init", "-q")
+    _project(tmp_path, "def build():\n    pass\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_stock.py").write_text("def my_handler():\n    pass\n")
+    (tmp_path / "shop" / "orders.py").write_text(
+        'def run():\n    """Runs a `build` task. Passes `my_handler` on. Uses `lookup_item`."""\n'
+    )
+    (tmp_path / "shop" / "stock.py").write_text(
+        "def build():\n    pass\n\n\ndef lookup_item():\n    pass\n"
+    )
+    _commit(tmp_path, "first")
+    (tmp_path / "shop" / "stock.py").write_text("")
+    (tmp_path / "tests" / "test_stock.py").write_text("")
+    _commit(tmp_path, "drop")
+    found = [message.split("`")[1] for _, message, _, _ in _found(tmp_path)]
+    assert found == ["lookup_item"]

@@ -78,7 +78,11 @@ def near_miss(written: str, meant: str, scoped: bool = True) -> str | None:
 
 
 def alike_in_scope(written: str, meant: str) -> str | None:
-    """The looser likeness that points at a name in scope (see ``near_miss``), or None."""
+    """The looser likeness that points at a name in scope (see ``near_miss``), or None.
+    The two are names of one style: a plain word (`preferences`) is no misspelling of a
+    class (``Reference``)."""
+    if _style(written) != _style(meant):
+        return None
     if _one_word_more(written, meant) or _one_word_more(meant, written):
         return "the same name but for its last word"
     if (
