@@ -232,3 +232,13 @@ def test_a_generators_placeholder_type_is_no_claim():
     '''
     assert codes(source) == []
     assert codes(source.replace("    type\n", "    dict\n")) == [("DF202", "dict")]
+
+
+def test_an_image_file_an_example_names():
+    # google-cloud-storage: "the blob's name, such as `blog.png`" beside a ``blob``.
+    source = '''
+        def upload(blob):
+            """Upload `blob`, named like `blog.png` or `report.pdf`."""
+            return blob
+    '''
+    assert codes(source) == []

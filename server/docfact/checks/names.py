@@ -86,6 +86,13 @@ _FILE_SUFFIXES = frozenset(
         "dll",
         "zip",
         "gz",
+        # images and documents an example names (google-cloud-storage's `blog.png`)
+        "png",
+        "jpg",
+        "jpeg",
+        "gif",
+        "svg",
+        "pdf",
     }
 )
 _BARE_CALL = re.compile(r"(?<![\w.`'\"*@])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
