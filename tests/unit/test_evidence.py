@@ -148,14 +148,26 @@ def _git(root, *args):
     )
 
 
+def _repository(root, source):
+    """A git repository holding the package ``shop`` with ``source`` as its stock.py."""
+    _git(root, "init", "-q")
+    _project(root, source)
+
+
+def _write(root, files):
+    """Write each file (a path under ``root``) with its text."""
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
 def _commit(root, message):
     _git(root, "add", "-A")
     _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
 
 
 def test_history_tells_a_renamed_parameter_and_a_removed_helper(tmp_path):
-    _git(tmp_path, "init", "-q")
-    _project(
+    _repository(
         tmp_path,
         '''
         def lookup_item(name):
@@ -197,20 +209,25 @@ def test_history_tells_a_renamed_parameter_and_a_removed_helper(tmp_path):
 def test_a_definition_moved_to_another_module_was_not_removed(tmp_path):
     # pymongo: ``AsyncCursor`` left ``pymongo.cursor`` for ``pymongo.asynchronous.cursor``;
     # a stale link to the old place is told by where the name is now, not by "removed".
-    _git(tmp_path, "init", "-q")
-    _project(
+    _repository(
         tmp_path,
         """
         def lookup_item(name):
             return name
         """,
     )
-    (tmp_path / "shop" / "orders.py").write_text(
-        'def order(name):\n    """Find it with :func:`shop.stock.lookup_item`."""\n'
+    _write(
+        tmp_path,
+        {
+            "shop/orders.py": 'def order(name):\n    """Find it with '
+            ':func:`shop.stock.lookup_item`."""\n'
+        },
     )
     _commit(tmp_path, "first")
-    (tmp_path / "shop" / "stock.py").write_text("")
-    (tmp_path / "shop" / "finder.py").write_text("def lookup_item(name):\n    return name\n")
+    _write(
+        tmp_path,
+        {"shop/stock.py": "", "shop/finder.py": "def lookup_item(name):\n    return name\n"},
+    )
     _commit(tmp_path, "move")
     [(code, message, _, fix)] = _found(tmp_path)
     assert "removed" not in message and "is defined as `shop.finder.lookup_item`" in message
@@ -252,8 +269,7 @@ def test_history_tells_a_removed_attribute_and_a_removed_global(tmp_path):
 
 def test_outside_git_and_in_the_cli_the_same(tmp_path):
     """The command line finds the same with history as the runner: one JSON report."""
-    _git(tmp_path, "init", "-q")
-    _project(tmp_path, STALE.replace("count", "qty"))
+    _repository(tmp_path, STALE.replace("count", "qty"))
     _commit(tmp_path, "first")
     (tmp_path / "shop" / "stock.py").write_text(textwrap.dedent(STALE))
     _commit(tmp_path, "rename")
@@ -296,8 +312,7 @@ def test_history_runs_no_program_the_repository_configures(tmp_path):
     """A checked repository's own .git/config (a textconv driver, an fsmonitor hook) is
     the attacker's: reading its history runs none of it."""
     marker = tmp_path / "ran"
-    _git(tmp_path, "init", "-q")
-    _project(tmp_path, STALE.replace("count", "qty"))
+    _repository(tmp_path, STALE.replace("count", "qty"))
     (tmp_path / ".gitattributes").write_text("*.py diff=evil\n")
     _commit(tmp_path, "first")
     (tmp_path / "shop" / "stock.py").write_text(textwrap.dedent(STALE))
@@ -421,19 +436,17 @@ def test_a_class_named_with_its_words_reordered(tmp_path):
 def test_history_of_a_plain_word_or_a_tests_helper_is_no_evidence(tmp_path):
     # invoke: "a collection with a ``build`` task" after a ``def build`` left an example;
     # redis: a doctest's ``my_handler`` callback after a test's ``my_handler`` went.
-    _git(tmp_path, "init", "-q")
-    _project(tmp_path, "def build():\n    pass\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_stock.py").write_text("def my_handler():\n    pass\n")
-    (tmp_path / "shop" / "orders.py").write_text(
-        'def run():\n    """Runs a `build` task. Passes `my_handler` on. Uses `lookup_item`."""\n'
-    )
-    (tmp_path / "shop" / "stock.py").write_text(
-        "def build():\n    pass\n\n\ndef lookup_item():\n    pass\n"
+    _repository(tmp_path, "def build():\n    pass\n\n\ndef lookup_item():\n    pass\n")
+    _write(
+        tmp_path,
+        {
+            "tests/test_stock.py": "def my_handler():\n    pass\n",
+            "shop/orders.py": 'def run():\n    """Runs a `build` task. Passes `my_handler` on. '
+            'Uses `lookup_item`."""\n',
+        },
     )
     _commit(tmp_path, "first")
-    (tmp_path / "shop" / "stock.py").write_text("")
-    (tmp_path / "tests" / "test_stock.py").write_text("")
+    _write(tmp_path, {"shop/stock.py": "", "tests/test_stock.py": ""})
     _commit(tmp_path, "drop")
     found = [message.split("`")[1] for _, message, _, _ in _found(tmp_path)]
     assert found == ["lookup_item"]
