@@ -121,10 +121,16 @@ def _away_from_the_user(home: Path) -> dict[str, str]:
     }
 
 
-def _headless(nvim: str, env: dict[str, str], cwd: Path, timeout: int):
-    """nvim_docfact.lua in a headless Neovim."""
+def _headless(
+    nvim: str,
+    env: dict[str, str],
+    cwd: Path,
+    timeout: int,
+    arguments: tuple[str, ...] = ("--noplugin", "-u", str(SCRIPT)),
+):
+    """A headless Neovim with ``arguments`` (by default running nvim_docfact.lua)."""
     return subprocess.run(
-        [nvim, "--headless", "-n", "-i", "NONE", "--noplugin", "-u", str(SCRIPT)],
+        [nvim, "--headless", "-n", "-i", "NONE", *arguments],
         env=env,
         cwd=cwd,
         capture_output=True,
@@ -187,26 +193,8 @@ def _readme_neovim(
         "DOCFACT_CACHE_DIR": str(tmp_path / "cache"),
         **_away_from_the_user(home),
     }
-    run = subprocess.run(
-        [
-            nvim,
-            "--headless",
-            "-n",
-            "-i",
-            "NONE",
-            "-u",
-            str(init),
-            str(target),
-            "-c",
-            f"luafile {HERE / 'nvim_readme_check.lua'}",
-        ],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        stdin=subprocess.DEVNULL,
-    )
+    check = f"luafile {HERE / 'nvim_readme_check.lua'}"
+    run = _headless(nvim, env, tmp_path, timeout, ("-u", str(init), str(target), "-c", check))
     assert out.exists(), f"exit {run.returncode}\n{run.stdout}\n{run.stderr}\n{_lsp_log(home)}"
     result = json.loads(out.read_text())
     assert result["filetype"] == "python"

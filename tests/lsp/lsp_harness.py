@@ -322,6 +322,14 @@ async def wait_for_index(client: DocfactClient) -> None:
     )
 
 
+async def open_written(client: DocfactClient, path: Path, source: str) -> str:
+    """Write ``source`` to ``path``, open it, and wait for its first diagnostics: its uri."""
+    path.write_text(source)
+    uri = client.open(path)
+    await client.diagnostics_for(uri, version=1)
+    return uri
+
+
 def codes(diagnostics) -> list[str]:
     return sorted(str(d.code) for d in diagnostics)
 

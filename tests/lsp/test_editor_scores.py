@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from llm_helpers import arithmetic_responder
-from lsp_harness import find_position, wait_until
+from lsp_harness import find_position, open_written, wait_until
 from lsprotocol import types
 from model_harness import MODEL_WAIT, SECRET, model_options
 
@@ -36,11 +36,7 @@ async def _hover(client, uri, function):
 
 
 async def _opened(client, workspace) -> str:
-    path = workspace / "shop" / "scored.py"
-    path.write_text(SOURCE)
-    uri = client.open(path)
-    await client.diagnostics_for(uri, version=1)
-    return uri
+    return await open_written(client, workspace / "shop" / "scored.py", SOURCE)
 
 
 async def _score(client, uri) -> None:

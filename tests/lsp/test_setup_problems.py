@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from lsp_harness import find_position, wait_until
+from lsp_harness import find_position, open_written, wait_until
 from lsprotocol import types
 from model_harness import MODEL_WAIT, model_options
 from test_editor_judge import SOURCE, _save
@@ -17,11 +17,7 @@ NO_LITELLM = [sys.executable, str(Path(__file__).parent / "no_litellm_server.py"
 
 
 async def _opened(client, workspace) -> str:
-    path = workspace / "shop" / "judged.py"
-    path.write_text(SOURCE)
-    uri = client.open(path)
-    await client.diagnostics_for(uri, version=1)
-    return uri
+    return await open_written(client, workspace / "shop" / "judged.py", SOURCE)
 
 
 def _warnings(client, needle: str) -> list[types.ShowMessageParams]:
