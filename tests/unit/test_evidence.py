@@ -391,6 +391,13 @@ def test_names_resolve_in_the_projects_own_environment(tmp_path):
     library = venv / "lib" / "python3.11" / "site-packages" / "toolkit"
     library.mkdir(parents=True)
     (library / "__init__.py").write_text("")
+    outside = tmp_path.parent / f"{tmp_path.name}-elsewhere.py"
+    outside.write_text("class MetaData:\n    pass\n")
+    # A repository's environment whose files link out of it (to the user's files) is
+    # not read: the name stays a near miss of the project's.
+    (library / "schema.py").symlink_to(outside)
+    assert [code for code, *_ in _found(tmp_path)] == ["DF102"]
+    (library / "schema.py").unlink()
     (library / "schema.py").write_text("class MetaData:\n    pass\n")
     assert _found(tmp_path) == []
 

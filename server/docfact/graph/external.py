@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import builtins
 import importlib
+import os
 import re
 import sys
 import sysconfig
@@ -153,11 +154,10 @@ def use_project_libraries(folders: Iterable[Path]) -> None:
     site-packages) before docfact's: a library the project imports is usually installed
     there and not where docfact runs (pre-commit, a CI job, the editor's own environment)."""
     global _project_libraries
-    chosen = tuple(folders)
-    if chosen != _project_libraries:
-        _project_libraries = chosen
-        for cached in (_search_roots, _module_source, _module_names, _parsed):
-            cached.cache_clear()
+    _project_libraries = tuple(folders)
+    # Read again: what is installed may have changed since the last check in this process.
+    for cached in (_search_roots, _module_source, _module_names, _parsed):
+        cached.cache_clear()
 
 
 def environment_libraries(prefix: Path) -> tuple[Path, ...]:
@@ -167,7 +167,18 @@ def environment_libraries(prefix: Path) -> tuple[Path, ...]:
         *prefix.glob("lib*/python3*/site-packages"),
         *prefix.glob("lib*/python3*/dist-packages"),
     ]
-    return tuple(sorted(folder for folder in found if folder.is_dir()))
+    inside = os.path.realpath(prefix)  # a folder linking out of it is not the environment
+    return tuple(
+        sorted(f for f in found if f.is_dir() and Path(os.path.realpath(f)).is_relative_to(inside))
+    )
+
+
+def _read_library(path: Path) -> bytes:
+    """A library file's bytes: a regular file, size-capped; one of the checked project's
+    environment (which the repository may ship: a ``.venv`` whose files link to the
+    user's ``~/.ssh``) only when its links stay inside that environment's folder."""
+    inside = [root for root in _project_libraries if path.is_relative_to(root)]
+    return read_regular(path, _MAX_BYTES, within=inside)
 
 
 @lru_cache(maxsize=1)
@@ -187,7 +198,7 @@ def _search_roots() -> tuple[Path, ...]:
 def _parsed(path: Path) -> tuple[dict[str, Unit], tuple[tuple[str, str], ...]]:
     """A library file's definitions by qualified name, and its imports."""
     try:
-        module = parse_module(decode_source(read_regular(path, _MAX_BYTES)))
+        module = parse_module(decode_source(_read_library(path)))
     except SkippedFile:
         return {}, ()
     return {unit.qualname: unit for unit in module.units if unit.qualname}, module.imports
@@ -346,8 +357,8 @@ def _names_under(folder: Path) -> frozenset[str]:
 def _names_in(files: Iterable[Path]) -> frozenset[str]:
     names = set()
     for path in files:
-        try:  # a project's environment is the repository's: regular files, size-capped
-            data = read_regular(path, _MAX_BYTES)
+        try:
+            data = _read_library(path)
         except SkippedFile:
             continue
         names.add(path.stem)
