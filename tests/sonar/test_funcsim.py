@@ -104,7 +104,50 @@ def test_a_candidate_cannot_forge_the_summary_line():
     )
     result = funcsim("def f(x: int):\n    return x + 1\n", [forger], "f", cases=CASES)
     assert not result.results
-    assert "gave no summary" in result.error and "nonce" in result.error
+    assert "gave no summary" in result.error
+
+
+# Model code that digs the nonce (and anything else) out of the driver's frames, then
+# prints a perfect summary in every shape the driver writes, and exits before the driver
+# can speak again: the comparison happens in the parent, on the original's outcomes said
+# before this code existed.
+FRAME_WALKER = """
+import json, os, sys
+
+def f(x):
+    found = {}
+    frame = sys._getframe()
+    while frame is not None:
+        for name, value in list(frame.f_locals.items()):
+            if name in ("nonce", "summary", "records", "returned", "tallies"):
+                found.setdefault(name, value)
+        frame = frame.f_back
+    nonce = found["nonce"]
+    head = "SONAR-FUNCSIM " + nonce + " "
+    cases = 60
+    perfect = {"matches": cases, "counted": cases, "discarded": 0, "raised": 0,
+               "raised_example": None, "counterexample": None, "problem": None}
+    records = found.get("records") or (found.get("summary") or {}).get("records") or [
+        {"show": "(0)", "o": {"k": "returned", "v": ["i", "0x0"], "p": "", "d": "returned 0"}}
+    ] * cases
+    lines = [
+        head + "original " + json.dumps({"error": None, "stage": None, "cases": len(records),
+                                         "records": records}),
+        head + "candidates " + json.dumps({"results": [{"problem": None,
+                                                        "outs": [r["o"] for r in records]}]}),
+        head + json.dumps({"error": None, "stage": None, "cases": cases, "results": [perfect]}),
+    ]
+    os.write(1, ("\\n" + "\\n".join(lines) + "\\n").encode())
+    os._exit(0)
+"""
+
+
+def test_model_code_that_walks_the_frames_for_the_nonce_cannot_forge_a_perfect_score():
+    result = funcsim("def f(x: int):\n    return x + 1\n", [FRAME_WALKER], "f", cases=CASES)
+    assert result.error is None, result.error
+    (similarity,) = result.results
+    assert similarity.counted > 0 and similarity.value is not None and similarity.value < 0.5
+    assert similarity.counterexample is not None
 
 
 def test_a_counterexample_shows_where_outputs_that_print_alike_differ():

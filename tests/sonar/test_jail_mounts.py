@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,57 @@ def test_a_private_file_is_shown_as_a_readable_copy(tmp_path):
     bind, copy, shown_at = readable.readable_view(str(program), str(staging))
     assert (bind, shown_at) == ("--ro-bind", str(program))
     assert Path(copy).read_text() == "#!/bin/sh\n" and Path(copy).stat().st_mode & 0o777 == 0o755
+
+
+PYTHON = ".venv/bin/python"  # as sonar.python: the environment is used whatever its cfg
+
+
+def _venv_with_config(project: Path) -> Path:
+    """A project's .venv whose pyvenv.cfg the caller makes; its path."""
+    (project / ".venv" / "bin").mkdir(parents=True)
+    python = project / ".venv" / "bin" / "python"
+    python.write_text("#!/bin/sh\n")  # no link to an installation: only the cfg names one
+    python.chmod(0o755)
+    return project / ".venv" / "pyvenv.cfg"
+
+
+def _roots_within(project: Path, seconds: float) -> tuple[str, ...] | None:
+    """``project_interpreter(project).roots`` from a thread; None when it did not return in
+    ``seconds`` (a read that waits forever, here a FIFO with no writer)."""
+    found: list[tuple[str, ...]] = []
+    worker = threading.Thread(
+        target=lambda: found.append(project_interpreter(project, PYTHON).roots), daemon=True
+    )
+    worker.start()
+    worker.join(seconds)
+    return found[0] if found else None
+
+
+def test_a_pyvenv_cfg_that_is_a_fifo_is_not_read(tmp_path):
+    project = tmp_path / "project"
+    os.mkfifo(_venv_with_config(project))
+    roots = _roots_within(project, 20)
+    assert roots is not None and str(project / ".venv") in roots
+
+
+@pytest.mark.parametrize("target", ["/proc/kmsg", "outside"])
+def test_a_pyvenv_cfg_linking_out_of_its_environment_is_not_read(tmp_path, target):
+    """A link to a kernel file (/proc/kmsg blocks as root) or to a file outside the
+    environment naming a real installation: neither is the environment's own file."""
+    project = tmp_path / "project"
+    outside = tmp_path / "outside.cfg"
+    outside.write_text(f"home = {Path(REAL_PYTHON).parent}\n")
+    config = _venv_with_config(project)
+    config.symlink_to(outside if target == "outside" else target)
+    roots = _roots_within(project, 20)
+    assert roots is not None
+    assert not any(root.startswith(str(Path(REAL_PYTHON).parent.parent / "lib")) for root in roots)
+
+
+def test_an_oversized_pyvenv_cfg_is_not_read(tmp_path):
+    project = tmp_path / "project"
+    config = _venv_with_config(project)
+    padding = "# " + "x" * (1 << 20) + "\n"  # a comment line of 1 MiB, then a home line
+    config.write_text(padding + f"home = {Path(REAL_PYTHON).parent}\n")
+    roots = project_interpreter(project, PYTHON).roots
+    assert not any(root.startswith(str(Path(REAL_PYTHON).parent.parent / "lib")) for root in roots)

@@ -69,7 +69,8 @@ WRONG = {
         "def reading(self, n):\n    return self.__double(n)\n"
     ),
     "A point at x, y.": "def __new__(cls, x, y):\n    return super().__new__(cls, (y, x))\n",
-    "Half of n, rounded down.": "def halve(n):\n    return n / 2\n",
+    # (not n / 2: by SONAR's rules 2 == 2.0, so it matches on every even n, a score of 0.5)
+    "Half of n, rounded down.": "def halve(n):\n    return n >> 2\n",
 }
 QUALNAMES = ("Meter.label", "Meter.__double", "Meter.reading", "Point.__new__", "halve")
 

@@ -2,8 +2,9 @@
 testing in the sandbox.
 
 One sandbox run per (original, candidates) batch: ``_driver.py`` draws the inputs with
-hypothesis (fixed seed), calls every function per case under a time limit, compares by
-SONAR's rules and prints one JSON summary, which is all the parent reads. Only when the
+hypothesis (fixed seed), calls the original on each under a time limit and prints its
+outcomes before any candidate exists, then each candidate's; the comparison by SONAR's
+rules happens here (``outcomes.py``), where no code under test can reach it. Only when the
 sandbox ends a batch for something a candidate did is each candidate run alone, so one
 model-written program that writes files does not cost the others their scores.
 """
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 
-from . import sandbox
+from . import outcomes, sandbox
 from .home import Home, docfact_support_path, function_at, takes_instance
 from .inputs import body_constants, parameter_specs, varargs_spec, varkw_names
 from .regenerate import function_node
@@ -29,6 +30,7 @@ from .regenerate import function_node
 MARKER = "SONAR-FUNCSIM "  # _driver.MARKER
 BLOCKED = "the sandbox refused what the code does"
 STARTUP_S = 5.0  # the sandbox's own start and hypothesis's import, on a busy machine
+OUTPUT_BYTES = 8 << 20  # every outcome of every case (trees are cut at 4,000 characters)
 LOAD_S = 10.0  # importing the function's module (and what it imports) in the sandbox
 _AUDIT_DETAIL = re.compile(r"([\w.]+)\(\(?'?([^',)]{0,80})")  # "open('/tmp/x', ..." -> open, /tmp/x
 
@@ -200,7 +202,9 @@ def _run(
 ) -> FuncSimRun:
     loading = LOAD_S if home is not None else 0.0
     limits = sandbox.Limits(
-        cpu_s=time_limit_s + STARTUP_S + loading, wall_s=2 * time_limit_s + STARTUP_S + loading
+        cpu_s=time_limit_s + STARTUP_S + loading,
+        wall_s=2 * time_limit_s + STARTUP_S + loading,
+        output_bytes=OUTPUT_BYTES,
     )
     nonce = secrets.token_hex(16)  # the summary line must carry it: see _driver.py
     outcome = sandbox.run_python(
@@ -238,27 +242,9 @@ def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
             f"{message} ({detail})" if detail else message,
             complete=outcome.state != "timeout",
         )
-    head = f"{MARKER}{nonce} "
-    line = next(
-        (line for line in reversed(outcome.stdout.splitlines()) if line.startswith(head)), ""
-    )
     try:
-        if not line:
-            raise ValueError("no line with this run's nonce; the code may have printed its own")
-        summary = json.loads(line[len(head) :])
-        results = tuple(
-            Similarity(
-                r["matches"],
-                r["counted"],
-                r["discarded"],
-                Counterexample.from_json(r["counterexample"]) if r["counterexample"] else None,
-                r.get("problem"),
-                r["raised"],
-                r["raised_example"],
-            )
-            for r in summary["results"]
-        )
-    except (ValueError, KeyError, TypeError) as error:
+        summary, results = _summaries(outcome.stdout, nonce, count)
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
         # The code ended the run early (os._exit, a flood of output): it will again.
         return FuncSimRun((), 0, seconds, f"the tests gave no summary ({error})")
     # What this environment lacks (a dependency, hypothesis) is no result of the function.
@@ -272,10 +258,6 @@ def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
             complete=complete,
             stage=summary.get("stage"),
         )
-    if len(results) != count:
-        return FuncSimRun(
-            (), 0, seconds, "the tests gave a summary for the wrong candidates", complete=False
-        )
     return FuncSimRun(
         results,
         summary["cases"],
@@ -284,6 +266,57 @@ def _read(outcome: sandbox.Outcome, count: int, nonce: str) -> FuncSimRun:
         complete=complete,
         seen_calls=summary.get("seen_calls", 0),
         out_of_time=summary.get("out_of_time", False),
+    )
+
+
+def _summaries(stdout: str, nonce: str, count: int) -> tuple[dict, tuple[Similarity, ...]]:
+    """The original's summary (the first line the driver wrote, before any candidate
+    existed) and each candidate's similarity, compared here (``outcomes.py``); none when
+    the original's phase failed. ValueError when the lines are missing or malformed."""
+    head = f"{MARKER}{nonce} "
+    lines = [line[len(head) :] for line in stdout.splitlines() if line.startswith(head)]
+    first = next((line for line in lines if line.startswith("original ")), "")
+    if not first:
+        raise ValueError("no line with this run's nonce; the code may have printed its own")
+    summary = json.loads(first[len("original ") :])
+    records = summary["records"]
+    if not isinstance(records, list) or not all(_is_record(r) for r in records):
+        raise ValueError("malformed outcomes of the original")
+    if summary.get("stage"):
+        return summary, ()
+    last = next((line for line in reversed(lines) if line.startswith("candidates ")), "")
+    if not last:
+        raise ValueError("no outcomes of the candidates")
+    entries = json.loads(last[len("candidates ") :])["results"]
+    if not isinstance(entries, list) or len(entries) != count:
+        raise ValueError("outcomes for the wrong candidates")
+    results = []
+    for entry in entries:
+        outs = entry["outs"] if isinstance(entry, dict) and isinstance(entry["outs"], list) else []
+        counts = outcomes.tally(records, outs)
+        problem = entry.get("problem") if isinstance(entry, dict) else "no outcomes"
+        example = counts["counterexample"]
+        results.append(
+            Similarity(
+                counts["matches"],
+                counts["counted"],
+                counts["discarded"],
+                Counterexample.from_json(example) if example else None,
+                str(problem)[:300] if problem else None,
+                counts["raised"],
+                counts["raised_example"],
+            )
+        )
+    return summary, tuple(results)
+
+
+def _is_record(record: object) -> bool:
+    return (
+        isinstance(record, dict)
+        and isinstance(record.get("show"), str)
+        and isinstance(record.get("o"), dict)
+        and record["o"].get("k") in ("returned", "raised", "timeout", "unsteady")
+        and {"v", "p", "d"} <= record["o"].keys()
     )
 
 

@@ -22,11 +22,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..source.files import SkippedFile, read_regular
+
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 VENV_NAMES = (".venv", "venv", "env")
 SKIPPED_DIRS = {"__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist"}
 MAX_FILES = 3000  # files read for call sites; a larger tree is read in part
 MAX_FILE_BYTES = 1_000_000
+CONFIG_BYTES = 64 << 10  # a pyvenv.cfg is a few lines
 MAX_CALLS = 24  # argument lists kept per function
 MAX_INSTANCES = 6  # instance recipes kept per class
 _PARSER_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -205,16 +208,18 @@ def _environment_roots(executable: Path) -> tuple[str, ...]:
     repository's ``home = ~/.ssh`` names a folder the jail must never show)."""
     prefix = executable.parent.parent.resolve()
     roots = {str(prefix)}
-    config = prefix / "pyvenv.cfg"
-    if config.is_file():
-        parser = configparser.ConfigParser()
-        try:
-            parser.read_string("[venv]\n" + config.read_text(encoding="utf-8", errors="replace"))
-            home = parser.get("venv", "home", fallback="")
-        except configparser.Error:
-            home = ""
-        if home:
-            roots.update(installation_libraries(Path(home).expanduser()))
+    try:  # a regular file of the environment's own: a FIFO or /proc/kmsg would hang
+        text = read_regular(prefix / "pyvenv.cfg", CONFIG_BYTES, within=[prefix])
+    except SkippedFile:
+        text = b""
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_string("[venv]\n" + text.decode("utf-8", errors="replace"))
+        home = parser.get("venv", "home", fallback="")
+    except configparser.Error:
+        home = ""
+    if home:
+        roots.update(installation_libraries(Path(home).expanduser()))
     real = executable.resolve()
     if not real.is_relative_to(prefix):  # a link out of the environment
         roots.update(installation_libraries(real.parent))
