@@ -308,6 +308,47 @@ def test_a_near_miss_of_a_builtin_is_evidence(tmp_path):
     assert fixes == ["BaseException", "tuple"]
 
 
+def test_a_name_python_3_removed_is_evidence_with_its_successor(tmp_path):
+    # twisted: L{types.ClassType}, L{RegexObject <re.RegexObject>}
+    _project(
+        tmp_path,
+        '''
+        import re
+
+        def lookup(name, pattern):
+            """Find a record.
+
+            @param name: the name, a C{basestring}
+            @param pattern: the pattern
+            @type pattern: L{RegexObject <re.RegexObject>}
+            @rtype: L{types.ClassType}
+            """
+            return re.match(pattern, name)
+        ''',
+    )
+    found = {
+        fix["replacement"]: (code, message, evidence)
+        for code, message, evidence, fix in _found(tmp_path)
+    }
+    assert sorted(found) == ["re.Pattern", "str", "type"]
+    code, message, evidence = found["re.Pattern"]
+    assert code == "DF107" and message.endswith("Python 2's name; Python 3 has `re.Pattern`")
+    assert [e["kind"] for e in evidence] == ["history"]
+
+
+def test_a_python_2_name_the_project_defines_for_itself_is_no_evidence(tmp_path):
+    _project(
+        tmp_path,
+        '''
+        def lookup(name):
+            """Find a record by a C{basestring} name."""
+            return name
+        ''',
+    )
+    (tmp_path / "shop" / "compat.py").write_text("basestring = (str, bytes)\n")
+    assert _found(tmp_path) == []
+
+
 def test_history_runs_no_program_the_repository_configures(tmp_path):
     """A checked repository's own .git/config (a textconv driver, an fsmonitor hook) is
     the attacker's: reading its history runs none of it."""

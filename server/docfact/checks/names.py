@@ -580,7 +580,7 @@ def _unresolved(
         segment.text
     ):
         return  # a history note, or a sentence about C code (names there are C's)
-    if _DENIED.search(ctx.docstring.text.value, 0, start):
+    if _DENIED.search(ctx.docstring.text.value, max(0, start - 40), start):  # a window: linear
         return  # "There is no `DynamicHistory`": the text says so itself
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)

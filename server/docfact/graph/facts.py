@@ -54,6 +54,7 @@ class FileFacts(TypedDict):
     package: bool
     imports: list[list[str]]  # [local name, target] ("*" for a star import)
     names: str  # the names the module defines, space-separated (decodes fast)
+    names_at_run_time: bool  # its code makes names at run time (``globals().update``)
     units: list[UnitFacts]
     variables: list[list]  # [qualified name, 1-based line]
     attributes: list[list]  # [qualified name, 1-based line of its first write]
@@ -102,6 +103,7 @@ def file_facts(
         # One string, not a list: loading thousands of files' facts from the cache is
         # dominated by JSON decoding, and one string decodes far faster than a list.
         "names": " ".join(sorted(module.defined_names)),
+        "names_at_run_time": module.names_at_run_time,
         "units": units,
         "variables": [
             [f"{module_name}.{name}" if module_name else name, line + 1]
