@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from ..graph.references import other_exception_name
 from ..model import Evidence, Finding, Fix
 from .referents import one_typo_apart
 
@@ -85,6 +86,8 @@ def alike_in_scope(written: str, meant: str) -> str | None:
         return None
     if _one_word_more(written, meant) or _one_word_more(meant, written):
         return "the same name but for its last word"
+    if other_exception_name(written) == meant:
+        return "the same exception, named with `Error` and with `Exception`"
     if (
         _edits(written.lower(), meant.lower()) == 2
         and _long_enough_for_two(written, meant)

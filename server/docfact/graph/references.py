@@ -476,7 +476,26 @@ def nearest(name: str, candidates: Names | Collection[str]) -> str | None:
     if close and difflib.SequenceMatcher(None, name, close[0]).ratio() >= 0.85:
         return close[0]
     reordered = names.reordered(name)
-    return reordered[0] if reordered else (close[0] if close else None)
+    if reordered:
+        return reordered[0]
+    swapped = other_exception_name(name)
+    if swapped is not None and swapped in names:
+        return swapped
+    return close[0] if close else None
+
+
+# The two words an exception class's name ends with by convention.
+_EXCEPTION_WORDS = ("Error", "Exception")
+
+
+def other_exception_name(name: str) -> str | None:
+    """``name`` ending in the other conventional word of exceptions (``StanzaError`` for
+    ``StanzaException``), or None when it ends in neither or is only the word."""
+    for word, other in (_EXCEPTION_WORDS, _EXCEPTION_WORDS[::-1]):
+        stem = name.removesuffix(word)
+        if stem and stem != name:
+            return stem + other
+    return None
 
 
 # Names of types every module may write in a docstring without importing them.
@@ -531,6 +550,9 @@ class Names:
             key = (name.lstrip("_")[:1].lower(), len(name))
             self.by_start.setdefault(key, []).append((name, frozenset(name.lower())))
             self.by_words.setdefault(_words(name), []).append(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.by_words.get(_words(name), ())
 
     def reordered(self, name: str) -> list[str]:
         """The names made of the same words as ``name`` in another order."""
