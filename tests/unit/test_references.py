@@ -220,6 +220,10 @@ def test_a_class_getattr_leaves_its_module_with_the_names_it_defines(tmp_path):
 
         class _ChannelProtocol(_Proxy):
             pass
+
+
+        class _GenericHTTPChannelProtocol(_Proxy):
+            pass
     """,
             "shop/lazy.py": """
         def __getattr__(name):
@@ -228,13 +232,15 @@ def test_a_class_getattr_leaves_its_module_with_the_names_it_defines(tmp_path):
             "shop/h2.py": '''
         def connect():
             """Called by L{shop.http._Channel} or L{shop.http._ChannelProtocol}, and by
-            L{shop.lazy.Anything}.
+            L{shop.lazy.Anything}; set up by L{shop.http._GenericHTTPChannel}.
             """
     ''',
         },
     )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
-        ("DF107", "shop.http._Channel", None),
+        ("DF107", "shop.http._Channel", None),  # one word: a word more is another name
+        # twisted: a module's member a word short of its name
+        ("DF107", "shop.http._GenericHTTPChannel", "shop.http._GenericHTTPChannelProtocol"),
     ]
 
 
