@@ -321,6 +321,25 @@ def test_a_near_miss_of_a_builtin_is_evidence(tmp_path):
     assert fixes == ["BaseException", "tuple"]
 
 
+def test_a_misspelling_of_two_builtins_stands_with_no_fix(tmp_path):
+    # twisted: "@return: A C{typle} of ..." (`tuple` or `type`)
+    _project(
+        tmp_path,
+        '''
+        def pair(first, second):
+            """Make a pair.
+
+            @return: A C{typle} of both.
+            """
+            return first, second
+        ''',
+    )
+    [(code, message, evidence, fix)] = _found(tmp_path)
+    assert code == "DF102" and fix is None
+    assert message.endswith("did you mean `tuple` or `type`?")
+    assert [e["kind"] for e in evidence] == ["near miss"]
+
+
 def test_an_exception_named_with_the_other_conventional_word(tmp_path):
     # twisted: L{error.StanzaException} for error.StanzaError
     _project(
