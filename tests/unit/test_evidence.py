@@ -370,7 +370,8 @@ def test_a_name_python_3_removed_is_evidence_with_its_successor(tmp_path):
         def lookup(name, pattern):
             """Find a record.
 
-            @param name: the name, a C{basestring}
+            @param name: the name, a C{basestring}; compare the C{raw_input} method of
+                L{readers}.
             @param pattern: the pattern
             @type pattern: L{RegexObject <re.RegexObject>}
             @rtype: L{types.ClassType}
