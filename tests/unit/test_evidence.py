@@ -90,6 +90,7 @@ def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, 
         ("store_config", "image_store_config"),  # a word before, not after
         ("processes", "processed"),  # two letters, but an inflection
         ("Exception", "Error"),  # no name of its own before the word
+        ("PubSub", "PubSubError"),  # a class and its exception are other kinds of things
         ("StanzaException", "StreamError"),
         ("parameters", "parameter"),
         ("serialize", "serializer"),

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from ..graph.references import other_exception_name
+from ..graph.references import is_exception_name, other_exception_name
 from ..model import Evidence, Finding, Fix
 from .referents import one_typo_apart
 
@@ -84,6 +84,8 @@ def alike_in_scope(written: str, meant: str) -> str | None:
     class (``Reference``)."""
     if _style(written) != _style(meant):
         return None
+    if is_exception_name(written) != is_exception_name(meant):
+        return None  # ``PubSub`` is no ``PubSubError``: another kind of thing
     if _one_word_more(written, meant) or _one_word_more(meant, written):
         return "the same name but for its last word"
     if other_exception_name(written) == meant:

@@ -499,6 +499,11 @@ _LONGEST_WORD = 16  # a word added at the end of a name is no longer than this
 _EXCEPTION_WORDS = ("Error", "Exception")
 
 
+def is_exception_name(name: str) -> bool:
+    """Whether ``name`` is named as an exception is (``PubSubError``, not ``PubSub``)."""
+    return name.endswith(_EXCEPTION_WORDS)
+
+
 def other_exception_name(name: str) -> str | None:
     """``name`` ending in the other conventional word of exceptions (``StanzaError`` for
     ``StanzaException``), or None when it ends in neither or is only the word."""
@@ -572,7 +577,12 @@ class Names:
         for length in range(1, len(name) + _LONGEST_WORD):
             for other, _ in self.by_start.get((first, length), ()):
                 short, long = sorted((name, other), key=len)
-                if short != long and long.startswith(short) and len(_words(short)) > 1:
+                if (
+                    short != long
+                    and long.startswith(short)
+                    and len(_words(short)) > 1
+                    and is_exception_name(short) == is_exception_name(long)
+                ):
                     found.append(other)
         return found
 
