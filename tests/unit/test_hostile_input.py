@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import docfact
 from docfact.config import Settings
 from docfact.engine import analyze
 from docfact.runner import FileJob, check_job, in_workers
@@ -340,3 +341,45 @@ def test_the_worker_pool_never_imports_the_repository_s_modules(tmp_path):
     )
     assert not marker.exists(), "the repository's multiprocessing.py ran"
     assert done.returncode == 1 and done.stdout.count("DF101") == 40, done.stderr
+
+
+CHECK_WITH_WORKERS = """
+import sys
+del sys.path[0]  # this process's own '' (docfact's __main__ does the same)
+from concurrent.futures import ProcessPoolExecutor
+import multiprocessing, os
+from docfact.child_pythons import start_helpers_from_root
+if sys.argv[1] == "from-root":
+    start_helpers_from_root()
+context = multiprocessing.get_context("forkserver")
+with ProcessPoolExecutor(2, mp_context=context) as pool:
+    print(pool.submit(os.getcwd).result())
+"""
+
+
+@pytest.mark.parametrize("how", ["from-root", "in-place"])
+def test_on_python_3_10_the_pool_s_helpers_start_from_the_root_folder(tmp_path, how):
+    """Python 3.10 ignores PYTHONSAFEPATH: its forkserver and resource tracker, started in
+    the repository, import its multiprocessing.py. Emulated here by a Python without
+    PYTHONSAFEPATH; started from / (as docfact does on 3.10), they import the real one,
+    and the workers still work in the repository. In place, the attack works (so the test
+    can tell)."""
+    marker = tmp_path.parent / f"{tmp_path.name}-ran"
+    (tmp_path / "multiprocessing.py").write_text(
+        f"import pathlib\npathlib.Path({str(marker)!r}).touch()\nraise SystemExit(3)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    environment["PYTHONPATH"] = str(Path(docfact.__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK_WITH_WORKERS, how],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if how == "in-place":
+        assert marker.exists()
+        return
+    assert not marker.exists(), "the repository's multiprocessing.py ran"
+    assert done.stdout.strip() == str(tmp_path), done.stderr
