@@ -279,6 +279,8 @@ def _with_evidence(finding: Finding, project: ProjectGraph, history: History | N
             lambda name: sorted(q for q in project.named(name) if project.kind(q) in _MOVABLE),
             project.where_defined,
         )
+    if told is None:
+        told = evidence.builtins_misspelt(finding)
     return told if told is not None else evidence.unverified(finding)
 
 

@@ -10,11 +10,13 @@ also words of prose.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ..model import Evidence, Finding, Fix
 from .evidence import HISTORY
 
+_MEMBER_WORDS = r"(?:method|attribute|property|member|field)s?\b"
 # Python 2's name -> what Python 3 has in its place.
 _RENAMED = {
     "re.RegexObject": "re.Pattern",
@@ -63,11 +65,18 @@ _RENAMED = {
 }
 
 
+def _said_to_be_a_member(finding: Finding) -> bool:
+    """Whether the sentence makes the name a member of something ("the `raw_input` method
+    of `.vt100_input`"): then it is not Python 2's builtin."""
+    written = re.escape(finding.subject)
+    return re.search(rf"{written}\W{{0,3}}\s+{_MEMBER_WORDS}", finding.sentence) is not None
+
+
 def python2_evidence(finding: Finding) -> Finding | None:
     """The finding told as a Python 2 name, with Python 3's in its place as the fix, when
     it flags one; else None."""
     meant = _RENAMED.get(finding.subject)
-    if meant is None:
+    if meant is None or _said_to_be_a_member(finding):
         return None
     said = f"Python 2's name; Python 3 has `{meant}`"
     proof = Evidence(meant, "", 0, said, HISTORY)

@@ -65,12 +65,13 @@ def _query() -> tree_sitter.Query:
     )
 
 
-# What makes a module's names at run time: ``globals()`` written, not read nor deleted from
-# (multiprocessing's ``globals().update(...)``; twisted's ``del globals()[name]`` only
-# removes), enums converted into module constants (``ssl``'s ``_convert_``), a module
-# ``__getattr__``.
+# What makes a module's names at run time: ``globals()`` written, kept (``g = globals()``)
+# or handed to a call that may write it (multiprocessing's ``globals().update(...)``,
+# trio's ``fixup_module_metadata(__name__, globals())``), not deleted from (twisted's
+# ``del globals()[name]`` only removes); enums converted into module constants (``ssl``'s
+# ``_convert_``), a module ``__getattr__``.
 _RUNTIME_NAMES = re.compile(
-    r"\bglobals\(\)(?:\.update\(|\.setdefault\(|\[[^\]\n]*\]\s*=(?!=))"
+    r"\bglobals\(\)(?:\.update\(|\.setdefault\(|\[[^\]\n]*\]\s*=(?!=)|\s*(?:[,)]|$))"
     r"|\._convert_\(|^def __getattr__\(",
     re.MULTILINE,
 )
