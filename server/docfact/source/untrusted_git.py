@@ -3,8 +3,9 @@
 A repository's ``.git/config`` (and the ``.gitattributes`` beside its files) may name
 programs for git to run: an fsmonitor hook, a pager, a diff textconv or external diff
 driver, a clean or smudge filter, hooks, a signature verifier (``gpg.program`` with
-``log.showSignature``), and the transports of a partial clone's lazy fetch. A shipped or tampered ``.git`` folder must not run any of them, so every git that
-``history.py`` and ``gitdiff.py`` start is this one: settings given in the environment
+``log.showSignature``), and the transports of a partial clone's lazy fetch. A shipped or
+tampered ``.git`` folder must not run any of them, so every git that ``history.py`` and
+``gitdiff.py`` start is this one: settings given in the environment
 (``GIT_CONFIG_COUNT``, which outranks every configuration file, and keeps keys and values
 apart whatever characters a filter's name holds) turn each such program off.
 """
