@@ -342,6 +342,36 @@ def test_overload_stubs_inherit_no_docstring(tmp_path):
     ) == [("best_match", "DF106", "best_match")]
 
 
+def test_a_property_returning_a_delegates_method_inherits_its_parameters(tmp_path):
+    # urwid: a wrapper's ``@property def mouse_event(self)`` returns the delegate's method,
+    # whose parameters the base's docstring documents; a plain override lacks them.
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/widget.py": '''
+            class Widget:
+                def mouse_event(self, size, event):
+                    """Handle a mouse event.
+
+                    :param size: the size
+                    :param event: what happened
+                    """
+                    return size, event
+
+            class Delegate(Widget):
+                @property
+                def mouse_event(self):
+                    return self.inner.mouse_event
+
+            class Plain(Widget):
+                def mouse_event(self, size):
+                    return size
+        ''',
+        },
+    ) == [("mouse_event", "DF106", "mouse_event")]
+
+
 def test_a_reference_is_read_in_its_module_not_its_package(tmp_path):
     # falcon: `json.JSONEncoder` in falcon/media/json.py; google-cloud-storage:
     # `requests.Session.request` beside a subpackage _media/requests.

@@ -38,6 +38,7 @@ class UnitFacts(_UnitIdentity, total=False):
     doc_params: list[str]
     params: list[str]
     kwargs: bool
+    property: bool  # a property's accessor (``@property``, ``@x.setter``)
     var_params: list[str]
     suppressed: list[str]
     types: list[str]  # dotted names its annotations use
@@ -149,6 +150,7 @@ def _unit_facts(
         "doc_raises": documented_raises or [],
         # For docstrings inherited by overrides (checked project-wide):
         "has_doc": unit.docstring is not None,
+        "property": is_property(unit),
         "doc_params": documented or [],
         "params": [p.name for p in signature.parameters] if signature else [],
         "kwargs": signature is not None
@@ -168,6 +170,15 @@ def _unit_facts(
         "reads_attrs": list(unit.attribute_reads),
     }
     return cast(UnitFacts, {key: value for key, value in facts.items() if value or key in _ALWAYS})
+
+
+_PROPERTY = re.compile(r"(?:^|\.)(?:cached_)?property$|\.(?:getter|setter|deleter)$")
+
+
+def is_property(unit: Unit) -> bool:
+    """Whether ``unit`` is a property's accessor: its docstring's parameters are those of
+    what it returns, when that is a callable (a delegate's method)."""
+    return any(_PROPERTY.search(d) for d in unit.decorators)
 
 
 def _is_overload(unit: Unit) -> bool:
