@@ -31,7 +31,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 from .model import SEVERITIES
-from .source.files import SkippedFile, read_regular
+from .source.files import MOST_WILDCARDS, SkippedFile, read_regular, too_costly
 
 STYLES = ("auto", "google", "numpy", "sphinx", "epytext", "plain")
 PROTOCOLS = ("batched", "paper")
@@ -229,6 +229,10 @@ def _patterns(spec: Spec, value: Any, where: str) -> tuple[str, ...]:
             raise ConfigError(
                 f"{where}: {pattern!r} is not a gitignore-style pattern ({error})"
             ) from None
+        if too_costly(pattern):
+            raise ConfigError(
+                f"{where}: {pattern!r} has over {MOST_WILDCARDS} wildcards, too costly to match"
+            )
     return patterns
 
 

@@ -182,6 +182,30 @@ def test_an_exclude_pattern_that_is_no_pattern_is_a_configuration_error(tmp_path
     assert "pyproject.toml: exclude" in line and "not a gitignore-style pattern" in line
 
 
+BACKTRACKING = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b"  # held docfact for good on a long name
+
+
+def test_an_exclude_pattern_too_costly_to_match_is_a_configuration_error(tmp_path):
+    (tmp_path / f"{'a' * 200}.py").write_text(BAD)
+    result = pyproject_case(tmp_path, f'[tool.docfact]\nexclude = ["{BACKTRACKING}"]\n'.encode())
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.endswith(f"exclude: {BACKTRACKING!r} has over 3 wildcards, too costly to match")
+
+
+def test_a_gitignore_pattern_too_costly_to_match_is_not_applied(tmp_path):
+    """The same pattern in a repository's .gitignore: a check of 5 files with names of 200
+    characters ran for minutes (each name matched with exponential backtracking)."""
+    for number in range(5):
+        (tmp_path / f"{'a' * 200}{number}.py").write_text(BAD)
+    (tmp_path / ".gitignore").write_text(f"{BACKTRACKING}\n*.pyc\n")
+    started = time.monotonic()
+    result = run_check(tmp_path)
+    assert time.monotonic() - started < 60
+    assert result.returncode == 1 and result.stdout.count("DF101") == 5, result.stderr
+    assert "1 pattern(s) of over 3 wildcards not applied" in result.stderr
+
+
 def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path):
     result = pyproject_case(tmp_path, b'[tool.docfact]\nselect = ["\xff"]\n')
     assert result.returncode == 2 and "Traceback" not in result.stderr
