@@ -394,6 +394,8 @@ def _toml(path: Path) -> dict:
         return tomllib.loads(read_regular(path, MAX_CONFIG_BYTES, limit="").decode("utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise ConfigError(f"{path}: not read: nested too deeply") from None
     except SkippedFile as error:
         raise ConfigError(f"{path}: not read: {error}") from None
     except UnicodeDecodeError as error:

@@ -188,6 +188,20 @@ def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path):
     assert "pyproject.toml: not valid UTF-8" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "nested",
+    [b"select = " + b"[" * 100_000 + b"]" * 100_000, b"x = " + b"{a = " * 50_000 + b"}" * 50_000],
+    ids=["arrays", "inline-tables"],
+)
+def test_a_pyproject_nested_too_deeply_is_a_configuration_error(tmp_path, nested):
+    """tomllib parses nesting by recursion: 100,000 brackets (200 KB) were a RecursionError
+    traceback."""
+    result = pyproject_case(tmp_path, b"[tool.docfact]\n" + nested + b"\n")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-500:]
+    [line] = result.stderr.strip().splitlines()
+    assert line.endswith("pyproject.toml: not read: nested too deeply"), line
+
+
 def test_an_escape_sequence_in_the_settings_never_reaches_the_terminal(tmp_path):
     """The error names the bad value: shown as an escape, not acted on by the terminal."""
     result = pyproject_case(tmp_path, b'[tool.docfact]\nselect = ["\\u001b[2JDF1"]\n')
