@@ -421,3 +421,18 @@ def test_on_python_3_10_the_pool_s_helpers_start_from_the_root_folder(tmp_path, 
         return
     assert not marker.exists(), "the repository's multiprocessing.py ran"
     assert done.stdout.strip() == str(tmp_path), done.stderr
+
+
+def test_a_folder_tree_deeper_than_python_recurses_is_read_as_far_as_the_bound(tmp_path):
+    """1,800 nested folders (a path of 3,600 characters, which git checks out): os.walk
+    recursed once per level, a RecursionError traceback that lost the whole check."""
+    (tmp_path / "stock.py").write_text(BAD)
+    deep = str(tmp_path)
+    for _ in range(1800):  # (Path.mkdir(parents=True) recurses as well)
+        deep += "/a"
+        os.mkdir(deep)
+    Path(deep, "deep.py").write_text(BAD)
+    result = run_check(tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-800:]
+    assert result.stdout.count("DF101") == 1
+    assert "not read below: over 200 folders deep" in result.stderr

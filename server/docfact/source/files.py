@@ -116,6 +116,9 @@ GITIGNORE_BYTES = 1 << 20
 GITIGNORE_LINES = 5000
 
 
+MOST_DEPTH = 200  # folders below the checked one that are read
+
+
 def iter_python_files(
     root: Path, exclude: tuple[str, ...] = (), unreadable: list[tuple[str, str]] | None = None
 ) -> list[Path]:
@@ -134,6 +137,11 @@ def iter_python_files(
 
     for folder, dirs, files in os.walk(root, onerror=cannot_list):
         here = Path(folder)
+        if dirs and len(here.relative_to(root).parts) >= MOST_DEPTH:
+            # os.walk recurses once per level: 1,800 levels were a RecursionError
+            if unreadable is not None:
+                unreadable.append((folder, f"not read below: over {MOST_DEPTH} folders deep"))
+            dirs[:] = []
         gitignore = here / ".gitignore"
         if gitignore.is_file():
             try:
