@@ -62,7 +62,7 @@ def make_group(memory_bytes: int, tasks: int) -> Iterator[RunGroup | None]:
     made: list[str] = []
     try:
         group = make_in(own_hierarchies(), memory_bytes, tasks + EXTRA_TASKS, made)
-    except OSError:
+    except (OSError, ValueError):  # not allowed here, or a /proc file of another shape
         group = None
     try:
         yield group
