@@ -6,13 +6,13 @@ import argparse
 import gc
 import json
 import logging
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .baseline import BaselineError
+from .child_pythons import keep_repositories_off_their_paths
 from .config import (
     STYLES,
     ConfigError,
@@ -222,9 +222,8 @@ def _code_list(text: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     # The Pythons docfact starts (its worker pool's forkserver, the parser-crash probe) run
     # `python -c`, which puts the working folder first on the import path: in a checked
-    # repository its multiprocessing.py ran as the user. Python 3.11+ leaves it off with
-    # this (the jail's programs get an environment of their own).
-    os.environ["PYTHONSAFEPATH"] = "1"
+    # repository its multiprocessing.py ran as the user.
+    keep_repositories_off_their_paths()
     arguments = build_parser().parse_args(argv)
     terminal = logging.StreamHandler()
     terminal.setFormatter(PrintableFormatter("docfact: %(message)s"))

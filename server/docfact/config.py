@@ -31,7 +31,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 from .model import SEVERITIES
-from .source.files import SkippedFile, read_regular
+from .source.files import MOST_WILDCARDS, SkippedFile, read_regular, too_costly
 
 STYLES = ("auto", "google", "numpy", "sphinx", "epytext", "plain")
 PROTOCOLS = ("batched", "paper")
@@ -229,6 +229,10 @@ def _patterns(spec: Spec, value: Any, where: str) -> tuple[str, ...]:
             raise ConfigError(
                 f"{where}: {pattern!r} is not a gitignore-style pattern ({error})"
             ) from None
+        if too_costly(pattern):
+            raise ConfigError(
+                f"{where}: {pattern!r} has over {MOST_WILDCARDS} wildcards, too costly to match"
+            )
     return patterns
 
 
@@ -394,6 +398,8 @@ def _toml(path: Path) -> dict:
         return tomllib.loads(read_regular(path, MAX_CONFIG_BYTES, limit="").decode("utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise ConfigError(f"{path}: not read: nested too deeply") from None
     except SkippedFile as error:
         raise ConfigError(f"{path}: not read: {error}") from None
     except UnicodeDecodeError as error:

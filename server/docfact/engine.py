@@ -14,6 +14,7 @@ from .analysis import FileAnalysis, UnitAnalysis
 from .checks import evidence
 from .checks.context import CheckContext
 from .checks.lookups import Answers, Lookups
+from .checks.python2 import python2_evidence
 from .checks.registry import RULES
 from .config import Settings
 from .graph.build import ProjectGraph
@@ -256,6 +257,9 @@ def _with_evidence(finding: Finding, project: ProjectGraph, history: History | N
     """A name-existence finding with what shows what was meant, else a preview one."""
     if evidence.has_evidence(finding):
         return finding
+    ported = python2_evidence(finding)
+    if ported is not None:
+        return ported
     if finding.fix is None and finding.code in ("DF102", "DF103", "DF107"):
         meant = evidence.builtin_near_miss(finding) or evidence.project_near_miss(
             finding, names_near(project, finding.subject)
@@ -275,6 +279,8 @@ def _with_evidence(finding: Finding, project: ProjectGraph, history: History | N
             lambda name: sorted(q for q in project.named(name) if project.kind(q) in _MOVABLE),
             project.where_defined,
         )
+    if told is None:
+        told = evidence.builtins_misspelt(finding)
     return told if told is not None else evidence.unverified(finding)
 
 

@@ -128,6 +128,8 @@ class Module:
     variables: tuple[tuple[str, int], ...] = ()
     has_errors: bool = False
     package: str | None = None  # Java: the declared package ("" for the default package)
+    # its code makes module names at run time (``globals().update(...)``): it may have any
+    names_at_run_time: bool = False
 
 
 # --- docstring structure (value coordinates) ---------------------------------------

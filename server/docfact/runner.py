@@ -36,7 +36,7 @@ from .source.files import (
 )
 from .source.lines import LineIndex
 
-_OUTCOME_FORMAT = 10  # bump when check_job's output changes shape: old cache entries then miss
+_OUTCOME_FORMAT = 11  # bump when check_job's output changes shape: old cache entries then miss
 _PARALLEL_THRESHOLD = 16  # below this many files, worker start-up costs more than it saves
 
 
@@ -241,6 +241,7 @@ _FACTS_TYPES = (
     ("package", bool),
     ("imports", list),
     ("names", str),
+    ("names_at_run_time", bool),
     ("units", list),
     ("variables", list),
     ("attributes", list),

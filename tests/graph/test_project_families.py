@@ -95,6 +95,48 @@ def test_raises_through_an_attribute_an_override_or_a_factory(tmp_path):
     ) == [("release", "DF302", "Invalid")]
 
 
+def test_raises_through_a_method_of_an_imported_module_level_instance(tmp_path):
+    # tortoise-orm: ``return connections.get(name)``, ``connections = ConnectionHandler()``
+    # in another module; a module function of the same name raises nothing.
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/connection.py": """
+            class ConfigurationError(Exception):
+                pass
+
+            class ConnectionHandler:
+                def get(self, alias):
+                    return self._create(alias)
+
+                def _create(self, alias):
+                    raise ConfigurationError(alias)
+
+            connections = ConnectionHandler()
+            """,
+            "pkg/orm.py": '''
+            from pkg.connection import connections
+            from pkg import connection
+
+            def get_connection(name):
+                """Return the connection.
+
+                :raises ConfigurationError: If the name does not exist.
+                """
+                return connections.get(name)
+
+            def describe(name):
+                """Describe it.
+
+                :raises ConfigurationError: never, in truth.
+                """
+                return connection.ConnectionHandler
+            ''',
+        },
+    ) == [("describe", "DF302", "ConfigurationError")]
+
+
 def test_raises_through_a_property_a_setter_or_an_error_made_first(tmp_path):
     # textual: `self.screen.mount(...)` calls a method of what a property returns;
     # google-auth: `self.rules = rules` runs the property's setter, and
@@ -340,6 +382,36 @@ def test_overload_stubs_inherit_no_docstring(tmp_path):
         ''',
         },
     ) == [("best_match", "DF106", "best_match")]
+
+
+def test_a_property_returning_a_delegates_method_inherits_its_parameters(tmp_path):
+    # urwid: a wrapper's ``@property def mouse_event(self)`` returns the delegate's method,
+    # whose parameters the base's docstring documents; a plain override lacks them.
+    assert findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/widget.py": '''
+            class Widget:
+                def mouse_event(self, size, event):
+                    """Handle a mouse event.
+
+                    :param size: the size
+                    :param event: what happened
+                    """
+                    return size, event
+
+            class Delegate(Widget):
+                @property
+                def mouse_event(self):
+                    return self.inner.mouse_event
+
+            class Plain(Widget):
+                def mouse_event(self, size):
+                    return size
+        ''',
+        },
+    ) == [("mouse_event", "DF106", "mouse_event")]
 
 
 def test_a_reference_is_read_in_its_module_not_its_package(tmp_path):

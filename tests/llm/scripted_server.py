@@ -18,6 +18,7 @@ import re
 import threading
 import time
 import urllib.parse
+import zlib
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +53,10 @@ _SENTENCE_LINE = re.compile(r"^\[S(\d+)\] (.*)$", re.MULTILINE)
 # time, for as long as the client reads (no Content-Length: the body ends when it closes).
 ENDLESS = "\x00endless answer\x00"
 ENDLESS_BYTES = 128 << 20  # 4 times the cap: a check that fails without it stays affordable
+# What ``ScriptedServer.flood`` answers to every POST, whatever its path (a native
+# provider's route, a proxy's absolute URL): an endless answer as above, or a gzip body
+# of a few hundred KiB that decodes to ENDLESS_BYTES.
+FLOODS = ("endless", "gzip")
 
 # (sentence, criterion, sample index) -> 1 consistent / 0 inconsistent
 Rule = Callable[[str, str, int], int]
@@ -98,6 +103,7 @@ class ScriptedServer:
         self.in_flight = 0
         self.peak_in_flight = 0
         self.streamed_bytes = 0  # of ENDLESS answers, until the client stopped reading
+        self.flood: str | None = None  # one of FLOODS: the answer to every POST
         self._samples: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._release = threading.Event()
@@ -227,6 +233,10 @@ class _Handler(BaseHTTPRequestHandler):
             server.requests.append(
                 RecordedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
             )
+        if server.flood == "endless":
+            return self._stream_endless(server)
+        if server.flood == "gzip":
+            return self._send_gzip_bomb()
         if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
             return self._send(404, {"error": {"message": f"no route {self.path}"}})
         fault = server._next_fault()
@@ -291,6 +301,21 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b'"},"finish_reason":"stop"}]}')
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client stopped reading: what it was meant to do
+
+    def _send_gzip_bomb(self) -> None:
+        packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # gzip framing
+        chunk = b"x" * (1 << 20)
+        data = b"".join(packer.compress(chunk) for _ in range(ENDLESS_BYTES // len(chunk)))
+        data += packer.flush()
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def _send(self, status: int, payload: dict, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()

@@ -37,6 +37,16 @@ from docfact.runner import check_paths
             "the same name but for its last word",
         ),
         ("mimetimes", "mimetypes", "two letters apart"),
+        (
+            "error.StanzaException",
+            "error.StanzaError",
+            "the same exception, named with `Error` and with `Exception`",
+        ),
+        (
+            "ParseError",
+            "ParseException",
+            "the same exception, named with `Error` and with `Exception`",
+        ),
     ],
 )
 def test_near_misses(written, meant, how):
@@ -49,6 +59,7 @@ def test_near_misses(written, meant, how):
         ("pidFilePath", "pidFile"),
         ("mimetimes", "mimetypes"),
         ("ungzip_bytes", "gunzip_bytes"),
+        ("StanzaException", "StanzaError"),
     ],
 )
 def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, meant):
@@ -78,6 +89,9 @@ def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, 
         ("timeout", "timeout_ms"),  # a word more to a one-word name: another name
         ("store_config", "image_store_config"),  # a word before, not after
         ("processes", "processed"),  # two letters, but an inflection
+        ("Exception", "Error"),  # no name of its own before the word
+        ("PubSub", "PubSubError"),  # a class and its exception are other kinds of things
+        ("StanzaException", "StreamError"),
         ("parameters", "parameter"),
         ("serialize", "serializer"),
     ],
@@ -306,6 +320,87 @@ def test_a_near_miss_of_a_builtin_is_evidence(tmp_path):
     )
     fixes = sorted(fix["replacement"] for _, _, _, fix in _found(tmp_path))
     assert fixes == ["BaseException", "tuple"]
+
+
+def test_a_misspelling_of_two_builtins_stands_with_no_fix(tmp_path):
+    # twisted: "@return: A C{typle} of ..." (`tuple` or `type`)
+    _project(
+        tmp_path,
+        '''
+        def pair(first, second):
+            """Make a pair.
+
+            @return: A C{typle} of both.
+            """
+            return first, second
+        ''',
+    )
+    [(code, message, evidence, fix)] = _found(tmp_path)
+    assert code == "DF102" and fix is None
+    assert message.endswith("did you mean `tuple` or `type`?")
+    assert [e["kind"] for e in evidence] == ["near miss"]
+
+
+def test_an_exception_named_with_the_other_conventional_word(tmp_path):
+    # twisted: L{error.StanzaException} for error.StanzaError
+    _project(
+        tmp_path,
+        '''
+        from shop import errors
+
+        def track(stream):
+            """Fail with an L{errors.StanzaException} on an error stanza."""
+            raise errors.StanzaError(stream)
+        ''',
+    )
+    (tmp_path / "shop" / "errors.py").write_text(
+        "class StanzaError(Exception):\n    pass\n\n\nclass StreamError(Exception):\n    pass\n"
+    )
+    [(code, message, evidence, fix)] = _found(tmp_path)
+    assert (code, fix["replacement"]) == ("DF107", "errors.StanzaError"), message
+    assert [e["kind"] for e in evidence] == ["near miss"]
+
+
+def test_a_name_python_3_removed_is_evidence_with_its_successor(tmp_path):
+    # twisted: L{types.ClassType}, L{RegexObject <re.RegexObject>}
+    _project(
+        tmp_path,
+        '''
+        import re
+
+        def lookup(name, pattern):
+            """Find a record.
+
+            @param name: the name, a C{basestring}; compare the C{raw_input} method of
+                L{readers}.
+            @param pattern: the pattern
+            @type pattern: L{RegexObject <re.RegexObject>}
+            @rtype: L{types.ClassType}
+            """
+            return re.match(pattern, name)
+        ''',
+    )
+    found = {
+        fix["replacement"]: (code, message, evidence)
+        for code, message, evidence, fix in _found(tmp_path)
+    }
+    assert sorted(found) == ["re.Pattern", "str", "type"]
+    code, message, evidence = found["re.Pattern"]
+    assert code == "DF107" and message.endswith("Python 2's name; Python 3 has `re.Pattern`")
+    assert [e["kind"] for e in evidence] == ["history"]
+
+
+def test_a_python_2_name_the_project_defines_for_itself_is_no_evidence(tmp_path):
+    _project(
+        tmp_path,
+        '''
+        def lookup(name):
+            """Find a record by a C{basestring} name."""
+            return name
+        ''',
+    )
+    (tmp_path / "shop" / "compat.py").write_text("basestring = (str, bytes)\n")
+    assert _found(tmp_path) == []
 
 
 def test_history_runs_no_program_the_repository_configures(tmp_path):

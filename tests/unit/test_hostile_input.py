@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import docfact
 from docfact.config import Settings
 from docfact.engine import analyze
 from docfact.runner import FileJob, check_job, in_workers
@@ -181,10 +182,48 @@ def test_an_exclude_pattern_that_is_no_pattern_is_a_configuration_error(tmp_path
     assert "pyproject.toml: exclude" in line and "not a gitignore-style pattern" in line
 
 
+BACKTRACKING = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b"  # held docfact for good on a long name
+
+
+def test_an_exclude_pattern_too_costly_to_match_is_a_configuration_error(tmp_path):
+    (tmp_path / f"{'a' * 200}.py").write_text(BAD)
+    result = pyproject_case(tmp_path, f'[tool.docfact]\nexclude = ["{BACKTRACKING}"]\n'.encode())
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.endswith(f"exclude: {BACKTRACKING!r} has over 3 wildcards, too costly to match")
+
+
+def test_a_gitignore_pattern_too_costly_to_match_is_not_applied(tmp_path):
+    """The same pattern in a repository's .gitignore: a check of 5 files with names of 200
+    characters ran for minutes (each name matched with exponential backtracking)."""
+    for number in range(5):
+        (tmp_path / f"{'a' * 200}{number}.py").write_text(BAD)
+    (tmp_path / ".gitignore").write_text(f"{BACKTRACKING}\n*.pyc\n")
+    started = time.monotonic()
+    result = run_check(tmp_path)
+    assert time.monotonic() - started < 60
+    assert result.returncode == 1 and result.stdout.count("DF101") == 5, result.stderr
+    assert "1 pattern(s) of over 3 wildcards not applied" in result.stderr
+
+
 def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path):
     result = pyproject_case(tmp_path, b'[tool.docfact]\nselect = ["\xff"]\n')
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "pyproject.toml: not valid UTF-8" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "nested",
+    [b"select = " + b"[" * 100_000 + b"]" * 100_000, b"x = " + b"{a = " * 50_000 + b"}" * 50_000],
+    ids=["arrays", "inline-tables"],
+)
+def test_a_pyproject_nested_too_deeply_is_a_configuration_error(tmp_path, nested):
+    """tomllib parses nesting by recursion: 100,000 brackets (200 KB) were a RecursionError
+    traceback."""
+    result = pyproject_case(tmp_path, b"[tool.docfact]\n" + nested + b"\n")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-500:]
+    [line] = result.stderr.strip().splitlines()
+    assert line.endswith("pyproject.toml: not read: nested too deeply"), line
 
 
 def test_an_escape_sequence_in_the_settings_never_reaches_the_terminal(tmp_path):
@@ -340,3 +379,60 @@ def test_the_worker_pool_never_imports_the_repository_s_modules(tmp_path):
     )
     assert not marker.exists(), "the repository's multiprocessing.py ran"
     assert done.returncode == 1 and done.stdout.count("DF101") == 40, done.stderr
+
+
+CHECK_WITH_WORKERS = """
+import sys
+del sys.path[0]  # this process's own '' (docfact's __main__ does the same)
+from concurrent.futures import ProcessPoolExecutor
+import multiprocessing, os
+from docfact.child_pythons import start_helpers_from_root
+if sys.argv[1] == "from-root":
+    start_helpers_from_root()
+context = multiprocessing.get_context("forkserver")
+with ProcessPoolExecutor(2, mp_context=context) as pool:
+    print(pool.submit(os.getcwd).result())
+"""
+
+
+@pytest.mark.parametrize("how", ["from-root", "in-place"])
+def test_on_python_3_10_the_pool_s_helpers_start_from_the_root_folder(tmp_path, how):
+    """Python 3.10 ignores PYTHONSAFEPATH: its forkserver and resource tracker, started in
+    the repository, import its multiprocessing.py. Emulated here by a Python without
+    PYTHONSAFEPATH; started from / (as docfact does on 3.10), they import the real one,
+    and the workers still work in the repository. In place, the attack works (so the test
+    can tell)."""
+    marker = tmp_path.parent / f"{tmp_path.name}-ran"
+    (tmp_path / "multiprocessing.py").write_text(
+        f"import pathlib\npathlib.Path({str(marker)!r}).touch()\nraise SystemExit(3)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    environment["PYTHONPATH"] = str(Path(docfact.__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK_WITH_WORKERS, how],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if how == "in-place":
+        assert marker.exists()
+        return
+    assert not marker.exists(), "the repository's multiprocessing.py ran"
+    assert done.stdout.strip() == str(tmp_path), done.stderr
+
+
+def test_a_folder_tree_deeper_than_python_recurses_is_read_as_far_as_the_bound(tmp_path):
+    """1,800 nested folders (a path of 3,600 characters, which git checks out): os.walk
+    recursed once per level, a RecursionError traceback that lost the whole check."""
+    (tmp_path / "stock.py").write_text(BAD)
+    deep = str(tmp_path)
+    for _ in range(1800):  # (Path.mkdir(parents=True) recurses as well)
+        deep += "/a"
+        os.mkdir(deep)
+    Path(deep, "deep.py").write_text(BAD)
+    result = run_check(tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-800:]
+    assert result.stdout.count("DF101") == 1
+    assert "not read below: over 200 folders deep" in result.stderr

@@ -105,7 +105,7 @@ def test_standard_library_targets_with_what_their_modules_import_with_a_star(tmp
         ("time.sleeep", "time.sleep"),
         ("asyncio.get_event_lop", "asyncio.get_event_loop"),
         ("datetime.dateime", "datetime.datetime"),
-        ("types.ClassType", None),
+        ("types.ClassType", "type"),  # Python 2's name (``checks/python2.py``)
     ]
 
 
@@ -220,6 +220,14 @@ def test_a_class_getattr_leaves_its_module_with_the_names_it_defines(tmp_path):
 
         class _ChannelProtocol(_Proxy):
             pass
+
+
+        class _GenericHTTPChannelProtocol(_Proxy):
+            pass
+
+
+        class PubSubError(Exception):
+            pass
     """,
             "shop/lazy.py": """
         def __getattr__(name):
@@ -228,13 +236,17 @@ def test_a_class_getattr_leaves_its_module_with_the_names_it_defines(tmp_path):
             "shop/h2.py": '''
         def connect():
             """Called by L{shop.http._Channel} or L{shop.http._ChannelProtocol}, and by
-            L{shop.lazy.Anything}.
+            L{shop.lazy.Anything}; set up by L{shop.http._GenericHTTPChannel}; see
+            L{shop.http.PubSub}.
             """
     ''',
         },
     )
     assert [(code, text, fix) for code, _, text, _, fix in found] == [
-        ("DF107", "shop.http._Channel", None),
+        ("DF107", "shop.http._Channel", None),  # one word: a word more is another name
+        # twisted: a module's member a word short of its name
+        ("DF107", "shop.http._GenericHTTPChannel", "shop.http._GenericHTTPChannelProtocol"),
+        ("DF107", "shop.http.PubSub", None),  # redis: a class is no exception a word longer
     ]
 
 
@@ -242,6 +254,8 @@ def test_a_module_by_its_last_name_in_code_markup(tmp_path):
     # twisted: "Override C{util.switchuid}" in a test that does not import
     # twisted.python.util, whose function is switchUID. A member such a module has, a
     # name no module of the project is called, or no near miss: unknown, not reported.
+    # Deleting from ``globals()`` makes no name (twisted.python.util); writing to it may
+    # make any.
     found = findings(
         tmp_path,
         {
@@ -249,11 +263,27 @@ def test_a_module_by_its_last_name_in_code_markup(tmp_path):
             "shop/python/tools.py": """
         def switchUID(uid, gid):
             return uid, gid
+
+        for _helper in ["_unused"]:
+            del globals()[_helper]
+    """,
+            "shop/python/dynamic.py": """
+        def switchUID(uid, gid):
+            return uid, gid
+
+        globals()["switch" + "uid"] = switchUID
+    """,
+            "shop/python/handed.py": """
+        def switchUID(uid, gid):
+            return uid, gid
+
+        fixup_module_metadata(__name__, globals())  # trio's: a call may write them
     """,
             "shop/test_process.py": '''
         def switch(uid, gid):
             """Override C{tools.switchuid}, like C{tools.switchUID}; see ``tools.reset``,
-            ``numpy.switchuid`` and ``tools.switchuid()``.
+            ``numpy.switchuid``, ``tools.switchuid()``, C{dynamic.switchuid} and
+            C{handed.switchuid}.
             """
             return uid, gid
     ''',

@@ -26,6 +26,7 @@ def check(source, select=(), ignore=(), project_names=frozenset(), preview=True)
                 "package": False,
                 "imports": [],
                 "names": " ".join(project_names),
+                "names_at_run_time": False,
                 "units": [],
             }
         )

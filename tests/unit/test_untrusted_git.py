@@ -138,3 +138,54 @@ def test_check_diff_does_not_read_a_huge_old_blob(tmp_path):
     assert codes == [("DF101", "shop.restock")]
     kib = int(done.stderr.split("peak ")[1].split()[0])
     assert kib < 200_000, f"docfact held {kib} KiB: {done.stderr}"
+
+
+RESTOCK = (
+    "def restock(item, {name}):\n"
+    '    """Add ``amount`` to the stock of ``item``."""\n'
+    "    return item + {name}\n"
+)
+SIGNED = (
+    "tree {tree}\nparent {parent}\nauthor t <t@t> 1700000000 +0000\n"
+    "committer t <t@t> 1700000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEz\n"
+    " -----END PGP SIGNATURE-----\n\nrename amount to quantity\n"
+)
+
+
+def test_a_signed_commit_runs_no_signature_program_the_repository_names(tmp_path):
+    """`log.showSignature` and `gpg.program` in a tampered .git/config: git log ran the
+    repository's "gpg" as the user for every signed commit, when `docfact check` looked
+    up the history of a stale name. A mailmap read from /dev/zero held each log for its
+    timeout."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "shop.py").write_text(RESTOCK.format(name="amount"))
+    git(root, "add", "shop.py")
+    git(root, "commit", "-qm", "first")
+    (root / "shop.py").write_text(RESTOCK.format(name="quantity"))
+    git(root, "add", "shop.py")
+    commit = SIGNED.format(tree=git(root, "write-tree"), parent=git(root, "rev-parse", "HEAD"))
+    signed = git(root, "hash-object", "-t", "commit", "-w", "--stdin", stdin=commit.encode())
+    git(root, "update-ref", "HEAD", signed)
+    marker = tmp_path / "gpg-ran"
+    verifier = tmp_path / "gpg"
+    verifier.write_text(f"#!/bin/sh\ntouch {marker}\ncat >/dev/null\nexit 1\n")
+    verifier.chmod(0o755)
+    git(root, "config", "log.showSignature", "true")
+    git(root, "config", "gpg.program", str(verifier))
+    assert git(root, "log", "-1", "--format=%s") and marker.exists()  # git alone runs it
+    marker.unlink()
+    git(root, "config", "mailmap.file", "/dev/zero")
+
+    done = subprocess.run(
+        [sys.executable, "-m", "docfact", "check", "shop.py", "--no-cache", "--format", "json"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    assert not marker.exists(), "the repository's gpg.program ran"
+    [finding] = json.loads(done.stdout)["diagnostics"]
+    assert "`amount` was a parameter of `restock` until" in finding["message"], finding

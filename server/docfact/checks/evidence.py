@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from ..graph.references import is_exception_name, other_exception_name
 from ..model import Evidence, Finding, Fix
 from .referents import one_typo_apart
 
@@ -83,8 +84,12 @@ def alike_in_scope(written: str, meant: str) -> str | None:
     class (``Reference``)."""
     if _style(written) != _style(meant):
         return None
+    if is_exception_name(written) != is_exception_name(meant):
+        return None  # ``PubSub`` is no ``PubSubError``: another kind of thing
     if _one_word_more(written, meant) or _one_word_more(meant, written):
         return "the same name but for its last word"
+    if other_exception_name(written) == meant:
+        return "the same exception, named with `Error` and with `Exception`"
     if (
         _edits(written.lower(), meant.lower()) == 2
         and _long_enough_for_two(written, meant)
@@ -268,10 +273,30 @@ def project_near_miss(finding: Finding, candidates: Iterable[str]) -> str | None
 def builtin_near_miss(finding: Finding) -> str | None:
     """The one builtin name (in scope everywhere) that the name a finding flags misspells
     (twisted's C-markup "tupple" for the builtin tuple)."""
-    if len(finding.subject) < _SHORTEST_TYPO or not finding.subject.isidentifier():
+    near = _builtins_near(finding)
+    return near[0] if len(near) == 1 else None
+
+
+def builtins_misspelt(finding: Finding) -> Finding | None:
+    """The finding with near-miss evidence when its name misspells several builtins at
+    once (twisted's C{typle}: `tuple` or `type`): a typo for sure, of which the text does
+    not tell, so with no fix; else None."""
+    near = _builtins_near(finding)
+    if len(near) < 2:
         return None
-    near = {b for b in _BUILTINS if near_miss(finding.subject, b, scoped=False) is not None}
-    return near.pop() if len(near) == 1 else None
+    said = " or ".join(f"`{name}`" for name in near)
+    proof = Evidence(near[0], "", 0, f"`{finding.subject}` and the builtins {said}", NEAR_MISS)
+    return replace(
+        finding,
+        message=f"{finding.message}; did you mean {said}?",
+        evidence=(*finding.evidence, proof),
+    )
+
+
+def _builtins_near(finding: Finding) -> list[str]:
+    if len(finding.subject) < _SHORTEST_TYPO or not finding.subject.isidentifier():
+        return []
+    return sorted(b for b in _BUILTINS if near_miss(finding.subject, b, scoped=False) is not None)
 
 
 def has_evidence(finding: Finding) -> bool:

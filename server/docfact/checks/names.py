@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..graph.facts import is_property
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
 from .evidence import alike_in_scope
@@ -96,7 +97,6 @@ _FILE_SUFFIXES = frozenset(
     }
 )
 _BARE_CALL = re.compile(r"(?<![\w.`'\"*@])(?P<body>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)(?!`)")
-_PROPERTY = re.compile(r"(?:^|\.)(?:cached_)?property$|\.(?:getter|setter|deleter)$")
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _MENTIONS_C = re.compile(r"\bC (?:function|API|code|level)|\w\.[ch]\b")
@@ -192,7 +192,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             yield from _lone_type_fields(ctx)
             yield from _inherited_constructor_entries(ctx)
         return
-    if any(_PROPERTY.search(d) for d in ctx.unit.decorators):
+    if is_property(ctx.unit):
         return  # a property's documented parameters are those of the callable it returns
     parameters = [p.name for p in signature.parameters]
     kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None)
@@ -580,7 +580,7 @@ def _unresolved(
         segment.text
     ):
         return  # a history note, or a sentence about C code (names there are C's)
-    if _DENIED.search(ctx.docstring.text.value, 0, start):
+    if _DENIED.search(ctx.docstring.text.value, max(0, start - 40), start):  # a window: linear
         return  # "There is no `DynamicHistory`": the text says so itself
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)

@@ -24,8 +24,8 @@ def inherited_parameter_findings(project: ProjectGraph, path: str) -> Iterator[F
     if path.endswith(".java"):
         return
     for unit in project.method_units(path):
-        if unit.get("has_doc", False) or unit.get("kwargs", False):
-            continue
+        if unit.get("has_doc", False) or unit.get("kwargs", False) or unit.get("property", False):
+            continue  # a property's inherited parameters are those of the callable it returns
         owner, _, name = unit["q"].rpartition(".")
         if name == "__init__" or not project.has_documented_method(name):
             continue  # a constructor is documented by its class, not by the base's __init__

@@ -32,10 +32,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 _BUILTINS = frozenset(dir(builtins))
-# What a module's code uses to make module attributes at run time: ``globals()``
-# anywhere, ``__getattr__`` only as a name the module itself defines (a class's
-# ``__getattr__`` makes attributes of its instances, not of the module).
-_DYNAMIC_NAMES = frozenset({"globals"})
+# A module's own ``__getattr__`` makes its attributes at run time (a class's makes
+# attributes of its instances, not of the module).
 _MODULE_GETATTR = "__getattr__"
 _NAMESPACE_DEPTH = 3  # namespace packages looked for above a project's top-level package
 _EXCERPT_LINES = 12
@@ -379,7 +377,7 @@ class ProjectGraph:
             seen.add(current)
             facts = self._files[path]
             members = self.members(current)
-            if _MODULE_GETATTR in members or not _DYNAMIC_NAMES.isdisjoint(facts["names"].split()):
+            if _MODULE_GETATTR in members or facts["names_at_run_time"]:
                 return None
             found |= members
             for local, target in facts["imports"]:

@@ -266,15 +266,6 @@ def _module_names(module: tuple[str, ...]) -> frozenset[str]:
     return _names_in([source])
 
 
-# A module that makes its names at run time: ``globals().update(...)`` (multiprocessing),
-# enums converted into module constants (``ssl``'s ``_convert_``), a module ``__getattr__``.
-_RUNTIME_NAMES = re.compile(
-    r"\bglobals\(\)(?:\.update\(|\.setdefault\(|\[[^\]\n]*\]\s*=(?!=))"  # written, not read
-    r"|\._convert_\(|^def __getattr__\(",
-    re.MULTILINE,
-)
-
-
 @lru_cache(maxsize=256)
 def stdlib_module_names(
     module: tuple[str, ...], depth: int = _REEXPORT_HOPS
@@ -295,9 +286,10 @@ def stdlib_module_names(
         text = decode_source(read_regular(source, _MAX_BYTES))
     except SkippedFile:
         return None
-    if _RUNTIME_NAMES.search(text):
+    parsed = parse_module(text)
+    if parsed.names_at_run_time:
         return None
-    names = set(parse_module(text).defined_names)
+    names = set(parsed.defined_names)
     package = module if source.stem == "__init__" else module[:-1]
     for target, guarded in _star_imports(text):
         resolved = _absolute(("." * target[0]) + target[1], ".".join(package))

@@ -38,6 +38,7 @@ class UnitFacts(_UnitIdentity, total=False):
     doc_params: list[str]
     params: list[str]
     kwargs: bool
+    property: bool  # a property's accessor (``@property``, ``@x.setter``)
     var_params: list[str]
     suppressed: list[str]
     types: list[str]  # dotted names its annotations use
@@ -54,6 +55,7 @@ class FileFacts(TypedDict):
     package: bool
     imports: list[list[str]]  # [local name, target] ("*" for a star import)
     names: str  # the names the module defines, space-separated (decodes fast)
+    names_at_run_time: bool  # its code makes names at run time (``globals().update``)
     units: list[UnitFacts]
     variables: list[list]  # [qualified name, 1-based line]
     attributes: list[list]  # [qualified name, 1-based line of its first write]
@@ -102,6 +104,7 @@ def file_facts(
         # One string, not a list: loading thousands of files' facts from the cache is
         # dominated by JSON decoding, and one string decodes far faster than a list.
         "names": " ".join(sorted(module.defined_names)),
+        "names_at_run_time": module.names_at_run_time,
         "units": units,
         "variables": [
             [f"{module_name}.{name}" if module_name else name, line + 1]
@@ -147,6 +150,7 @@ def _unit_facts(
         "doc_raises": documented_raises or [],
         # For docstrings inherited by overrides (checked project-wide):
         "has_doc": unit.docstring is not None,
+        "property": is_property(unit),
         "doc_params": documented or [],
         "params": [p.name for p in signature.parameters] if signature else [],
         "kwargs": signature is not None
@@ -166,6 +170,15 @@ def _unit_facts(
         "reads_attrs": list(unit.attribute_reads),
     }
     return cast(UnitFacts, {key: value for key, value in facts.items() if value or key in _ALWAYS})
+
+
+_PROPERTY = re.compile(r"(?:^|\.)(?:cached_)?property$|\.(?:getter|setter|deleter)$")
+
+
+def is_property(unit: Unit) -> bool:
+    """Whether ``unit`` is a property's accessor: its docstring's parameters are those of
+    what it returns, when that is a callable (a delegate's method)."""
+    return any(_PROPERTY.search(d) for d in unit.decorators)
 
 
 def _is_overload(unit: Unit) -> bool:

@@ -183,7 +183,7 @@ def _judge_module_member(project: Project, written: str) -> Judgement | None:
         names = project.module_names(module)
         if names is None or member in names or project.kind(f"{module}.{member}") is not None:
             return None
-        closest = nearest(member, Names(names | project.members(module)))
+        closest = nearest(member, Names(names | project.members(module)), in_scope=True)
         if closest is not None:
             found.add((module, closest))
     if len(found) != 1:
@@ -352,7 +352,7 @@ def _missing_in_stdlib(parts: list[str]) -> Missing | None:
             return None
         owner = ".".join(module)
         public = {n for n in names if not n.startswith("_")}
-        return Missing(owner, parts[cut], owner, nearest(parts[cut], public))
+        return Missing(owner, parts[cut], owner, nearest(parts[cut], public, in_scope=True))
     return None
 
 
@@ -427,7 +427,10 @@ def _missing_member(project: Project, entity: str, name: str, resolved: str) -> 
             return None
         # What the module defines or imports (``from .edgedfs import *`` brings ``edge_dfs``).
         return Missing(
-            entity, name, resolved, nearest(name, Names(names | project.members(entity)))
+            entity,
+            name,
+            resolved,
+            nearest(name, Names(names | project.members(entity)), in_scope=True),
         )
     if kind != "class":
         return None  # an attribute of a function or a variable: made at run time
@@ -437,11 +440,11 @@ def _missing_member(project: Project, entity: str, name: str, resolved: str) -> 
         # miss of a member of the class itself (``pidFilePath`` of a class with
         # ``pidFile``, ``presentAttribues`` of one with ``presentAttributes``).
         own = project.members(entity) | (members or set())
-        closest = nearest(name, own - {"__getattr__"}) if name not in own else None
+        closest = nearest(name, own - {"__getattr__"}, in_scope=True) if name not in own else None
         return Missing(entity, name, resolved, closest) if closest else None
     if name in members:
         return None
-    return Missing(entity, name, resolved, nearest(name, members))
+    return Missing(entity, name, resolved, nearest(name, members, in_scope=True))
 
 
 def _missing_relative(project: Project, parts: list[str]) -> Missing | None:
@@ -459,10 +462,13 @@ def _missing_relative(project: Project, parts: list[str]) -> Missing | None:
     return Missing(None, parts[-1], "", closest)
 
 
-def nearest(name: str, candidates: Names | Collection[str]) -> str | None:
+def nearest(name: str, candidates: Names | Collection[str], in_scope: bool = False) -> str | None:
     """The real name ``name`` most likely means: one spelled very closely; else the same
-    words in another order (``BACKOFF_MAX`` for ``MAX_BACKOFF``); else one spelled closely
-    (a reference names one thing, so a looser match than in prose is safe)."""
+    words in another order (``BACKOFF_MAX`` for ``MAX_BACKOFF``); else, ``in_scope`` (the
+    candidates are the members of the module or class the text names), an exception's
+    name with the other conventional word or a name a word longer or shorter at its end
+    (``_GenericHTTPChannelProtocol`` for ``_GenericHTTPChannel``); else one spelled
+    closely (a reference names one thing, so a looser match than in prose is safe)."""
     names = candidates if isinstance(candidates, Names) else Names(candidates)
     # The project's names are too many to compare each: only those that may be near. A
     # few (a function's parameters) are all compared.
@@ -476,7 +482,36 @@ def nearest(name: str, candidates: Names | Collection[str]) -> str | None:
     if close and difflib.SequenceMatcher(None, name, close[0]).ratio() >= 0.85:
         return close[0]
     reordered = names.reordered(name)
-    return reordered[0] if reordered else (close[0] if close else None)
+    if reordered:
+        return reordered[0]
+    if in_scope:
+        swapped = other_exception_name(name)
+        if swapped is not None and swapped in names:
+            return swapped
+        apart = names.a_word_apart(name)
+        if len(apart) == 1:
+            return apart[0]
+    return close[0] if close else None
+
+
+_LONGEST_WORD = 16  # a word added at the end of a name is no longer than this
+# The two words an exception class's name ends with by convention.
+_EXCEPTION_WORDS = ("Error", "Exception")
+
+
+def is_exception_name(name: str) -> bool:
+    """Whether ``name`` is named as an exception is (``PubSubError``, not ``PubSub``)."""
+    return name.endswith(_EXCEPTION_WORDS)
+
+
+def other_exception_name(name: str) -> str | None:
+    """``name`` ending in the other conventional word of exceptions (``StanzaError`` for
+    ``StanzaException``), or None when it ends in neither or is only the word."""
+    for word, other in (_EXCEPTION_WORDS, _EXCEPTION_WORDS[::-1]):
+        stem = name.removesuffix(word)
+        if stem and stem != name:
+            return stem + other
+    return None
 
 
 # Names of types every module may write in a docstring without importing them.
@@ -531,6 +566,25 @@ class Names:
             key = (name.lstrip("_")[:1].lower(), len(name))
             self.by_start.setdefault(key, []).append((name, frozenset(name.lower())))
             self.by_words.setdefault(_words(name), []).append(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.by_words.get(_words(name), ())
+
+    def a_word_apart(self, name: str) -> list[str]:
+        """The names that are ``name`` with a word more or less at the end, the shorter
+        of two words or more (``pidFile`` and ``pidFilePath``)."""
+        first, found = name.lstrip("_")[:1].lower(), []
+        for length in range(1, len(name) + _LONGEST_WORD):
+            for other, _ in self.by_start.get((first, length), ()):
+                short, long = sorted((name, other), key=len)
+                if (
+                    short != long
+                    and long.startswith(short)
+                    and len(_words(short)) > 1
+                    and is_exception_name(short) == is_exception_name(long)
+                ):
+                    found.append(other)
+        return found
 
     def reordered(self, name: str) -> list[str]:
         """The names made of the same words as ``name`` in another order."""

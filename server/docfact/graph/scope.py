@@ -78,7 +78,10 @@ class FileScope:
             scope = scope.rpartition(".")[0]
         if head in self.imports:
             full = self.absolute(self.imports[head]) + (f".{rest}" if rest else "")
-            return [self._nearest_known(full)]
+            known = self._nearest_known(full)
+            if known != full and self._resolving_in.kind(known) in ("variable", "attribute"):
+                return None  # a method of an imported value (tortoise's ``connections.get``)
+            return [known]
         for module in self.star_imports:  # ``from x import *``: a name x defines
             candidate = f"{self.absolute(module)}.{dotted}"
             if self._resolving_in.kind(candidate):

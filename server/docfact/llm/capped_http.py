@@ -1,21 +1,38 @@
-"""The HTTP client litellm's OpenAI-compatible calls go through: an answer's body is read
-only up to ``MAX_ANSWER_BYTES``.
+"""Every HTTP answer docfact's process reads once a model is in use stops at
+``MAX_ANSWER_BYTES``.
 
-litellm reads a response whole before docfact sees it, so a server (or anything on the way)
-that sends gigabytes would cost that memory once before docfact's cap on an answer's
-length applied. Here the body is counted as it arrives and the read stops at the cap: a
-declared Content-Length over it is refused before any byte is read.
+litellm reaches a model along several roads: the OpenAI SDK (OpenAI-compatible servers), its
+own HTTP handler (Anthropic's and Gemini's native APIs and most others), through a proxy
+from the environment, over httpx's own transport or aiohttp's. It reads an answer whole
+before docfact sees it, so a server (or anything on the way) that sends gigabytes would
+cost that memory once before docfact's cap on an answer's length applied. Every one of
+those roads sends through ``httpx.Client.send`` or ``httpx.AsyncClient.send`` (a transport
+or a proxy mount sits below them), so the cap sits there: the body is counted as it
+arrives and the read stops at the cap; a declared Content-Length over it is refused before
+any byte is read. Compression is asked away (``Accept-Encoding: identity``) and a
+compressed answer refused, as its decoded size is not what arrives (a 32 KiB gzip body
+can decode to a gigabyte). The roads that do not use httpx are refused by provider
+(``UNCAPPED_PROVIDERS``).
+
+Nothing else in docfact's process speaks HTTP (model files are read from disk only), so
+the cap is installed for the whole process, once, when litellm is imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import functools
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 
 # Far above any answer docfact asks for (each is capped at 1,000,000 characters after the
 # read, and n samples share one body), far below what would hurt.
 MAX_ANSWER_BYTES = 32 << 20
+
+# litellm providers whose answers do not come through httpx: aiohttp_openai speaks aiohttp
+# itself; sagemaker's completion route reads through boto3.
+UNCAPPED_PROVIDERS = frozenset({"aiohttp_openai", "sagemaker"})
 
 
 class AnswerTooLarge(Exception):
@@ -25,50 +42,116 @@ class AnswerTooLarge(Exception):
         super().__init__(f"the answer is over the {limit:,} bytes docfact reads")
 
 
-def capped_client(limit: int = MAX_ANSWER_BYTES) -> httpx.AsyncClient:
-    """An AsyncClient whose responses stop at ``limit`` bytes. It keeps no connection
-    alive: each `docfact check` pass runs its own event loop, and a pooled connection
-    belongs to the loop that opened it."""
-    inner = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_keepalive_connections=0))
-    return httpx.AsyncClient(transport=_CappedTransport(inner, limit))
+class AnswerCompressed(AnswerTooLarge):
+    """The server compressed its answer though docfact asked it not to."""
 
-
-class _CappedTransport(httpx.AsyncBaseTransport):
-    def __init__(self, inner: httpx.AsyncBaseTransport, limit: int) -> None:
-        self._inner, self._limit = inner, limit
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self._inner.handle_async_request(request)
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self._limit:
-            await response.aclose()
-            raise AnswerTooLarge(self._limit)
-        assert isinstance(response.stream, httpx.AsyncByteStream)  # from an async transport
-        return httpx.Response(
-            response.status_code,
-            headers=response.headers,
-            stream=_CappedStream(response.stream, self._limit),
-            extensions=response.extensions,
+    def __init__(self, encoding: str) -> None:
+        Exception.__init__(
+            self, f"the answer is compressed ({encoding}), which docfact does not read"
         )
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
+
+def uncapped_provider(model: str) -> str | None:
+    """The message refusing ``model`` when litellm would read its answers past the cap."""
+    provider = model.split("/", 1)[0]
+    if provider not in UNCAPPED_PROVIDERS:
+        return None
+    return (
+        f"model provider {provider} reads answers outside docfact's size cap; "
+        "use an OpenAI-compatible route (openai/...) instead"
+    )
 
 
-class _CappedStream(httpx.AsyncByteStream):
-    def __init__(self, inner: httpx.AsyncByteStream, limit: int) -> None:
+def capped_client() -> httpx.AsyncClient:
+    """The AsyncClient litellm's OpenAI-compatible calls use. It keeps no connection
+    alive: each `docfact check` pass runs its own event loop, and a pooled connection
+    belongs to the loop that opened it. (The cap itself is ``install_cap``'s.)"""
+    return httpx.AsyncClient(limits=httpx.Limits(max_keepalive_connections=0))
+
+
+@functools.cache
+def install_cap(limit: int = MAX_ANSWER_BYTES) -> None:
+    """Make every httpx client of this process read answers only up to ``limit`` bytes."""
+    async_send, sync_send = httpx.AsyncClient.send, httpx.Client.send
+
+    async def capped_async_send(
+        self: httpx.AsyncClient, request: httpx.Request, *, stream: bool = False, **kw: Any
+    ) -> httpx.Response:
+        request.headers["Accept-Encoding"] = "identity"
+        response = await async_send(self, request, stream=True, **kw)
+        try:
+            _refuse_head(response, limit)
+            response.stream = _CappedAsyncStream(response.stream, limit)
+            if not stream:
+                await response.aread()
+        except BaseException:
+            await response.aclose()
+            raise
+        return response
+
+    def capped_sync_send(
+        self: httpx.Client, request: httpx.Request, *, stream: bool = False, **kw: Any
+    ) -> httpx.Response:
+        request.headers["Accept-Encoding"] = "identity"
+        response = sync_send(self, request, stream=True, **kw)
+        try:
+            _refuse_head(response, limit)
+            response.stream = _CappedSyncStream(response.stream, limit)
+            if not stream:
+                response.read()
+        except BaseException:
+            response.close()
+            raise
+        return response
+
+    httpx.AsyncClient.send = capped_async_send  # type: ignore[method-assign]
+    httpx.Client.send = capped_sync_send  # type: ignore[method-assign]
+
+
+def _refuse_head(response: httpx.Response, limit: int) -> None:
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise AnswerTooLarge(limit)
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if encoding not in ("", "identity"):
+        raise AnswerCompressed(encoding[:40])
+
+
+def _tally(read: int, chunk: bytes, limit: int) -> int:
+    read += len(chunk)
+    if read > limit:
+        raise AnswerTooLarge(limit)
+    return read
+
+
+class _CappedAsyncStream(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream | httpx.SyncByteStream, limit: int) -> None:
+        assert isinstance(inner, httpx.AsyncByteStream)  # an async client's response
         self._inner, self._limit = inner, limit
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         read = 0
         async for chunk in self._inner:
-            read += len(chunk)
-            if read > self._limit:
-                raise AnswerTooLarge(self._limit)
+            read = _tally(read, chunk, self._limit)
             yield chunk
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+class _CappedSyncStream(httpx.SyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream | httpx.SyncByteStream, limit: int) -> None:
+        assert isinstance(inner, httpx.SyncByteStream)  # a sync client's response
+        self._inner, self._limit = inner, limit
+
+    def __iter__(self) -> Iterator[bytes]:
+        read = 0
+        for chunk in self._inner:
+            read = _tally(read, chunk, self._limit)
+            yield chunk
+
+    def close(self) -> None:
+        self._inner.close()
 
 
 def too_large(error: BaseException) -> AnswerTooLarge | None:

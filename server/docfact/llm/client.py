@@ -85,10 +85,11 @@ def _import_litellm() -> ModuleType:
     litellm.callbacks = []
     for name in _LITELLM_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
-    from .capped_http import capped_client
+    from .capped_http import capped_client, install_cap
 
-    # OpenAI-compatible calls read at most MAX_ANSWER_BYTES of an answer (litellm would
-    # read gigabytes whole before MAX_ANSWER_CHARS applies).
+    # Every answer is read only up to MAX_ANSWER_BYTES, whatever road litellm takes (it
+    # would read gigabytes whole before MAX_ANSWER_CHARS applies).
+    install_cap()
     litellm.aclient_session = capped_client()
     return litellm
 
@@ -199,6 +200,11 @@ class LlmClient:
         secret = os.environ.get(settings.api_key_env) if settings.api_key_env else None
         if settings.api_key_env and not secret:
             return f"environment variable {settings.api_key_env} is not set", False, None
+        from .capped_http import uncapped_provider
+
+        refusal = uncapped_provider(self.model)
+        if refusal is not None:
+            return refusal, False, None
         try:
             litellm = await _litellm()
         except ImportError:

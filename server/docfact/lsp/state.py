@@ -496,6 +496,7 @@ def _shape(facts: FileFacts) -> tuple:
     """What other files can depend on: names, signatures, raises, calls and bases."""
     return (
         tuple(facts["names"]),
+        facts["names_at_run_time"],
         tuple(
             (
                 u["q"],

@@ -229,8 +229,9 @@ def prose_model() -> prose_lm.ProseModel:
         "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])),
     }
     done = subprocess.run(
-        [sys.executable, "-m", "docfact.sonar.prose_lm", str(path)],
+        [sys.executable, "-m", "docfact.sonar.prose_lm", str(path.absolute())],
         env=env,
+        cwd=os.sep,  # `-m` imports from the working folder first (3.10: whatever the env)
         capture_output=True,
         text=True,
         timeout=TRAIN_TIMEOUT_S,

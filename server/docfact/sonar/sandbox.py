@@ -56,9 +56,12 @@ Layers, outermost first:
    user: this run's, as root, since its uid is its own), no core files; and only
    then execs the interpreter that runs the program: the project's own (a committed
    ``.venv/bin/python`` may be a shell script, or run a ``.pth`` file first: it is as
-   jailed as the program) or docfact's. No cgroup is used (none is writable on most
-   machines where docfact runs), so the memory of the whole run is capped by giving each
-   of its ``Limits.processes`` processes ``memory_bytes / processes`` of address space.
+   jailed as the program) or docfact's. Where the machine lets docfact make a control
+   group (``run_cgroup.py``: v2, or v1 as root), the run starts inside one of its own that
+   caps its memory (``Limits.whole_run_bytes``) and its tasks together, and each process
+   may use all of ``memory_bytes``; where it cannot, the memory of the whole run is capped
+   by giving each of its ``Limits.processes`` processes ``memory_bytes / processes`` of
+   address space.
 4. Then, in that interpreter, an audit hook (``jail_child.guard_class``), installed before
    the program is even compiled: a second wall, in case a program gets past the
    filesystem. It refuses writes
@@ -102,7 +105,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import seccomp
+from . import run_cgroup, seccomp
 from .jail_child import BLOCKED_EXIT
 from .readable import TooPrivate, readable_view
 
@@ -136,10 +139,16 @@ class Limits:
     # no size counts)
     inodes: int = 4096
 
-    def memory_per_process(self) -> int:
-        """RLIMIT_AS of each process: a share that keeps all of them within
-        ``memory_bytes`` (no cgroup here to cap the total directly)."""
-        return self.memory_bytes // self.processes
+    def whole_run_bytes(self) -> int:
+        """The cap of a run's control group: its memory and what its tmpfs mounts hold (a
+        lone process runs out of address space, a MemoryError its program may catch, before
+        the kernel kills it for the group)."""
+        return self.memory_bytes + self.disk_bytes + self.shm_bytes
+
+    def memory_per_process(self, whole_run_capped: bool = False) -> int:
+        """RLIMIT_AS of each process: with a control group capping the whole run, all of
+        ``memory_bytes``; without one, a share that keeps all of them within it."""
+        return self.memory_bytes if whole_run_capped else self.memory_bytes // self.processes
 
 
 @dataclass(frozen=True)
@@ -221,35 +230,54 @@ def _run(
             for path in (work, program_path, os.path.join(work, "stdin.txt")):
                 os.chown(path, run_uid, run_uid)
             os.chmod(work, 0o711)
-        report_read, report_write = os.pipe()
-        status_read, status_write = os.pipe()
-        try:
-            config = _child_config(work, program_path, limits, read_paths, python, run_uid)
-            config.update(report_fd=report_write, status_fd=status_write)
-            process = _start(config, work, limits, (report_write, status_write))
-        except TooPrivate as error:
-            os.close(report_read)
-            os.close(status_read)
-            seconds = round(time.monotonic() - started, 4)
-            return Outcome("crashed", "", "", f"nothing ran: {error}", seconds)
-        finally:
-            os.close(report_write)
-            os.close(status_write)
-        with _RUNNING_LOCK:
-            _RUNNING[process] = work
-        try:
-            streams, truncated, ended = _collect(
-                process, {report_read: "report", status_read: "status"}, limits, cancel, started
+        with run_cgroup.make_group(limits.whole_run_bytes(), limits.processes) as group:
+            return _run_in(
+                work, program_path, run_uid, group, limits, cancel, read_paths, python, started
             )
-        finally:
-            os.close(report_read)
-            os.close(status_read)
-            with _RUNNING_LOCK:
-                _RUNNING.pop(process, None)
-        _reap(process)
-        return _outcome(limits, streams, truncated, ended, time.monotonic() - started)
     finally:
         _remove_tree(work)
+
+
+def _run_in(
+    work: str,
+    program_path: str,
+    run_uid: int | None,
+    group: run_cgroup.RunGroup | None,
+    limits: Limits,
+    cancel: threading.Event | None,
+    read_paths: tuple[str, ...],
+    python: str | None,
+    started: float,
+) -> Outcome:
+    report_read, report_write = os.pipe()
+    status_read, status_write = os.pipe()
+    try:
+        config = _child_config(
+            work, program_path, limits, read_paths, python, run_uid, group is not None
+        )
+        config.update(report_fd=report_write, status_fd=status_write)
+        process = _start(config, work, limits, (report_write, status_write), group)
+    except TooPrivate as error:
+        os.close(report_read)
+        os.close(status_read)
+        seconds = round(time.monotonic() - started, 4)
+        return Outcome("crashed", "", "", f"nothing ran: {error}", seconds)
+    finally:
+        os.close(report_write)
+        os.close(status_write)
+    with _RUNNING_LOCK:
+        _RUNNING[process] = work
+    try:
+        streams, truncated, ended = _collect(
+            process, {report_read: "report", status_read: "status"}, limits, cancel, started
+        )
+    finally:
+        os.close(report_read)
+        os.close(status_read)
+        with _RUNNING_LOCK:
+            _RUNNING.pop(process, None)
+    _reap(process)
+    return _outcome(limits, streams, truncated, ended, time.monotonic() - started, group)
 
 
 # --- starting the child --------------------------------------------------------------
@@ -266,6 +294,7 @@ def _child_config(
     read_paths: tuple[str, ...],
     python: str | None,
     run_uid: int | None,
+    whole_run_capped: bool,
 ) -> dict:
     cpu = max(1, int(limits.cpu_s + 0.999))
     return {
@@ -283,17 +312,24 @@ def _child_config(
         "rlimits": {
             "RLIMIT_CORE": [0, 0],
             "RLIMIT_CPU": [cpu, cpu + 1],
-            "RLIMIT_AS": [limits.memory_per_process()] * 2,
+            "RLIMIT_AS": [limits.memory_per_process(whole_run_capped)] * 2,
             "RLIMIT_FSIZE": [limits.file_bytes] * 2,
             "RLIMIT_NOFILE": [limits.open_files] * 2,
         },
     }
 
 
-def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> subprocess.Popen:
+def _start(
+    config: dict,
+    work: str,
+    limits: Limits,
+    fds: tuple[int, ...],
+    group: run_cgroup.RunGroup | None,
+) -> subprocess.Popen:
     """bwrap running jail_child's first stage, always under docfact's own interpreter
     (``-I -S``: not even docfact's site runs privileged); the project's interpreter is
-    started by that stage only once it is unprivileged and limited."""
+    started by that stage only once it is unprivileged and limited. With a ``group``,
+    bwrap starts inside it."""
     with _filter_fd() as filter_fd:
         command = _bwrap_prefix(work, config["readable"], limits, filter_fd) + [
             sys.executable,
@@ -304,6 +340,8 @@ def _start(config: dict, work: str, limits: Limits, fds: tuple[int, ...]) -> sub
             "--first",
             *_first_stage_arguments(config),
         ]
+        if group is not None:
+            command = group.join_command(command)
         return subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,
@@ -572,16 +610,28 @@ def _remove_tree(path: str) -> None:
 # --- the verdict ---------------------------------------------------------------------
 
 
-def _outcome(limits: Limits, streams: dict, truncated: bool, ended: str, seconds: float) -> Outcome:
+def _outcome(
+    limits: Limits,
+    streams: dict,
+    truncated: bool,
+    ended: str,
+    seconds: float,
+    group: run_cgroup.RunGroup | None,
+) -> Outcome:
     text = {name: bytes(data).decode("utf-8", "replace") for name, data in streams.items()}
     state, detail = _judge(
-        limits, ended, text["status"].split(), text["report"].strip(), text["stderr"]
+        limits, ended, text["status"].split(), text["report"].strip(), text["stderr"], group
     )
     return Outcome(state, text["stdout"], text["stderr"], detail, round(seconds, 4), truncated)
 
 
 def _judge(
-    limits: Limits, ended: str, status: list[str], report: str, stderr: str
+    limits: Limits,
+    ended: str,
+    status: list[str],
+    report: str,
+    stderr: str,
+    group: run_cgroup.RunGroup | None,
 ) -> tuple[str, str]:
     """One state from how the run ended; ``status`` is the watcher's [exit code, CPU s]."""
     if ended == "cancelled":
@@ -597,11 +647,15 @@ def _judge(
         return "timeout", f"CPU time over {limits.cpu_s:g} s"
     if code == 0:
         return "ok", ""
+    if group is not None and group.oom_killed():  # the kernel killed one of the run's
+        return "out_of_memory", (
+            f"killed by the kernel: the run's processes together used over "
+            f"{limits.whole_run_bytes()} bytes"
+        )
     last = _last_line(stderr)
     if last.startswith("MemoryError") or "[Errno 12]" in last:  # ENOMEM: mmap, fork
-        return "out_of_memory", (
-            f"{last} under a {limits.memory_per_process()} byte address space per process"
-        )
+        per_process = limits.memory_per_process(group is not None)
+        return "out_of_memory", f"{last} under a {per_process} byte address space per process"
     if code < 0:
         return "crashed", f"killed by {_signal_name(-code)}" + (f": {last}" if last else "")
     return "crashed", f"exit status {code}" + (f": {last}" if last else "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import tokenize
 from collections.abc import Sequence
@@ -115,6 +116,9 @@ GITIGNORE_BYTES = 1 << 20
 GITIGNORE_LINES = 5000
 
 
+MOST_DEPTH = 200  # folders below the checked one that are read
+
+
 def iter_python_files(
     root: Path, exclude: tuple[str, ...] = (), unreadable: list[tuple[str, str]] | None = None
 ) -> list[Path]:
@@ -133,6 +137,11 @@ def iter_python_files(
 
     for folder, dirs, files in os.walk(root, onerror=cannot_list):
         here = Path(folder)
+        if dirs and len(here.relative_to(root).parts) >= MOST_DEPTH:
+            # os.walk recurses once per level: 1,800 levels were a RecursionError
+            if unreadable is not None:
+                unreadable.append((folder, f"not read below: over {MOST_DEPTH} folders deep"))
+            dirs[:] = []
         gitignore = here / ".gitignore"
         if gitignore.is_file():
             try:
@@ -144,6 +153,10 @@ def iter_python_files(
                 lines = data.decode("utf-8", "replace").splitlines()
                 if len(lines) > GITIGNORE_LINES and unreadable is not None:
                     said = f"only its first {GITIGNORE_LINES:,} lines are applied"
+                    unreadable.append((str(gitignore), said))
+                costly = sum(map(too_costly, lines[:GITIGNORE_LINES]))
+                if costly and unreadable is not None:
+                    said = f"{costly} pattern(s) of over {MOST_WILDCARDS} wildcards not applied"
                     unreadable.append((str(gitignore), said))
                 ignores.append((here, gitignore_spec(lines[:GITIGNORE_LINES])))
         dirs[:] = sorted(
@@ -161,15 +174,39 @@ def iter_python_files(
 
 def gitignore_spec(lines: list[str]) -> pathspec.PathSpec:
     """The patterns of a .gitignore, less the lines that are no pattern (git ignores a
-    lone backslash too); each line compiled once."""
+    lone backslash too) and those too costly to match; each line compiled once."""
     compiled = pathspec.util.lookup_pattern("gitignore")
     valid = []
     for line in lines:
         try:
-            valid.append(compiled(line))
+            pattern = compiled(line)
         except ValueError:
             continue
+        if not _costly(pattern):
+            valid.append(pattern)
     return pathspec.PathSpec(valid)
+
+
+# A pattern is matched as a regular expression, and each unbounded wildcard in it (`*`,
+# `**`, the "any folder" before an unanchored pattern) multiplies the backtracking on a
+# long name: `*a*a*a*a*a*a*b` held `docfact check` for good on one file name of 250
+# characters, and `**/a*/**/a*/**/b` on a deep path. Git's own matcher has no such cost;
+# a pattern past this many is not applied (and in `exclude` refused).
+MOST_WILDCARDS = 3
+
+
+def too_costly(line: str) -> bool:
+    """Whether the gitignore-style pattern ``line`` has over MOST_WILDCARDS wildcards."""
+    try:
+        return _costly(pathspec.util.lookup_pattern("gitignore")(line))
+    except ValueError:
+        return False
+
+
+def _costly(pattern: pathspec.Pattern) -> bool:
+    regex = getattr(pattern, "regex", None)
+    text = regex.pattern if regex is not None else ""
+    return len(re.findall(r"(?<!\\)[*+]", text)) > MOST_WILDCARDS
 
 
 def _ignored(

@@ -65,6 +65,18 @@ def _query() -> tree_sitter.Query:
     )
 
 
+# What makes a module's names at run time: ``globals()`` written, kept (``g = globals()``)
+# or handed to a call that may write it (multiprocessing's ``globals().update(...)``,
+# trio's ``fixup_module_metadata(__name__, globals())``), not deleted from (twisted's
+# ``del globals()[name]`` only removes); enums converted into module constants (``ssl``'s
+# ``_convert_``), a module ``__getattr__``.
+_RUNTIME_NAMES = re.compile(
+    r"\bglobals\(\)(?:\.update\(|\.setdefault\(|\[[^\]\n]*\]\s*=(?!=)|\s*(?:[,)]|$))"
+    r"|\._convert_\(|^def __getattr__\(",
+    re.MULTILINE,
+)
+
+
 def parse_module(text: str) -> Module:
     """Every documentable unit of ``text``, which may contain syntax errors."""
     return ModuleParser().parse(text)
@@ -188,6 +200,7 @@ class _Extractor:
             imports=tuple(sorted(set(imports))),
             variables=tuple(v for piece in pieces for v in piece.variables),
             has_errors=root.has_error,
+            names_at_run_time=_RUNTIME_NAMES.search(self.text) is not None,
         )
 
     # --- pieces --------------------------------------------------------------------

@@ -2,9 +2,10 @@
 
 A repository's ``.git/config`` (and the ``.gitattributes`` beside its files) may name
 programs for git to run: an fsmonitor hook, a pager, a diff textconv or external diff
-driver, a clean or smudge filter, hooks, and the transports of a partial clone's lazy
-fetch. A shipped or tampered ``.git`` folder must not run any of them, so every git that
-``history.py`` and ``gitdiff.py`` start is this one: settings given in the environment
+driver, a clean or smudge filter, hooks, a signature verifier (``gpg.program`` with
+``log.showSignature``), and the transports of a partial clone's lazy fetch. A shipped or
+tampered ``.git`` folder must not run any of them, so every git that ``history.py`` and
+``gitdiff.py`` start is this one: settings given in the environment
 (``GIT_CONFIG_COUNT``, which outranks every configuration file, and keeps keys and values
 apart whatever characters a filter's name holds) turn each such program off.
 """
@@ -28,6 +29,17 @@ _SETTINGS = (
     ("diff.external", ""),
     ("protocol.allow", "never"),  # a partial clone's lazy fetch: no server, no ssh command
     ("core.bigFileThreshold", str(BIG_FILE_BYTES)),
+    # `git log` verifies a signed commit with the configured program when asked to show
+    # signatures: a tampered .git ran its own "gpg" as the user on `docfact check`
+    ("log.showSignature", "false"),
+    ("gpg.program", "false"),
+    ("gpg.openpgp.program", "false"),
+    ("gpg.x509.program", "false"),
+    ("gpg.ssh.program", "false"),
+    # a mailmap read from /dev/zero or a FIFO held every `git log` until its timeout
+    ("log.mailmap", "false"),
+    ("mailmap.file", ""),
+    ("mailmap.blob", ""),
 )
 _FILTER_PROGRAMS = ("clean", "smudge", "process")
 _MOST_FILTERS = 200
