@@ -8,6 +8,7 @@ import pytest
 from docfact.sonar.funcsim import afuncsim, funcsim
 from docfact.sonar.inputs import parameter_specs
 from docfact.sonar.regenerate import function_node
+from docfact.sonar.score import _too_few_returning
 from docfact.sonar.standalone import why_not_runnable
 
 CASES = 60  # enough to hit every branch below, quick on a shared machine
@@ -217,6 +218,8 @@ def test_an_original_that_answers_differently_each_time_is_not_counted():
     result = run(original, "def f(x):\n    return x\n")
     similarity = result.results[0]
     assert similarity.counted == 0 and similarity.discarded == result.cases
+    why = _too_few_returning(similarity, result.cases, result.out_of_time)
+    assert why is not None and why.startswith("the function differs on each call")
 
 
 def test_objects_without_their_own_equality_compare_by_attributes():

@@ -422,6 +422,12 @@ def _too_few_returning(similarity: Similarity, cases: int, out_of_time: bool) ->
             f"the time limit ended the tests after {cases} cases, {similarity.counted} of"
             f" them comparable; {needed} are needed"
         )
+    if similarity.discarded > similarity.raised:  # another outcome on a second call
+        return (
+            f"the function differs on each call: {similarity.discarded} of {cases} cases gave"
+            " another result when called again with the same input (a clock, a counter, a"
+            " cache's timer)"
+        )
     if similarity.raised:
         return (
             f"the inputs made the function raise in {similarity.raised} of {cases} cases"
