@@ -63,6 +63,8 @@ PROJECTS = {  # corpus project -> its package folder
     "sortedcontainers": "src/sortedcontainers",
     "tinydb": "tinydb",
     "arrow": "arrow",
+    # held out: never looked at while SONAR's inputs and comparison were tuned
+    "marshmallow": "src/marshmallow",
 }
 MODES = ("faithful", "raising", "mutant")
 RAISING_BODY = "    raise RuntimeError('docfact: always raises')\n"

@@ -85,6 +85,15 @@ def test_original_raises_candidate_returns_is_not_counted():
     assert similarity.value == 1.0  # the negative inputs do not count against it
 
 
+def test_an_original_raising_with_another_message_each_time_still_raised():
+    original = (
+        "import itertools\nN = itertools.count()\ndef f(x: int):\n    raise ValueError(next(N))\n"
+    )
+    result = run(original, "def f(x):\n    return 0\n")
+    similarity = result.results[0]
+    assert similarity.raised == result.cases > 0 and similarity.discarded == 0
+
+
 def test_no_counted_case_gives_no_score():
     result = run("def f(x: int):\n    raise ValueError(x)\n", "def f(x):\n    return 0\n")
     similarity = result.results[0]
