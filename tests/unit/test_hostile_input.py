@@ -432,7 +432,13 @@ def test_a_folder_tree_deeper_than_python_recurses_is_read_as_far_as_the_bound(t
         deep += "/a"
         os.mkdir(deep)
     Path(deep, "deep.py").write_text(BAD)
-    result = run_check(tmp_path)
+    try:
+        result = run_check(tmp_path)
+    finally:  # pytest's own clean-up (shutil.rmtree) recurses once per level too
+        Path(deep, "deep.py").unlink()
+        while deep != str(tmp_path):
+            os.rmdir(deep)
+            deep = os.path.dirname(deep)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-800:]
     assert result.stdout.count("DF101") == 1
     assert "not read below: over 200 folders deep" in result.stderr
