@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from deep_folders import nested_folders
 
 import docfact
 from docfact.config import Settings
@@ -427,18 +428,9 @@ def test_a_folder_tree_deeper_than_python_recurses_is_read_as_far_as_the_bound(t
     """1,800 nested folders (a path of 3,600 characters, which git checks out): os.walk
     recursed once per level, a RecursionError traceback that lost the whole check."""
     (tmp_path / "stock.py").write_text(BAD)
-    deep = str(tmp_path)
-    for _ in range(1800):  # (Path.mkdir(parents=True) recurses as well)
-        deep += "/a"
-        os.mkdir(deep)
-    Path(deep, "deep.py").write_text(BAD)
-    try:
+    with nested_folders(tmp_path, 1800) as deep:  # removed by itself (pytest's clean-up recurses)
+        (deep / "deep.py").write_text(BAD)
         result = run_check(tmp_path)
-    finally:  # pytest's own clean-up (shutil.rmtree) recurses once per level too
-        Path(deep, "deep.py").unlink()
-        while deep != str(tmp_path):
-            os.rmdir(deep)
-            deep = os.path.dirname(deep)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-800:]
     assert result.stdout.count("DF101") == 1
     assert "not read below: over 200 folders deep" in result.stderr
