@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from deep_folders import nested_folders
+from docfact_cli import docfact_check
 
 import docfact
 from docfact.config import Settings
@@ -35,12 +36,7 @@ def parser_crash(levels: int = 511) -> str:
 
 
 def run_check(folder: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "docfact", "check", str(folder), "--no-cache"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return docfact_check(folder)
 
 
 def test_a_text_that_crashes_the_parser_is_skipped_with_a_reason(tmp_path):
@@ -308,13 +304,7 @@ def test_modules_of_the_checked_repository_never_run_as_docfacts_own(tmp_path):
         (tmp_path / f"{name}.py").write_text(
             f"import pathlib\npathlib.Path({str(marker)!r}).write_text({name!r})\n"
         )
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", "shop.py", "--no-cache"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = docfact_check("shop.py", cwd=tmp_path)
     assert not marker.exists(), f"the repository's {marker.read_text()}.py ran"
     assert done.returncode == 1 and "DF101" in done.stdout, done.stderr
 
@@ -328,12 +318,7 @@ def test_a_repository_file_linked_to_a_blocking_kernel_file_is_not_read(tmp_path
     until the kernel logs something (and takes the message): docfact as root hung for good."""
     (tmp_path / "shop.py").write_text(BAD)
     (tmp_path / name).symlink_to("/proc/kmsg")
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", str(tmp_path), "--no-cache"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = docfact_check(tmp_path, timeout=60)
     assert "Traceback" not in done.stderr
     if name == ".gitignore":  # not applied, and the check goes on
         assert done.returncode == 1 and "DF101" in done.stdout, done.stderr
@@ -371,13 +356,7 @@ def test_the_worker_pool_never_imports_the_repository_s_modules(tmp_path):
     (tmp_path / "multiprocessing.py").write_text(
         f"import pathlib\npathlib.Path({str(marker)!r}).touch()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", "pkg", "--no-cache", "--jobs", "2"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = docfact_check("pkg", "--jobs", "2", cwd=tmp_path)
     assert not marker.exists(), "the repository's multiprocessing.py ran"
     assert done.returncode == 1 and done.stdout.count("DF101") == 40, done.stderr
 
