@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import urllib.parse
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from . import __version__
@@ -154,6 +156,18 @@ def _score_line(label: str, value: float | None, how: str) -> str:
     return f"{label:<36} {'█' * filled}{'░' * (10 - filled)}  {value:.2f}  {how}"
 
 
+def artifact_uri(path: str) -> str:
+    """The SARIF ``uri`` of a reported path, percent-encoded (a file name with a space, a
+    ``#``, a ``%`` or a non-ASCII letter made an invalid URI, or one naming another file):
+    a relative path stays a relative reference (to where docfact ran), an absolute one is a
+    ``file:`` URI."""
+    pure = PurePath(path)
+    if pure.is_absolute():
+        return Path(path).as_uri()
+    # (quote encodes ':' too: "a:b.py" would read as the scheme "a")
+    return urllib.parse.quote_from_bytes(os.fsencode(pure.as_posix()), safe="/")
+
+
 def to_sarif(result: RunResult) -> str:
     used = sorted({d["code"] for d in result.diagnostics})
     rules = [
@@ -176,7 +190,7 @@ def to_sarif(result: RunResult) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": d["path"].replace("\\", "/")},
+                        "artifactLocation": {"uri": artifact_uri(d["path"])},
                         "region": {
                             "startLine": d["start"]["line"],
                             "startColumn": d["start"]["column"],
@@ -197,7 +211,7 @@ def to_sarif(result: RunResult) -> str:
                     "properties": {"safety": fix.get("safety", "unsafe")},
                     "artifactChanges": [
                         {
-                            "artifactLocation": {"uri": d["path"].replace("\\", "/")},
+                            "artifactLocation": {"uri": artifact_uri(d["path"])},
                             "replacements": [
                                 {
                                     "deletedRegion": {

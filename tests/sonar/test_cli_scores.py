@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from deep_folders import nested_folders
 from llm_helpers import arithmetic_responder, docfact_with_model
 from scripted_server import ScriptedServer
 
@@ -145,3 +146,20 @@ def test_a_cached_score_loads_no_model(tmp_path, server):
         and "torch" not in imported
         and "docfact.sonar.prose_lm" in imported
     )
+
+
+def test_a_project_deeper_than_python_recurses_is_scored(tmp_path, server):
+    """SONAR reads the project's files for call sites: 1,800 nested folders (a path git
+    checks out) were a RecursionError traceback in that walk, which lost the whole run; the
+    walk stops at the main walk's bound and says so in one line."""
+    (tmp_path / "arith.py").write_text(SOURCE)
+    with nested_folders(tmp_path, 1800) as deep:  # removed by itself (pytest's clean-up recurses)
+        (deep / "calls.py").write_text("from arith import larger\n\nlarger(7, 2)\n")
+        done = docfact_with_model(
+            tmp_path, server, "score", "--format", "json", f"{tmp_path / 'arith.py'}::larger"
+        )
+    assert done.returncode == 0, done.stderr[-800:]
+    sonar = json.loads(done.stdout)["sonar"]
+    assert sonar["correctness"] < 0.5 and "FuncSim over" in sonar["how"]["correctness"]
+    [said] = [line for line in done.stderr.splitlines() if "folders deep" in line]
+    assert "call sites" in said and "not read below: over 200 folders deep" in said

@@ -2,10 +2,13 @@
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -101,6 +104,40 @@ def test_sarif_format(project):
     )
     assert result["fixes"][0]["properties"] == {"safety": "safe"}
     assert sarif["runs"][0]["tool"]["driver"]["rules"][0]["id"] == "DF101"
+
+
+URI_CHARACTERS = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-F]{2})*")  # RFC 3986 path
+
+
+@pytest.mark.parametrize("where", ["relative", "absolute"])
+def test_sarif_uris_are_percent_encoded_and_name_their_files(tmp_path, where):
+    """A file named with a space, `#`, `%`, `?`, a colon or a non-ASCII letter was written
+    into the URI as it is: an invalid URI, or one naming another file (`#1.py` read as a
+    fragment of `odd`, `100%41.py` as `100A.py`)."""
+    names = ["a b.py", "odd#1.py", "100%41.py", "what?.py", "a:b.py", "café.py", "日本.py"]
+    (tmp_path / "pkg").mkdir()
+    for name in names:
+        (tmp_path / "pkg" / name).write_text(BAD)
+    target = "pkg" if where == "relative" else tmp_path / "pkg"
+    done = run("check", target, "--format", "sarif", "--no-cache", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    named = set()
+    for result in json.loads(done.stdout)["runs"][0]["results"]:
+        [change] = result["fixes"][0]["artifactChanges"]
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert change["artifactLocation"]["uri"] == uri
+        parts = urllib.parse.urlsplit(uri)
+        assert URI_CHARACTERS.fullmatch(parts.path), uri
+        assert (parts.query, parts.fragment) == ("", ""), uri
+        if where == "relative":  # as today: relative to where docfact ran, no base given
+            assert parts.scheme == parts.netloc == "", uri
+            path = tmp_path / urllib.parse.unquote(uri)
+        else:
+            assert (parts.scheme, parts.netloc) == ("file", ""), uri
+            path = Path(urllib.request.url2pathname(parts.path))
+        assert path.parent == tmp_path / "pkg" and path.is_file(), uri
+        named.add(path.name)
+    assert named == set(names)
 
 
 def test_exit_codes(project):

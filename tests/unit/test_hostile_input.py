@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from deep_folders import nested_folders
+from docfact_cli import docfact_check
 
 import docfact
 from docfact.config import Settings
@@ -34,12 +36,7 @@ def parser_crash(levels: int = 511) -> str:
 
 
 def run_check(folder: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "docfact", "check", str(folder), "--no-cache"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return docfact_check(folder)
 
 
 def test_a_text_that_crashes_the_parser_is_skipped_with_a_reason(tmp_path):
@@ -307,13 +304,7 @@ def test_modules_of_the_checked_repository_never_run_as_docfacts_own(tmp_path):
         (tmp_path / f"{name}.py").write_text(
             f"import pathlib\npathlib.Path({str(marker)!r}).write_text({name!r})\n"
         )
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", "shop.py", "--no-cache"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = docfact_check("shop.py", cwd=tmp_path)
     assert not marker.exists(), f"the repository's {marker.read_text()}.py ran"
     assert done.returncode == 1 and "DF101" in done.stdout, done.stderr
 
@@ -327,12 +318,7 @@ def test_a_repository_file_linked_to_a_blocking_kernel_file_is_not_read(tmp_path
     until the kernel logs something (and takes the message): docfact as root hung for good."""
     (tmp_path / "shop.py").write_text(BAD)
     (tmp_path / name).symlink_to("/proc/kmsg")
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", str(tmp_path), "--no-cache"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = docfact_check(tmp_path, timeout=60)
     assert "Traceback" not in done.stderr
     if name == ".gitignore":  # not applied, and the check goes on
         assert done.returncode == 1 and "DF101" in done.stdout, done.stderr
@@ -370,13 +356,7 @@ def test_the_worker_pool_never_imports_the_repository_s_modules(tmp_path):
     (tmp_path / "multiprocessing.py").write_text(
         f"import pathlib\npathlib.Path({str(marker)!r}).touch()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", "pkg", "--no-cache", "--jobs", "2"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = docfact_check("pkg", "--jobs", "2", cwd=tmp_path)
     assert not marker.exists(), "the repository's multiprocessing.py ran"
     assert done.returncode == 1 and done.stdout.count("DF101") == 40, done.stderr
 
@@ -427,18 +407,9 @@ def test_a_folder_tree_deeper_than_python_recurses_is_read_as_far_as_the_bound(t
     """1,800 nested folders (a path of 3,600 characters, which git checks out): os.walk
     recursed once per level, a RecursionError traceback that lost the whole check."""
     (tmp_path / "stock.py").write_text(BAD)
-    deep = str(tmp_path)
-    for _ in range(1800):  # (Path.mkdir(parents=True) recurses as well)
-        deep += "/a"
-        os.mkdir(deep)
-    Path(deep, "deep.py").write_text(BAD)
-    try:
+    with nested_folders(tmp_path, 1800) as deep:  # removed by itself (pytest's clean-up recurses)
+        (deep / "deep.py").write_text(BAD)
         result = run_check(tmp_path)
-    finally:  # pytest's own clean-up (shutil.rmtree) recurses once per level too
-        Path(deep, "deep.py").unlink()
-        while deep != str(tmp_path):
-            os.rmdir(deep)
-            deep = os.path.dirname(deep)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-800:]
     assert result.stdout.count("DF101") == 1
     assert "not read below: over 200 folders deep" in result.stderr

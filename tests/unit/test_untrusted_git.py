@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from docfact_cli import docfact_check
+
 STALE = '''def restock(item, amount):
     """Add stock.
 
@@ -178,13 +180,7 @@ def test_a_signed_commit_runs_no_signature_program_the_repository_names(tmp_path
     marker.unlink()
     git(root, "config", "mailmap.file", "/dev/zero")
 
-    done = subprocess.run(
-        [sys.executable, "-m", "docfact", "check", "shop.py", "--no-cache", "--format", "json"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = docfact_check("shop.py", "--format", "json", cwd=root)
 
     assert not marker.exists(), "the repository's gpg.program ran"
     [finding] = json.loads(done.stdout)["diagnostics"]

@@ -16,13 +16,14 @@ import copy
 import doctest
 import functools
 import hashlib
+import logging
 import os
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..source.files import SkippedFile, read_regular
+from ..source.files import SkippedFile, read_regular, walk_folders
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 VENV_NAMES = (".venv", "venv", "env")
@@ -33,6 +34,8 @@ CONFIG_BYTES = 64 << 10  # a pyvenv.cfg is a few lines
 MAX_CALLS = 24  # argument lists kept per function
 MAX_INSTANCES = 6  # instance recipes kept per class
 _PARSER_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -542,7 +545,11 @@ class Homes:
 def _python_files(project_root: str) -> list[Path]:
     """The project's Python files (hidden folders, environments and builds left out)."""
     files: list[Path] = []
-    for folder, subfolders, names in os.walk(project_root):
+
+    def said(folder: str, reason: str) -> None:
+        log.warning("SONAR reads the project's call sites: %s: %s", folder, reason)
+
+    for folder, subfolders, names in walk_folders(project_root, said):
         subfolders[:] = sorted(
             d
             for d in subfolders

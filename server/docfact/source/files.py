@@ -7,7 +7,7 @@ import os
 import re
 import stat
 import tokenize
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pathspec
@@ -119,6 +119,26 @@ GITIGNORE_LINES = 5000
 MOST_DEPTH = 200  # folders below the checked one that are read
 
 
+def walk_folders(
+    root: str | Path, said: Callable[[str, str], None] | None = None
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(root)``, top down, that reads no folder more than MOST_DEPTH below
+    ``root``: os.walk recurses once per level, and 1,800 nested folders (a path git checks
+    out) were a RecursionError traceback. ``said(folder, reason)`` hears, in one line
+    each, of the folders not read below and of those that cannot be listed."""
+
+    def cannot_list(error: OSError) -> None:
+        if said is not None:
+            said(str(error.filename), f"cannot be read: {error.strerror or error}")
+
+    for folder, dirs, files in os.walk(root, onerror=cannot_list):
+        if dirs and len(Path(folder).relative_to(root).parts) >= MOST_DEPTH:
+            if said is not None:
+                said(folder, f"not read below: over {MOST_DEPTH} folders deep")
+            dirs[:] = []
+        yield folder, dirs, files
+
+
 def iter_python_files(
     root: Path, exclude: tuple[str, ...] = (), unreadable: list[tuple[str, str]] | None = None
 ) -> list[Path]:
@@ -131,17 +151,9 @@ def iter_python_files(
     found: list[Path] = []
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
 
-    def cannot_list(error: OSError) -> None:
-        if unreadable is not None:
-            unreadable.append((str(error.filename), f"cannot be read: {error.strerror or error}"))
-
-    for folder, dirs, files in os.walk(root, onerror=cannot_list):
+    tell = None if unreadable is None else lambda path, why: unreadable.append((path, why))
+    for folder, dirs, files in walk_folders(root, tell):
         here = Path(folder)
-        if dirs and len(here.relative_to(root).parts) >= MOST_DEPTH:
-            # os.walk recurses once per level: 1,800 levels were a RecursionError
-            if unreadable is not None:
-                unreadable.append((folder, f"not read below: over {MOST_DEPTH} folders deep"))
-            dirs[:] = []
         gitignore = here / ".gitignore"
         if gitignore.is_file():
             try:
