@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import textwrap
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from .cache import Cache
     from .llm.client import LlmClient
     from .sonar.home import Homes
+    from .sonar.measure import Measure
     from .sonar.score import SonarResult
     from .understand.calibrate import Calibration, Labelled
     from .understand.ssc import FunctionInput, JudgeShare
@@ -191,9 +193,11 @@ def score_findings(report: UnitAnalysis, scores: FunctionScores) -> list[Finding
         and not correctness.approximate
         and correctness.value < LOW_CORRECTNESS
     ):
+        cases = inputs_differed(correctness)
+        on = f" on {cases[0]} of {cases[1]} inputs" if cases else ""
         message = (
-            f"Code written from this docstring behaves differently (SONAR Correctness "
-            f"{correctness.value:.2f}, {correctness.how})"
+            f"Code written from this docstring behaved differently{on} "
+            f"(SONAR Correctness {correctness.value:.2f})"
         )
         if example is not None:
             message += (
@@ -210,6 +214,19 @@ def score_findings(report: UnitAnalysis, scores: FunctionScores) -> list[Finding
         )
         found.append(_finding("DF305", message, span, report, summary.text))
     return found
+
+
+_CASES = re.compile(r"over (\d+) cases")
+
+
+def inputs_differed(correctness: Measure) -> tuple[int, int] | None:
+    """On how many of how many inputs code written from the docstring behaved otherwise,
+    when Correctness was measured by running both (None: it was not)."""
+    cases = _CASES.search(correctness.how)
+    if correctness.value is None or cases is None:
+        return None
+    total = int(cases.group(1))
+    return total - round(correctness.value * total), total
 
 
 def _finding(code: str, message: str, span: Span, report: UnitAnalysis, sentence: str) -> Finding:

@@ -107,6 +107,7 @@ class DocfactClient(LanguageClient):
         self.published: list[types.PublishDiagnosticsParams] = []
         self.registrations: list[types.Registration] = []
         self.configuration_requests = 0
+        self.statuses: list = []  # the server's docfact/status notifications (the status item)
         self.texts: dict[str, str] = {}
         self.versions: dict[str, int] = {}
         self.server_pid: int | None = None
@@ -231,6 +232,10 @@ def _record_registration(client: DocfactClient, params: types.RegistrationParams
     return None
 
 
+def _record_status(client: DocfactClient, params) -> None:
+    client.statuses.append(params)
+
+
 def _answer_configuration(client: DocfactClient, params: types.ConfigurationParams):
     client.configuration_requests += 1
     return [
@@ -246,6 +251,7 @@ def make_client(without: tuple[str, ...] = ()) -> DocfactClient:
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record_diagnostics
     features[types.CLIENT_REGISTER_CAPABILITY] = _record_registration
     features[types.WORKSPACE_CONFIGURATION] = _answer_configuration
+    features["docfact/status"] = _record_status
     for method in without:
         features.pop(method, None)
     register_lsp_features(client, features)

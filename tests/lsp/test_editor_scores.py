@@ -11,6 +11,8 @@ from lsp_harness import find_position, open_written, wait_until
 from lsprotocol import types
 from model_harness import MODEL_WAIT, SECRET, model_options
 
+from docfact.lsp.hover import DETAILS
+
 SOURCE = '''\
 def larger(a: int, b: int) -> int:
     """Return the larger of a and b."""
@@ -75,9 +77,10 @@ async def test_score_command_fills_the_hover_and_warns_on_low_correctness(
     )
     assert "Where they differ: for `" in card and "Understandability " in card
     assert "not yet rated High or Low" in card
-    scores = card.split("**Scores**", 1)[1]
+    scores, details = card.split("**Scores**", 1)[1].split(DETAILS)
     for jargon in ("FuncSim", "SLOR", "P2", "anchors", "tau", "SSC"):
         assert jargon not in scores
+    assert "- Correctness: FuncSim over " in details and "SSC (P1): " in details
     assert SECRET not in card
     good = await _hover(client, uri, "total")
     assert "Correctness 1.00: code written from this docstring behaved like yours" in good

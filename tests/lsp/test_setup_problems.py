@@ -4,12 +4,14 @@ log), the Score progress ends saying why, and the hover says what is missing."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from pathlib import Path
 
 from lsp_harness import find_position, open_written, wait_until
 from lsprotocol import types
-from model_harness import MODEL_WAIT, model_options
+from model_harness import MODEL_WAIT, SECRET, model_options
 from test_editor_judge import SOURCE, _save
 
 UNSET = "DOCFACT_TEST_KEY_THAT_IS_NOT_SET"
@@ -124,3 +126,81 @@ async def test_a_model_server_that_does_not_answer_is_told_once(start, workspace
     told = _warnings(client, "did not answer")
     assert len(told) == 1, [m.message for m in client.messages]
     assert "openai/test-model" in told[0].message and "127.0.0.1:9" in told[0].message
+
+
+async def _scored(client, uri, run: int) -> types.WorkDoneProgressEnd:
+    """The end of the ``run``-th Score of the session (the first trains the fluency model:
+    minutes on a loaded machine)."""
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="docfact.score", arguments=[uri])
+    )
+
+    def ended():
+        reports = client.progress_reports.get(f"docfact-editorscorer-{run}", [])
+        return (
+            reports[-1] if reports and isinstance(reports[-1], types.WorkDoneProgressEnd) else None
+        )
+
+    return await wait_until(ended, what=f"the end of Score run {run}", timeout=480)
+
+
+LABEL = '''
+
+def label(item):
+    """Name item for the shelf.
+
+    Args:
+        item: The item.
+        colour: Its colour.
+    """
+    return str(item)
+'''
+
+
+def _path_without_bubblewrap(folder: Path) -> str:
+    """A PATH as the user's, less bubblewrap: git stays (the server reads history with it)."""
+    folder.mkdir()
+    git = shutil.which("git")
+    if git:
+        (folder / "git").symlink_to(git)
+    kept = [d for d in os.environ["PATH"].split(os.pathsep) if not (Path(d) / "bwrap").exists()]
+    return os.pathsep.join([str(folder), *kept])
+
+
+def _status_problems(client) -> list[str]:
+    last = client.statuses[-1] if client.statuses else None
+    problems = last.get("problems") if isinstance(last, dict) else getattr(last, "problems", None)
+    return list(problems or [])
+
+
+async def test_scores_without_a_sandbox_or_an_answering_model_say_why_once_each(
+    start, workspace, model_server, monkeypatch, tmp_path
+):
+    """Score asked for where bubblewrap is not installed and no model server listens: each
+    cause is told once in a window message saying what to do, the status item is sent both,
+    the hover says what was not measured (not how to score), and the rules' findings stay."""
+    monkeypatch.setenv("PATH", _path_without_bubblewrap(tmp_path / "bin"))
+    options = model_options(
+        model_server, apiBase="http://127.0.0.1:9/v1", maxRetries=0, run="manual"
+    )
+    client = await start(options=options)
+    # A parameter the docstring names and the function lacks: a rule's finding (DF101).
+    text = SOURCE + LABEL
+    uri = await open_written(client, workspace / "shop" / "judged.py", text)
+    rules = [d.code for d in client.diagnostics[uri]]
+    assert rules  # the deterministic findings, before and after
+    for run in (1, 2):  # the same causes again: not told twice
+        await _scored(client, uri, run)
+    sandbox = _warnings(client, "no sandbox")
+    assert len(sandbox) == 1, [m.message for m in client.messages]
+    assert "bubblewrap (bwrap) is not installed" in sandbox[0].message
+    assert "Correctness and Conciseness are not measured" in sandbox[0].message
+    told = _warnings(client, "openai/test-model")
+    assert len(told) == 1, [m.message for m in client.messages]
+    assert "did not answer at http://127.0.0.1:9" in told[0].message
+    problems = _status_problems(client)
+    assert any("no sandbox" in p for p in problems) and any("did not answer" in p for p in problems)
+    card = await _hover(client, uri)
+    assert "Correctness: not measured" in card and "run *docfact: Score" not in card
+    assert SECRET not in card and all(SECRET not in m.message for m in client.messages)
+    assert [d.code for d in client.diagnostics[uri]] == rules

@@ -7,7 +7,7 @@ import math
 
 from docfact.config import Settings
 from docfact.engine import analyze
-from docfact.lsp.hover import markdown, rendered
+from docfact.lsp.hover import DETAILS, markdown, rendered
 from docfact.sonar.funcsim import Counterexample
 from docfact.sonar.measure import Measure
 from docfact.sonar.score import SonarResult
@@ -16,7 +16,7 @@ from docfact.understand.calibrate import Labelled
 
 SOURCE = '''\
 def to_feet(metres: float) -> float:
-    """Convert metres to feet with :func:`round_to`, as in_feet.
+    """Convert metres to feet with :func:`round_to`, as in\\_feet.
 
     Args:
         metres: The length, see :py:class:`~units.Length`.
@@ -54,8 +54,14 @@ def test_low_scores_say_what_they_measured_and_what_to_do():
     assert 'try the code action "Describe more abstractly"' in card  # abstraction 0.12
     assert "a docstring 30% shorter kept the behaviour" in card
     assert "Understandability: Low — " in card and "the docstring matters more" in card
+    plain, details = card.split(DETAILS)
     for word in JARGON:
-        assert word not in card, word
+        assert word not in plain, word
+    # The measurement's own terms, last, under a rule.
+    assert plain.endswith("\n---\n")
+    assert "- Correctness: FuncSim over 100 cases" in details
+    assert "- Fluency: Kneser-Ney trigram: SLOR 1.03 (perplexity 86.0)" in details
+    assert "SSC (P1): BERTScore agreement of 5 summaries 0.81; High above 1 - tau = 0.70" in details
 
 
 def test_good_scores_say_so_and_an_unrated_one_says_how_to_rate_it():
@@ -66,6 +72,7 @@ def test_good_scores_say_so_and_an_unrated_one_says_how_to_rate_it():
     )
     assert "may miss a case" not in card
     assert "not yet rated High or Low (score more functions of this project: 3 so far)" in card
+    assert "no tau yet: 3 functions calibrated" in card.split(DETAILS)[1]
     assert len(card.splitlines()) < 30  # a card that does not scroll
 
 
@@ -75,6 +82,13 @@ def test_markup_is_rendered_as_code_and_plain_names_are_not_escaped():
     assert "metres: The length, see `Length`." in card
     assert ":func:" not in card and "in\\_feet" not in card
     assert "**Scores**: not computed — run *docfact: Score Docstrings of This File*" in card
+
+
+def test_restructuredtext_escapes_show_the_character_written():
+    """in\\_feet in a docstring is reStructuredText for in_feet; other backslashes stay."""
+    assert rendered("Length in\\_feet, see \\*args") == "Length in_feet, see \\*args"
+    assert rendered("Matches \\d+ digits") == "Matches \\d+ digits"
+    assert rendered("``in\\_feet``") == "`in\\_feet`"  # a literal keeps what it holds
 
 
 def test_plain_text_that_markdown_would_read_is_escaped():

@@ -9,6 +9,9 @@ export interface ModelStats {
   promptTokens: number;
   completionTokens: number;
   failures: number;
+  /** what keeps the model features from working (an unset key variable, litellm missing,
+   * a model server that does not answer, no sandbox), each said so a person can act. */
+  problems: string[];
 }
 
 export type Phase = "starting" | "running" | "failed" | "stopped";
@@ -48,6 +51,7 @@ export function parseStats(raw: unknown): ModelStats | undefined {
     promptTokens: n(r.promptTokens),
     completionTokens: n(r.completionTokens),
     failures: n(r.failures),
+    problems: Array.isArray(r.problems) ? r.problems.filter((p): p is string => typeof p === "string") : [],
   };
 }
 
@@ -94,13 +98,18 @@ export function describeStatus(state: StatusState): StatusView {
   if (stats && stats.failures > 0) {
     parts.push(`${stats.failures} failed model call${stats.failures === 1 ? "" : "s"}`);
   }
+  const problems = stats?.problems ?? [];
+  if (problems.length > 0) {
+    text += ` · ${problems.length} model problem${problems.length === 1 ? "" : "s"}`;
+    parts.unshift(...problems);
+  }
   if (launcher) {
     parts.push(launcher);
   }
   return {
     text,
     detail: parts.join(" · "),
-    severity: stats && stats.failures > 0 ? "warning" : "information",
+    severity: stats && (stats.failures > 0 || problems.length > 0) ? "warning" : "information",
     busy: indexing || (stats?.inFlight ?? 0) > 0 || state.progress.length > 0,
   };
 }

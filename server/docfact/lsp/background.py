@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from pygls.progress import Progress
 
     from ..config import LlmSettings, Settings, SscSettings
-    from ..llm.client import LlmClient
+    from ..llm.client import LlmClient, UsageStats
     from .protocol import DocfactProtocol
     from .state import DocumentState, Workspace
 
@@ -59,6 +59,10 @@ class Host(Protocol):
     def client_capabilities(self) -> types.ClientCapabilities: ...
     @property
     def work_done_progress(self) -> Progress: ...
+
+    # What keeps the model features from working now, by cause ("set-up", "answer",
+    # "sandbox"): told once in a window message, kept for the status item until it goes.
+    model_problems: dict[str, str]
 
     def path_of(self, uri: str) -> str: ...
 
@@ -131,8 +135,27 @@ class BackgroundPass(ABC, Generic[P]):
         problem = model_problem(llm)
         if problem is not None:
             log.warning("%s: %s", self.title, problem)
-            self.server.warn_once(problem)
+        self.tell("set-up", problem)
         return problem
+
+    def tell(self, cause: str, problem: str | None) -> None:
+        """A ``problem`` (None: none) of the model features: told once with a window
+        message, and kept for the status item (``docfact/status``) until its ``cause`` goes."""
+        if problem is None:
+            self.server.model_problems.pop(cause, None)
+        else:
+            self.server.model_problems[cause] = problem
+            self.server.warn_once(problem)
+
+    def tell_calls(self, client: LlmClient, llm: LlmSettings, before: UsageStats) -> None:
+        """After a run's model calls (``before``: the client's counts when it began): calls
+        that failed are told once per model and address (each failure and why, and the
+        breaker's pauses, are in the log); a run whose calls all answered clears it."""
+        client.take_notice()  # the breaker's opening: logged by the client, told below
+        if client.stats.failures > before.failures:
+            self.tell("answer", unanswered(llm))
+        elif client.stats.calls > before.calls:
+            self.tell("answer", None)
 
     def finished(self) -> None:  # a hook: most passes have nothing to do
         """Called after every run, whatever its outcome."""

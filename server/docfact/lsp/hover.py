@@ -13,7 +13,7 @@ from ..analysis import UnitAnalysis
 from ..model import Evidence, Finding, Segment, Span
 from ..sonar_ssc import FunctionScores, scorable
 from .convert import PositionMapper
-from .score_words import consistency_line, sonar_lines, understandability_lines
+from .score_words import consistency_line, detail_lines, sonar_lines, understandability_lines
 
 if TYPE_CHECKING:
     from ..llm.judge import JudgeResult
@@ -127,7 +127,7 @@ def _scores(
 ) -> list[str]:
     """The scores that were computed, in plain words; those an edit made pending; one line
     for those that were not computed, saying how to get them (``scoring``)."""
-    shown, unscored = [], []
+    shown, unscored, details = [], [], []
     if judged is not None:
         shown.append(f"- {_referee(judged, len(report.segments))}")
     elif unjudged:
@@ -143,6 +143,8 @@ def _scores(
             unscored.append("understandability")
         else:
             shown += [f"- {rendered(line)}" for line in understandability_lines(scores)]
+        if scores is not None:
+            details = [f"- {rendered(line)}" for line in detail_lines(scores)]
     if not shown:
         return ["", f"**Scores**: not computed — {scoring}"]
     missing = [f"{', '.join(unscored)}: {scoring}"] if unscored else []
@@ -153,7 +155,11 @@ def _scores(
         "**Scores**",
         *shown,
         *([f"- Not computed — {'; '.join(missing)}"] if missing else []),
+        *(["", "---", DETAILS, *details] if details else []),
     ]
+
+
+DETAILS = "*Measurement details* (the terms of `docfact score --json`)"
 
 
 _PENDING_VERDICTS = "pending: judged again on save (the function changed since)"
@@ -181,6 +187,9 @@ def _sentence(segment: Segment) -> str:
 _ROLE = re.compile(r":(?:[\w-]+:)+`(~?)([^`<]*?)(?:\s*<[^`>]*>)?`")
 _LITERAL = re.compile(r"``([^`]+)``|[CILM]\{([^{}]+)\}")
 _CODE = re.compile(r"(`[^`]*`)")
+# reStructuredText's backslash escapes of markup characters (in\_feet, \*args): the
+# character as written. Other backslashes (a regular expression's \d) stay.
+_RST_ESCAPE = re.compile(r"\\([\\_*`|])")
 # Markdown that a sentence's plain text may set off by accident: emphasis (an underscore
 # only at a word's edge: in_feet stays as written), HTML, links, a backslash before them.
 _SPECIAL = re.compile(r"\\(?=[\\*_<\[])|[*<\[]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
@@ -196,7 +205,9 @@ def rendered(text: str) -> str:
     text = _ROLE.sub(role, text)
     text = _LITERAL.sub(lambda m: f"`{m.group(1) or m.group(2)}`", text)
     return "".join(
-        part if part.startswith("`") and part.endswith("`") and len(part) > 1 else _escape(part)
+        part
+        if part.startswith("`") and part.endswith("`") and len(part) > 1
+        else _escape(_RST_ESCAPE.sub(r"\1", part))
         for part in _CODE.split(text)
     )
 

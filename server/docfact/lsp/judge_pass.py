@@ -12,13 +12,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lsprotocol import types
-
 from ..cache import Cache
 from ..config import LlmSettings
 from ..engine import resolve
 from ..model_layers import judge_runs
-from .background import BackgroundPass, Host, unanswered
+from .background import BackgroundPass, Host
 
 if TYPE_CHECKING:
     from ..llm.client import LlmClient  # litellm is imported with the first client
@@ -57,22 +55,14 @@ class EditorJudge(BackgroundPass[[]]):
             for report in state.analysis.units
         ]
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
-        failed_before = client.stats.failures
+        before = replace(client.stats)
         try:
             results = await judge_units(
                 reports, state.analysis.text, server.state.evidence_for, settings.llm, cache, client
             )
         finally:
             cache.close()
-        notice = client.take_notice()
-        if notice:
-            server.window_show_message(
-                types.ShowMessageParams(
-                    type=types.MessageType.Warning, message=f"docfact: {notice}"
-                )
-            )
-        elif client.stats.failures > failed_before:
-            server.warn_once(unanswered(settings.llm))  # each failure and why: in the log
+            self.tell_calls(client, settings.llm, before)
         # Kept with the text of each unit judged: if the document changed while the model
         # answered, the units it left as they were still get their verdicts.
         server.state.set_judgement(uri, state, results)
@@ -87,18 +77,15 @@ class EditorJudge(BackgroundPass[[]]):
         return self._clients[llm]
 
     def finished(self) -> None:
-        """Calls in flight and spent tokens, for the editor's status item."""
-        totals = {
-            "inFlight": 0,
-            "calls": 0,
-            "promptTokens": 0,
-            "completionTokens": 0,
-            "failures": 0,
+        """Calls in flight and spent tokens, and what keeps the model features from
+        working (``problems``), for the editor's status item."""
+        clients = [c for c in self._clients.values() if c is not None]
+        status: dict[str, int | list[str]] = {
+            "inFlight": sum(c.in_flight for c in clients),
+            "calls": sum(c.stats.calls for c in clients),
+            "promptTokens": sum(c.stats.prompt_tokens for c in clients),
+            "completionTokens": sum(c.stats.completion_tokens for c in clients),
+            "failures": sum(c.stats.failures for c in clients),
+            "problems": list(self.server.model_problems.values()),
         }
-        for client in filter(None, self._clients.values()):
-            totals["inFlight"] += client.in_flight
-            totals["calls"] += client.stats.calls
-            totals["promptTokens"] += client.stats.prompt_tokens
-            totals["completionTokens"] += client.stats.completion_tokens
-            totals["failures"] += client.stats.failures
-        self.server.protocol.notify(STATUS_NOTIFICATION, totals)
+        self.server.protocol.notify(STATUS_NOTIFICATION, status)

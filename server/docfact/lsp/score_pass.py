@@ -9,6 +9,8 @@ they describe, so they survive edits elsewhere in the document and hover shows t
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 from ..cache import Cache
@@ -45,9 +47,16 @@ class EditorScorer(BackgroundPass[[str | None, str]]):
         client = server.judge.client(settings.llm)
         if client is None:  # the model was removed from the settings since the run began
             return None
+        if sonar:  # the first check runs a program in the sandbox: not on the event loop
+            no_sandbox = await asyncio.to_thread(unavailable)
+            self.tell(
+                "sandbox",
+                f"{no_sandbox}: SONAR Correctness and Conciseness are not measured"
+                if no_sandbox
+                else None,
+            )
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
-        if sonar and unavailable():
-            server.warn_once(f"{unavailable()}: SONAR Correctness and Conciseness are not measured")
+        before = replace(client.stats)
         try:
             scores = {}
             if sonar:
@@ -64,6 +73,7 @@ class EditorScorer(BackgroundPass[[str | None, str]]):
                     scores[name] = found
         finally:
             cache.close()
+            self.tell_calls(client, settings.llm, before)
         text = state.analysis.text
         server.state.set_scores(
             uri,

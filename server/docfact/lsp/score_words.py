@@ -1,12 +1,14 @@
 """The scores in plain words: one line each, saying what was measured, what good looks
 like and what to do when it is low. The measurement's own terms (FuncSim, SLOR, P2, tau)
-stay in ``docfact score --json``."""
+are kept for the card's last part (``detail_lines``) and ``docfact score --json``."""
 
 from __future__ import annotations
 
 import math
 import re
 from typing import TYPE_CHECKING
+
+from ..sonar_ssc import inputs_differed
 
 if TYPE_CHECKING:
     from ..sonar.measure import Measure
@@ -17,7 +19,6 @@ if TYPE_CHECKING:
 LOW_CORRECTNESS = 0.9
 LOW_ABSTRACTION = 0.2
 LOW_FLUENCY = 0.4
-_CASES = re.compile(r"over (\d+) cases")
 _SHORTER = re.compile(r"one (\d+)% shorter")
 
 
@@ -51,12 +52,11 @@ def _correctness(measure: Measure) -> str:
             f"Correctness ≈{value:.2f}: your function could not be run here, so code written "
             "from the docstring was compared with it by shape, not by behaviour"
         )
-    cases = _CASES.search(measure.how)
+    cases = inputs_differed(measure)
     if cases is None:
         said = f"code written from this docstring behaved like yours ({value:.0%} of inputs)"
     else:
-        total = int(cases.group(1))
-        differed = total - round(value * total)
+        differed, total = cases
         said = (
             f"code written from this docstring behaved like yours on {total - differed} "
             f"of {total} inputs"
@@ -154,3 +154,35 @@ def consistency_line(score: float, sentences: int, criteria: int, missing: int) 
         f"Consistency {score:.2f}: the model judge found {agreed} of {checks} checks of your "
         f"sentences (name, type, behaviour, context) true of the code{gaps}{advice}"
     )
+
+
+def detail_lines(scores: FunctionScores) -> list[str]:
+    """How each score was measured, in the measurement's own terms (for the card's details
+    part): what SONAR's ``how`` says of the measured ones, SSC's proxies and calibration."""
+    lines = []
+    sonar = scores.sonar
+    if sonar is not None:
+        named = (
+            ("Correctness", sonar.correctness),
+            ("Abstraction", sonar.abstraction),
+            ("Conciseness", sonar.conciseness),
+            ("Fluency", sonar.fluency),
+        )
+        lines += [f"{name}: {m.how}" for name, m in named if m.value is not None]
+    p1 = scores.ssc
+    if p1 is not None and p1.value is not None:
+        if math.isfinite(p1.tau):
+            cut = (
+                f"High above 1 - tau = {1 - p1.tau:.2f}, calibrated over "
+                f"{p1.calibrated_over} functions"
+            )
+        else:
+            cut = f"no tau yet: {p1.calibrated_over} functions calibrated"
+        lines.append(f"SSC (P1): BERTScore agreement of {p1.k} summaries {p1.value:.2f}; {cut}")
+    p2 = scores.docstring_similarity
+    if p2 is not None and p2.value is not None:
+        lines.append(f"P2: docstring against the summaries {p2.value:.2f}")
+    judged = scores.judged
+    if judged is not None and judged.share is not None:
+        lines.append(f"P3: summaries judged correct {judged.share:.0%}")
+    return lines

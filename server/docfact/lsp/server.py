@@ -65,6 +65,7 @@ class DocfactServer(LanguageServer):
         )  # background passes, held: the loop keeps tasks weakly
         self.settled: set[str] = set()  # open documents analysed since they were opened
         self.warnings_shown: set[str] = set()
+        self.model_problems: dict[str, str] = {}  # by cause, for the status item
         self._largest_text: dict[str, int] = {}  # per document, since memory was last released
         # Per document, how many times the model's verdicts or scores arrived: part of the
         # pull result id, so a client re-pulling with its previous id gets them.

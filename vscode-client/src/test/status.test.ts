@@ -28,6 +28,17 @@ describe("describeStatus", () => {
     assert.equal(view.busy, true);
   });
 
+  it("says what keeps the model features from working, as the server tells it", () => {
+    const unset = "the model openai/gpt-4o-mini needs the environment variable OPENAI_API_KEY, which is not set";
+    const stats = parseStats({ calls: 0, problems: [unset, 3] });
+    const view = describeStatus({ phase: "running", progress: [], stats });
+    assert.equal(view.text, "docfact · 1 model problem");
+    assert.ok(view.detail.startsWith(unset));
+    assert.equal(view.severity, "warning");
+    const fixed = describeStatus({ phase: "running", progress: [], stats: parseStats({ calls: 2, problems: [] }) });
+    assert.equal(fixed.severity, "information");
+  });
+
   it("says Restricted Mode and what it leaves out", () => {
     const view = describeStatus({ phase: "running", progress: [], restricted: true });
     assert.equal(view.text, "docfact (restricted)");
@@ -41,7 +52,7 @@ describe("describeStatus", () => {
 
   it("parseStats tolerates junk", () => {
     assert.equal(parseStats(null), undefined);
-    assert.deepEqual(parseStats({ inFlight: "x", calls: 1 }), { inFlight: 0, calls: 1, promptTokens: 0, completionTokens: 0, failures: 0 });
+    assert.deepEqual(parseStats({ inFlight: "x", calls: 1 }), { inFlight: 0, calls: 1, promptTokens: 0, completionTokens: 0, failures: 0, problems: [] });
   });
 
   it("formatTokens", () => {
