@@ -126,6 +126,12 @@ async def test_a_model_server_that_does_not_answer_is_told_once(start, workspace
     told = _warnings(client, "did not answer")
     assert len(told) == 1, [m.message for m in client.messages]
     assert "openai/test-model" in told[0].message and "127.0.0.1:9" in told[0].message
+    # The hover says what is missing: the model's answer, not how to ask for scores alone.
+    card = await _hover(client, uri)
+    assert (
+        "understandability: the model openai/test-model did not answer at http://127.0.0.1:9"
+        in card
+    )
 
 
 async def _scored(client, uri, run: int) -> types.WorkDoneProgressEnd:

@@ -248,10 +248,14 @@ class DocfactServer(LanguageServer):
 
     def scoring_note(self, uri: str) -> str:
         """How to get the scores of a document: configure a model, fix what keeps the
-        configured one from working, or ask for them."""
+        configured one from working, or ask for them (once its server answers, when it
+        did not the last time)."""
         llm = self.state.settings_for(self.path_of(uri)).llm
         if not llm.model:
             return hover.NO_MODEL
+        unanswered = self.model_problems.get("answer")
+        if unanswered is not None:
+            return f"{unanswered}; then {hover.HOW_TO_SCORE}"
         return model_problem(llm) or hover.HOW_TO_SCORE
 
     def result_id(self, uri: str, state: DocumentState) -> str:
