@@ -9,7 +9,11 @@ machine has, in a folder standing for its hierarchy."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -134,3 +138,111 @@ def test_v2_without_controllers_for_children_no_group_is_made(tmp_path):
     Path(hierarchies[""]).mkdir(parents=True)
     made: list[str] = []
     assert run_cgroup.make_in(hierarchies, 512 << 20, 7, made) is None and made == []
+
+
+HOLD_A_GROUP = (
+    "import time\nfrom docfact.sonar import run_cgroup\n"
+    "with run_cgroup.make_group(64 << 20, 4) as group:\n"
+    "    print(*group.folders, flush=True)\n    time.sleep(600)\n"
+)
+
+
+def _age(folders, seconds: float = 2 * run_cgroup.LEFT_AFTER_S) -> None:
+    then = time.time() - seconds
+    for folder in folders:
+        os.utime(folder, (then, then))
+
+
+def _docfact_holding_a_group() -> tuple[subprocess.Popen, list[str]]:
+    """A docfact process inside a run: its group made, and waiting."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLD_A_GROUP], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    return process, process.stdout.readline().split()
+
+
+@needs_a_group
+def test_a_group_left_by_a_killed_docfact_is_removed_by_the_next_run():
+    """docfact killed mid-run (SIGKILL: no clean-up runs) left its group for good, one more
+    per killed run. The next run removes it; a live docfact's group stays."""
+    killed, left = _docfact_holding_a_group()
+    alive, kept = _docfact_holding_a_group()
+    try:
+        killed.kill()
+        killed.wait()
+        assert left and all(map(os.path.isdir, left))  # nothing removed it
+        _age(left + kept)  # (a run's group is empty only in its first moments)
+        with run_cgroup.make_group(64 << 20, 4) as group:
+            assert group is not None
+        assert not any(map(os.path.exists, left)), left
+        assert kept and all(map(os.path.isdir, kept)), "a live docfact's group was removed"
+    finally:
+        for process in (killed, alive):
+            process.kill()
+            process.wait()
+        for folder in left + kept:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+
+
+@needs_a_group
+def test_a_group_whose_killed_tasks_were_slow_to_leave_is_removed_by_the_next_run():
+    """A run's tasks that outlast EMPTY_WAIT_S (here one left running) keep its group from
+    being removed after the run; once they are gone the next run removes it, and never a
+    group of a run still going."""
+    straggler = subprocess.Popen(["sleep", "600"])
+    left: list[str] = []
+    try:
+        with run_cgroup.make_group(64 << 20, 4) as group:
+            assert group is not None
+            for folder in group.folders:
+                Path(folder, "cgroup.procs").write_text(str(straggler.pid))
+        left += group.folders
+        assert all(map(os.path.isdir, left))
+        straggler.kill()
+        straggler.wait()
+        _age(left)
+        with run_cgroup.make_group(64 << 20, 4) as running:
+            assert running is not None
+            _age(running.folders)
+            run_cgroup.sweep(run_cgroup.own_hierarchies())
+            assert all(map(os.path.isdir, running.folders)), "a running group was removed"
+        assert not any(map(os.path.exists, left + list(running.folders)))
+    finally:
+        straggler.kill()
+        straggler.wait()
+        for folder in left:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+
+
+def test_v2_leftover_groups_are_told_from_live_ones(tmp_path):
+    """On the files of a v2 hierarchy (empty folders: rmdir removes a group only when it
+    holds no task): a group is a leftover when it is empty, over a minute old, and the
+    docfact named in it is gone; in docfact's own group or its parent, where groups are
+    made. A group of this process is removed only once its run has ended."""
+    mounts = f"30 1 0:27 / {tmp_path} rw - cgroup2 cgroup2 rw\n"
+    hierarchies = run_cgroup.hierarchies_of(V2_GROUPS, mounts)
+    own = Path(hierarchies[""])
+    own.mkdir(parents=True)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    prefix = run_cgroup.PREFIX
+    names = {
+        "gone": own.parent / f"{prefix}{gone.pid}-aa",
+        "gone, young": own / f"{prefix}{gone.pid}-bb",
+        "made before names held a pid": own / f"{prefix}0123456789abcdef",
+        "a live process's": own / f"{prefix}1-cc",
+        "mine, ended": own / f"{prefix}{os.getpid()}-dd",
+        "not docfact's": own / "session-1.scope",
+    }
+    for folder in names.values():
+        folder.mkdir()
+    _age([folder for name, folder in names.items() if name != "gone, young"])
+    run_cgroup.sweep(hierarchies)
+    assert sorted(name for name, folder in names.items() if folder.exists()) == [
+        "a live process's",
+        "gone, young",
+        "not docfact's",
+    ]

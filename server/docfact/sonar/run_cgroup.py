@@ -13,6 +13,11 @@ None and the sandbox falls back to per-process limits sized to a small process c
 The run joins its group before bubblewrap starts (``join_command``: a shell writes "0",
 itself, to each group's ``cgroup.procs`` and execs bwrap), so no process of the run is
 ever outside it.
+
+A group is removed after its run; one left behind (docfact killed mid-run, or a run whose
+killed tasks took longer than ``EMPTY_WAIT_S`` to leave) is removed by the next run that
+makes a group (``sweep``): its name holds the pid of the docfact that made it, and a group
+that is empty, over ``LEFT_AFTER_S`` old and not in use by a live docfact is a leftover.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,6 +34,11 @@ PREFIX = "docfact-run-"
 # bwrap's two processes (the one outside and the namespace's init), the first stage's watcher
 EXTRA_TASKS = 3
 EMPTY_WAIT_S = 2.0  # how long a killed run's tasks may take to leave the group
+# An empty group older than this, whose docfact is gone (or is this one, not using it), is
+# left over: a live run's group is empty only for the moment before its shell joins it.
+LEFT_AFTER_S = 60.0
+_in_use: set[str] = set()  # this process's groups whose runs have not ended
+_in_use_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -61,14 +72,58 @@ def make_group(memory_bytes: int, tasks: int) -> Iterator[RunGroup | None]:
     watcher's), removed afterwards; None where none can be made."""
     made: list[str] = []
     try:
-        group = make_in(own_hierarchies(), memory_bytes, tasks + EXTRA_TASKS, made)
+        hierarchies = own_hierarchies()
+        sweep(hierarchies)
+        group = make_in(hierarchies, memory_bytes, tasks + EXTRA_TASKS, made)
     except (OSError, ValueError):  # not allowed here, or a /proc file of another shape
         group = None
+    with _in_use_lock:
+        _in_use.update(made)
     try:
         yield group
     finally:
         for folder in made:
             _remove(folder)
+        with _in_use_lock:
+            _in_use.difference_update(made)
+
+
+def sweep(hierarchies: dict[str, str]) -> None:
+    """Remove the groups docfact left in ``hierarchies`` (``own_hierarchies``'s answer)
+    when its run was killed: those empty, over LEFT_AFTER_S old, and not in use by a live
+    docfact. rmdir removes only an empty group: no process is ever touched."""
+    parents = set(hierarchies.values())
+    if "" in hierarchies:
+        parents.add(os.path.dirname(hierarchies[""]))  # (v2 makes groups there too)
+    now = time.time()
+    for parent in parents:
+        try:
+            names = [name for name in os.listdir(parent) if name.startswith(PREFIX)]
+        except OSError:
+            continue
+        for name in names:
+            folder = os.path.join(parent, name)
+            with contextlib.suppress(OSError):  # gone, or in use: tasks in it (EBUSY)
+                if now - os.stat(folder).st_mtime > LEFT_AFTER_S and not _owned(folder, name):
+                    os.rmdir(folder)
+
+
+def _owned(folder: str, name: str) -> bool:
+    """Whether the group is a live docfact's: this process's while its run lasts, or one
+    made by a process that still runs (a name without a pid: made before names held one)."""
+    pid = name[len(PREFIX) :].partition("-")[0]
+    if not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        with _in_use_lock:
+            return folder in _in_use
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process: it runs)
+        return True
+    return True
 
 
 def can_make() -> bool:
@@ -82,7 +137,7 @@ def make_in(
 ) -> RunGroup | None:
     """A new group in ``hierarchies`` (``own_hierarchies``'s answer); each folder made is
     added to ``made``."""
-    name = PREFIX + secrets.token_hex(8)
+    name = f"{PREFIX}{os.getpid()}-{secrets.token_hex(8)}"
     v2 = hierarchies.get("")
     if v2 is not None:
         for parent in (v2, os.path.dirname(v2)):
