@@ -82,3 +82,26 @@ async def test_a_provider_that_reads_past_the_cap_is_refused_before_sending(
     message = await failure_of(llm_settings(model=model))
     assert message.startswith(f"model provider {model.split('/')[0]} reads answers outside")
     assert server.requests == []
+
+
+@pytest.mark.parametrize("model", ["vertex_ai/chat-bison", "vertex_ai/text-bison@002"])
+async def test_vertex_ai_before_gemini_is_refused_before_sending(server, llm_settings, model):
+    """litellm reaches Vertex AI's models before Gemini through Google's SDK (gRPC or
+    requests), which reads the answer whole, past the cap. Without that SDK installed
+    (as here) litellm failed on its import instead; with it, the answer was uncapped."""
+    message = await failure_of(llm_settings(model=model, api_base=server.base_url))
+    assert message.startswith(f"model {model} is reached through Google's Vertex AI SDK"), message
+    assert server.requests == []
+
+
+def test_vertex_ai_s_httpx_routes_are_not_refused():
+    """Gemini, the partner models (Claude, Llama) and the Model Garden's OpenAI-compatible
+    models go through httpx, under the cap; a bare endpoint number goes through the SDK,
+    unless an api_base sends it to the Gemini route."""
+    from docfact.llm.capped_http import uncapped_provider
+
+    for model in ("vertex_ai/gemini-2.0-flash", "vertex_ai/claude-3-5-sonnet@20240620"):
+        assert uncapped_provider(model) is None, model
+    assert uncapped_provider("vertex_ai/openai/gpt-oss-120b-maas") is None
+    assert uncapped_provider("vertex_ai/1234567890")
+    assert uncapped_provider("vertex_ai/1234567890", "https://10.0.0.8") is None

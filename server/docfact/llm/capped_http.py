@@ -12,7 +12,7 @@ arrives and the read stops at the cap; a declared Content-Length over it is refu
 any byte is read. Compression is asked away (``Accept-Encoding: identity``) and a
 compressed answer refused, as its decoded size is not what arrives (a 32 KiB gzip body
 can decode to a gigabyte). The roads that do not use httpx are refused by provider
-(``UNCAPPED_PROVIDERS``).
+(``UNCAPPED_PROVIDERS``) and, for Vertex AI, by litellm's route to the model.
 
 Nothing else in docfact's process speaks HTTP (model files are read from disk only), so
 the cap is installed for the whole process, once, when litellm is imported.
@@ -33,6 +33,12 @@ MAX_ANSWER_BYTES = 32 << 20
 # litellm providers whose answers do not come through httpx: aiohttp_openai speaks aiohttp
 # itself; sagemaker's completion route reads through boto3.
 UNCAPPED_PROVIDERS = frozenset({"aiohttp_openai", "sagemaker"})
+# litellm's Vertex AI routes that send through httpx. Its other one, the models before
+# Gemini (chat-bison, text-bison, an endpoint's bare number), answers through Google's own
+# SDK (gRPC or requests), past the cap, whenever that SDK is installed.
+VERTEX_HTTPX_ROUTES = frozenset(
+    {"gemini", "partner_models", "gemma", "model_garden", "agent_engine"}
+)
 
 
 class AnswerTooLarge(Exception):
@@ -51,15 +57,33 @@ class AnswerCompressed(AnswerTooLarge):
         )
 
 
-def uncapped_provider(model: str) -> str | None:
-    """The message refusing ``model`` when litellm would read its answers past the cap."""
-    provider = model.split("/", 1)[0]
+def uncapped_provider(model: str, api_base: str | None = None) -> str | None:
+    """The message refusing ``model`` when litellm would read its answers past the cap
+    (asked once litellm is imported: its own routing decides Vertex AI's road)."""
+    provider, _, name = model.partition("/")
+    if provider == "vertex_ai" and _vertex_route(name, api_base) not in VERTEX_HTTPX_ROUTES:
+        return (
+            f"model {model} is reached through Google's Vertex AI SDK, which reads answers "
+            "outside docfact's size cap; use a Gemini model (vertex_ai/gemini-...) or an "
+            "OpenAI-compatible route (openai/...) instead"
+        )
     if provider not in UNCAPPED_PROVIDERS:
         return None
     return (
         f"model provider {provider} reads answers outside docfact's size cap; "
         "use an OpenAI-compatible route (openai/...) instead"
     )
+
+
+def _vertex_route(name: str, api_base: str | None) -> str | None:
+    """The route litellm takes to the Vertex AI model ``name`` (None, and so refused, when
+    this litellm cannot say)."""
+    try:
+        from litellm.llms.vertex_ai.common_utils import get_vertex_ai_model_route
+    except ImportError:
+        return None
+    route = get_vertex_ai_model_route(name, {"api_base": api_base} if api_base else None)
+    return str(route.value)
 
 
 def capped_client() -> httpx.AsyncClient:

@@ -200,15 +200,15 @@ class LlmClient:
         secret = os.environ.get(settings.api_key_env) if settings.api_key_env else None
         if settings.api_key_env and not secret:
             return f"environment variable {settings.api_key_env} is not set", False, None
-        from .capped_http import uncapped_provider
-
-        refusal = uncapped_provider(self.model)
-        if refusal is not None:
-            return refusal, False, None
         try:
             litellm = await _litellm()
         except ImportError:
             return "litellm is not installed (pip install litellm==1.110.2)", False, None
+        from .capped_http import uncapped_provider
+
+        refusal = uncapped_provider(self.model, settings.api_base)
+        if refusal is not None:
+            return refusal, False, None
         request: dict[str, Any] = {
             "model": settings.model,
             "messages": messages,
