@@ -7,6 +7,7 @@ import math
 
 from docfact.config import Settings
 from docfact.engine import analyze
+from docfact.llm.judge import JudgeResult
 from docfact.lsp.hover import DETAILS, markdown, rendered
 from docfact.sonar.funcsim import Counterexample
 from docfact.sonar.measure import Measure
@@ -95,3 +96,14 @@ def test_plain_text_that_markdown_would_read_is_escaped():
     assert rendered("a *b* and _c_ and <b> [x]") == "a \\*b\\* and \\_c\\_ and \\<b> \\[x]"
     assert rendered("``literal`` and C{epydoc}") == "`literal` and `epydoc`"
     assert rendered(":class:`the title <pkg.Target>`") == "`the title`"
+
+
+def test_a_failed_judgement_says_why_on_one_short_line_as_text():
+    """A model server's error (here a proxy's HTML page with a link) is one line, cut, and
+    shown as text: nothing in it is a link or markup in the card."""
+    page = "model m: call failed: 502 <html>\n<body>[retry](http://x.test/a) " + "x" * 400
+    card = markdown(_report(), [], judged=JudgeResult("units.to_feet", [], error=page))
+    [line] = [line for line in card.splitlines() if "Consistency" in line]
+    assert line.startswith("- Consistency: no verdict — model m: call failed: 502 \\<html> ")
+    assert "\\[retry](http://x.test/a)" in line and line.endswith("(the docfact log has all of it)")
+    assert len(line) < 240

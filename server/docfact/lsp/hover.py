@@ -168,8 +168,20 @@ _PENDING_SCORES = "pending: scored again on save or on request (the function cha
 
 def _referee(judged: JudgeResult, sentences: int) -> str:
     if judged.score is None:
-        return f"Consistency: no verdict — {judged.error or 'the model gave none'}"
+        why = _short(judged.error) if judged.error else "the model gave none"
+        return f"Consistency: no verdict — {rendered(why)}"
     return consistency_line(judged.score, sentences, len(_CRITERIA), judged.missing)
+
+
+_ERROR_CHARS = 160  # a model server's error can be a whole page
+
+
+def _short(error: str) -> str:
+    """A failed call's error on one line, cut (the log has all of it)."""
+    said = " ".join(error.split())
+    if len(said) <= _ERROR_CHARS:
+        return said
+    return said[: _ERROR_CHARS - 3] + "... (the docfact log has all of it)"
 
 
 def _sentence(segment: Segment) -> str:
