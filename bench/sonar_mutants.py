@@ -55,7 +55,11 @@ from docfact.llm.client import LlmClient  # noqa: E402
 from docfact.sonar_ssc import score_findings, score_units  # noqa: E402
 
 MODULES = ("textwrap", "shlex", "colorsys", "fractions", "calendar", "html")
-CORPUS = Path("/work/corpus")  # real projects, read-only; copied at run time, never kept
+# real projects, read-only; copied at run time, never kept (DOCFACT_CORPUS names another
+# folder of checkouts)
+CORPUS = Path(os.environ.get("DOCFACT_CORPUS") or "/work/corpus")
+if not CORPUS.is_dir() and Path("/work/corpus-git").is_dir():
+    CORPUS = Path("/work/corpus-git")
 PROJECTS = {  # corpus project -> its package folder
     "more-itertools": "more_itertools",
     "cachetools": "src/cachetools",

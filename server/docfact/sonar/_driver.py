@@ -77,6 +77,7 @@ _OMIT = object()  # an argument left out of a case
 _ANNOTATIONS = __future__.annotations
 ANY = {"t": "any"}
 _constants: dict = {"str": [], "int": []}  # the original's literals (see _generate)
+_namespace: dict = {}  # the function's module, where "types" and "attrs" specs are resolved
 MARKER = "SONAR-FUNCSIM "
 _armed = False
 _short = reprlib.Repr()
@@ -159,6 +160,7 @@ def run(request, say):
             why = f"the module {home['name']} could not be imported: {module}"
             return say("original", _failed(why, "module", module.startswith(ENVIRONMENT_ERRORS)))
         base = module.__dict__
+        _namespace.update(base=base, name=home["name"])
         target = _target(module, home, case_s)
         if isinstance(target, str):
             return say("original", _failed(target, "function"))
@@ -530,6 +532,7 @@ def _generate(request, one_case, original):
         st.register_type_strategy(str, _strategy({"t": "str"}, st))
         st.register_type_strategy(int, _strategy({"t": "int"}, st))
         st.register_type_strategy(bytes, _strategy({"t": "bytes"}, st))
+        _register_near_now(st)
 
     def strategy(param):
         static = _strategy(param["spec"], st)
@@ -679,6 +682,10 @@ def _strategy(spec, st):
     if _constants["str"]:  # text made of the body's own literals among other characters
         pieces = st.one_of(st.sampled_from(_constants["str"]), st.text(ALPHABET, max_size=4))
         text = st.one_of(text, st.lists(pieces, max_size=10).map("".join))
+    lengths = [n for n in _constants["int"] if 0 < n <= MAX_RUN]
+    if lengths:  # ``width=70``, ``len(x) > 10``: as long as a limit, and one more or less
+        size = st.sampled_from(lengths)
+        text = st.one_of(text, st.builds(str.__mul__, st.sampled_from(RUN_CHARACTERS), size))
     leaves = {
         "int": ints,
         "float": st.floats(),
@@ -694,6 +701,10 @@ def _strategy(spec, st):
     }
     if kind in leaves:
         return leaves[kind]
+    if kind == "types":
+        return st.one_of(*(_of_type(source, st) for source in spec["src"]))
+    if kind == "attrs":
+        return _with_attributes(spec["names"], st)
     if kind == "literal":
         return st.just(ast.literal_eval(spec["src"]))
     if kind == "choice":
@@ -701,7 +712,13 @@ def _strategy(spec, st):
     if kind == "one_of":
         return st.one_of(*(_strategy(part, st) for part in spec["of"]))
     if kind == "list":
-        return st.lists(_strategy(spec["of"], st), max_size=8)
+        items = st.lists(_strategy(spec["of"], st), max_size=8)
+        if lengths:
+            long = size.flatmap(
+                lambda n: st.lists(_strategy(spec["of"], st), min_size=n, max_size=n)
+            )
+            items = st.one_of(items, long)
+        return items
     if kind == "set":
         return st.sets(_strategy(spec["of"], st), max_size=8)
     if kind == "tuple" and "items" in spec:
@@ -711,6 +728,83 @@ def _strategy(spec, st):
     if kind == "dict":
         return st.dictionaries(_strategy(spec["k"], st), _strategy(spec["v"], st), max_size=6)
     raise ValueError(f"unknown input spec {kind!r}")
+
+
+MAX_RUN = 400  # the longest text or list made as long as one of the body's numbers
+RUN_CHARACTERS = ("a", "x", "-", "0")
+NEAR_NOW_DAYS = (0, 1, -1, 2, -2, 7, -7, 30, -30, 200, -200, 400, -400)
+
+
+def _register_near_now(st):
+    """Dates, datetimes and timedeltas near now as well as anywhere: what a function
+    relative to today (``naturalday``: tomorrow, yesterday) branches on is never reached by
+    a date drawn from ten thousand years."""
+    import datetime as dt
+
+    days = st.sampled_from(NEAR_NOW_DAYS)
+    seconds = st.one_of(st.integers(0, 86_399), st.sampled_from((0, 1, 59, 60, 3599, 3600)))
+    delta = st.builds(lambda d, s: dt.timedelta(days=d, seconds=s), days, seconds)
+    st.register_type_strategy(dt.timedelta, st.one_of(st.timedeltas(), delta))
+    st.register_type_strategy(
+        dt.date, st.one_of(st.dates(), days.map(lambda d: dt.date.today() + dt.timedelta(d)))
+    )
+    now = st.builds(lambda d: dt.datetime.now().replace(microsecond=0) + d, delta)
+    st.register_type_strategy(dt.datetime, st.one_of(st.datetimes(), now))
+
+
+def _of_type(source, st):
+    """Values of the type ``source`` names in the function's module (an ``isinstance``
+    test in the body), or nothing when it names none hypothesis can build."""
+    base = _namespace.get("base")
+    try:
+        kind = eval(source, dict(base)) if base is not None else None
+    except Exception:
+        return st.nothing()
+    if not isinstance(kind, type):
+        return st.nothing()
+    if kind.__module__ == _namespace.get("name"):
+        own = _instances_of(kind, (), st)
+        if own is not None:
+            return own
+    found = _from_type(kind, st)
+    return found if found is not None else st.nothing()
+
+
+def _with_attributes(names, st):
+    """Instances of the module's own classes that have every attribute in ``names`` (what
+    the body reads from the parameter), built from small integers; nothing when none has."""
+    base, module = _namespace.get("base"), _namespace.get("name")
+    if base is None:
+        return st.nothing()
+    found = []
+    for value in list(base.values()):
+        if isinstance(value, type) and value.__module__ == module:
+            built = _instances_of(value, names, st)
+            if built is not None:
+                found.append(built)
+    return st.one_of(*found) if found else st.nothing()
+
+
+def _instances_of(kind, names, st):
+    """A strategy of instances of ``kind`` made from 2, 1 or no small integers (the most
+    arguments that build one having the attributes ``names``: ``Fraction(6, 4)``, not only
+    ``Fraction()``), or None."""
+    small = st.integers(-12, 12)
+    for arity in (2, 1, 0):
+        arguments = (3, 6)[:arity] if arity < 2 else (6, 4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sample = _timed(functools.partial(kind, *arguments), 1.0)
+        if isinstance(sample, kind) and all(hasattr(sample, name) for name in names):
+
+            def build(drawn, kind=kind):
+                try:
+                    return kind(*drawn)
+                except Exception:
+                    return None
+
+            return st.tuples(*([small] * arity)).map(build)
+    return None
 
 
 def _call(callee, args, kwargs, instance, case_s):

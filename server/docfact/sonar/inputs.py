@@ -363,6 +363,50 @@ def compared_values(name: str, function: ast.AST) -> list[object]:
     return found[:MAX_CHOICES]
 
 
+def isinstance_types(name: str, function: ast.AST) -> list[str]:
+    """The types the body tests ``name`` against (``isinstance(value, dt.timedelta)``,
+    ``isinstance(b, (int, Fraction))``), as source text: the branch each guards is reached
+    only by a value of that type, which nothing else would draw."""
+    found: list[str] = []
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and _tail(node.func) == "isinstance"
+            and len(node.args) == 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == name
+        ):
+            kinds = node.args[1]
+            for kind in kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]:
+                if isinstance(kind, (ast.Name, ast.Attribute)):
+                    text = ast.unparse(kind)
+                    if text not in found and text not in _NAMED:
+                        found.append(text)
+    return found[:MAX_CHOICES]
+
+
+def attributes_read(name: str, function: ast.AST) -> list[str]:
+    """The data attributes the body reads from ``name`` (``a._numerator``, ``b.denominator``;
+    not the methods of text, lists and dicts, nor what it calls): the sandbox draws
+    instances of the module's classes that have them all."""
+    common = _STR_METHODS | _LIST_METHODS | _DICT_METHODS | _REGEX_METHODS
+    called = {id(node.func) for node in ast.walk(function) if isinstance(node, ast.Call)}
+    found: list[str] = []
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and isinstance(node.ctx, ast.Load)
+            and id(node) not in called
+            and node.attr not in common
+            and not node.attr.startswith("__")
+            and node.attr not in found
+        ):
+            found.append(node.attr)
+    return found[:MAX_CHOICES]
+
+
 def _plain(value: object) -> bool:
     """A value whose repr reads back as itself (it crosses into the sandbox as text)."""
     return value is None or (
@@ -408,6 +452,12 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
         values = compared_values(arg.arg, function)
         if values:
             spec = _one_of([{"t": "choice", "src": repr(tuple(values))}, spec or ANY])
+        tested = isinstance_types(arg.arg, function)
+        if tested:
+            spec = _one_of([{"t": "types", "src": tested}, spec or ANY])
+        read = attributes_read(arg.arg, function)
+        if read:
+            spec = _one_of([{"t": "attrs", "names": read}, spec or ANY])
         hint = arg.annotation is not None and not names_only_known_types(arg.annotation)
         found.append(
             {
@@ -422,14 +472,19 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
 
 
 def body_constants(function: ast.AST) -> dict[str, list]:
-    """The text and integer literals of the function's body (its docstring left out): the
-    separators a parser splits on, the widths and limits it compares with. Text inputs are
-    built from them too, as a fuzzer's dictionary is, and integers tried beside them."""
+    """The text and integer literals of the function's body (its docstring left out) and of
+    its defaults: the separators a parser splits on, the widths and limits it compares with.
+    Text inputs are built from them too, as a fuzzer's dictionary is, integers tried beside
+    them, and text and lists as long as each of them and its neighbours (``width=70``: a
+    word of 70, 71 characters)."""
     texts: list[str] = []
     ints: list[int] = []
     body = getattr(function, "body", [])
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
+    arguments = getattr(function, "args", None)
+    if arguments is not None:  # ``width=70``: a limit as much as one the body compares with
+        body = [*arguments.defaults, *(d for d in arguments.kw_defaults if d), *body]
     for statement in body:
         for node in ast.walk(statement):
             if not isinstance(node, ast.Constant):

@@ -1,0 +1,127 @@
+"""Inputs that tell one-operator mutants apart (issue 25): each family below let a mutant
+score 1.0 on real code (``bench/sonar_mutants.py``) because no drawn input reached the
+changed line. Run in the real sandbox against a scripted model: the function's own code
+must score 1.0, the mutant below 0.99.
+
+* a limit given as a default (``textwrap.wrap(text, width=70)`` -> ``width=71``): text as
+  long as the limit and its neighbours;
+* a type the body tests with ``isinstance`` (humanize's ``_date_and_delta`` and a
+  ``timedelta``): values of that type;
+* dates relative to today (humanize's ``naturalday``: tomorrow, yesterday): dates near now,
+  not only anywhere in ten thousand years;
+* a parameter whose attributes the body reads (``fractions._add(a, b)``: ``a.numerator``):
+  instances of the module's class that has them.
+"""
+
+import pytest
+from sonar_helpers import package_project
+
+from docfact.cache import Cache
+from docfact.config import Settings, SonarSettings
+from docfact.engine import analyze
+from docfact.sonar_ssc import score_units
+
+MODULE = '''\
+"""Days and pairs."""
+
+import datetime as dt
+
+
+class Pair:
+    """Two numbers."""
+
+    def __init__(self, low=0, high=1):
+        self.low = low
+        self.high = high
+
+
+def marked(text, width=50):
+    """The text, with a mark when it is exactly as long as the width."""
+    if len(text) == width:
+        return text + "|"
+    return text
+
+
+def seconds(value):
+    """The seconds of a timedelta; 0 for anything else."""
+    if isinstance(value, dt.timedelta):
+        return value.days * 86400 + value.seconds
+    return 0
+
+
+def day_name(value: dt.date) -> str:
+    """'tomorrow' for tomorrow, else the ISO date."""
+    if (value - dt.date.today()).days == 1:
+        return "tomorrow"
+    return value.isoformat()
+
+
+def spread(pair):
+    """The high number less the low one, 0 when they are in the wrong order."""
+    if pair.high > pair.low:
+        return pair.high - pair.low
+    return 0
+'''
+FAITHFUL = {
+    "marked": (
+        "def marked(text, width=50):\n    if len(text) == width:\n"
+        "        return text + '|'\n    return text\n"
+    ),
+    "seconds": (
+        "def seconds(value):\n    if isinstance(value, dt.timedelta):\n"
+        "        return value.days * 86400 + value.seconds\n    return 0\n"
+    ),
+    "day_name": (
+        "def day_name(value: dt.date) -> str:\n"
+        "    if (value - dt.date.today()).days == 1:\n        return 'tomorrow'\n"
+        "    return value.isoformat()\n"
+    ),
+    "spread": (
+        "def spread(pair):\n    if pair.high > pair.low:\n"
+        "        return pair.high - pair.low\n    return 0\n"
+    ),
+}
+MUTANT = {
+    "marked": FAITHFUL["marked"].replace("width=50", "width=51"),
+    "seconds": FAITHFUL["seconds"].replace("86400", "86401"),
+    "day_name": FAITHFUL["day_name"].replace("== 1", "== 2"),
+    "spread": FAITHFUL["spread"].replace("high - pair.low", "high + pair.low"),
+}
+DOCSTRINGS = {
+    "marked": "The text, with a mark when it is exactly as long as the width.",
+    "seconds": "The seconds of a timedelta; 0 for anything else.",
+    "day_name": "'tomorrow' for tomorrow, else the ISO date.",
+    "spread": "The high number less the low one, 0 when they are in the wrong order.",
+}
+
+pytestmark = pytest.mark.usefixtures("quick_fluency")
+
+
+@pytest.fixture
+def project(tmp_path):
+    return package_project(tmp_path, "days", {"days.py": MODULE.encode()})
+
+
+async def correctness(project, client, writer, programs):
+    path = project / "days" / "days.py"
+    analysis = analyze(MODULE, str(path), "days.days", Settings())
+    writer.programs.update({DOCSTRINGS[name]: [code] for name, code in programs.items()})
+    items = [(analysis, r) for r in analysis.units if r.unit.qualname in programs]
+    settings = Settings(sonar=SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=60))
+    found = await score_units(
+        items, settings, Cache(project.parent / "cache"), client, sonar=True, ssc=False
+    )
+    return {r.unit.qualname: found[r.symbol].sonar.correctness for _, r in items}
+
+
+async def test_faithful_code_scores_one(project, client, writer):
+    found = await correctness(project, client, writer, FAITHFUL)
+    assert set(found) == set(FAITHFUL)
+    for name, measured in found.items():
+        assert measured.value == 1.0, (name, measured.how)
+
+
+@pytest.mark.parametrize("name", sorted(MUTANT))
+async def test_one_operator_mutants_are_caught(project, client, writer, name):
+    measured = (await correctness(project, client, writer, {name: MUTANT[name]}))[name]
+    assert measured.value is not None and measured.value < 0.99, measured.how
