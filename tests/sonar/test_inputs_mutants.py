@@ -10,7 +10,15 @@ must score 1.0, the mutant below 0.99.
 * dates relative to today (humanize's ``naturalday``: tomorrow, yesterday): dates near now,
   not only anywhere in ten thousand years;
 * a parameter whose attributes the body reads (``fractions._add(a, b)``: ``a.numerator``):
-  instances of the module's class that has them.
+  instances of the module's class that has them;
+* a decorator used bare (``cachetools.func.lru_cache(maxsize=128)`` given the function as
+  its ``maxsize``): functions for a parameter the body calls or tests with ``callable``, and
+  a returned function compared by its own attributes too (``wrapper.cache_parameters()``);
+* an annotation naming what the module imports only for type checkers (humanize's
+  ``value: dt.date`` under ``if TYPE_CHECKING: import datetime as dt``): resolved with
+  those imports;
+* a method of a class built by ``__new__`` (``Fraction(numerator=0, denominator=None)``):
+  instances drawn from its parameters, not only ``Fraction()``.
 """
 
 import pytest
@@ -24,7 +32,13 @@ from docfact.sonar_ssc import score_units
 MODULE = '''\
 """Days and pairs."""
 
+from __future__ import annotations
+
 import datetime as dt
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datetime import date as Day
 
 
 class Pair:
@@ -33,6 +47,21 @@ class Pair:
     def __init__(self, low=0, high=1):
         self.low = low
         self.high = high
+
+
+class Ratio:
+    """A ratio, made by ``__new__``."""
+
+    __slots__ = ("top", "bottom")
+
+    def __new__(cls, top=0, bottom=1):
+        self = super().__new__(cls)
+        self.top, self.bottom = top, bottom
+        return self
+
+    def whole(self):
+        """Whether the ratio is a whole number."""
+        return self.top % self.bottom == 0
 
 
 def marked(text, width=50):
@@ -56,6 +85,29 @@ def day_name(value: dt.date) -> str:
     return value.isoformat()
 
 
+def _memo(size):
+    def decorator(func):
+        def wrapper(*args):
+            return func(*args)
+
+        wrapper.size = lambda: size
+        return wrapper
+
+    return decorator
+
+
+def memo(size=128):
+    """A decorator keeping size results; used bare (``@memo``) it keeps 128."""
+    if callable(size):
+        return _memo(128)(size)
+    return _memo(size)
+
+
+def weekend(value: Day) -> bool:
+    """Whether the day is a Saturday or a Sunday."""
+    return value.weekday() >= 5
+
+
 def spread(pair):
     """The high number less the low one, 0 when they are in the wrong order."""
     if pair.high > pair.low:
@@ -76,6 +128,12 @@ FAITHFUL = {
         "    if (value - dt.date.today()).days == 1:\n        return 'tomorrow'\n"
         "    return value.isoformat()\n"
     ),
+    "memo": (
+        "def memo(size=128):\n    if callable(size):\n        return _memo(128)(size)\n"
+        "    return _memo(size)\n"
+    ),
+    "weekend": "def weekend(value: Day) -> bool:\n    return value.weekday() >= 5\n",
+    "Ratio.whole": ("def whole(self):\n    return self.top % self.bottom == 0\n"),
     "spread": (
         "def spread(pair):\n    if pair.high > pair.low:\n"
         "        return pair.high - pair.low\n    return 0\n"
@@ -85,12 +143,18 @@ MUTANT = {
     "marked": FAITHFUL["marked"].replace("width=50", "width=51"),
     "seconds": FAITHFUL["seconds"].replace("86400", "86401"),
     "day_name": FAITHFUL["day_name"].replace("== 1", "== 2"),
+    "memo": FAITHFUL["memo"].replace("_memo(128)", "_memo(129)"),
+    "weekend": FAITHFUL["weekend"].replace(">= 5", ">= 6"),
+    "Ratio.whole": FAITHFUL["Ratio.whole"].replace("%", "//"),
     "spread": FAITHFUL["spread"].replace("high - pair.low", "high + pair.low"),
 }
 DOCSTRINGS = {
     "marked": "The text, with a mark when it is exactly as long as the width.",
     "seconds": "The seconds of a timedelta; 0 for anything else.",
     "day_name": "'tomorrow' for tomorrow, else the ISO date.",
+    "memo": "A decorator keeping size results; used bare (``@memo``) it keeps 128.",
+    "weekend": "Whether the day is a Saturday or a Sunday.",
+    "Ratio.whole": "Whether the ratio is a whole number.",
     "spread": "The high number less the low one, 0 when they are in the wrong order.",
 }
 

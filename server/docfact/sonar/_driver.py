@@ -160,7 +160,7 @@ def run(request, say):
             why = f"the module {home['name']} could not be imported: {module}"
             return say("original", _failed(why, "module", module.startswith(ENVIRONMENT_ERRORS)))
         base = module.__dict__
-        _namespace.update(base=base, name=home["name"])
+        _namespace.update(base=base, name=home["name"], text=home["text"])
         target = _target(module, home, case_s)
         if isinstance(target, str):
             return say("original", _failed(target, "function"))
@@ -645,13 +645,54 @@ def _instances(callee, params, st):
 
 
 def _hints(callee):
-    """The resolved annotations of the original (those of its module's own types too)."""
+    """The resolved annotations of the original (those of its module's own types too, and
+    those naming what the module imports only for type checkers)."""
     import typing
 
     try:
         return typing.get_type_hints(callee.function)
     except Exception:
+        pass
+    try:
+        found = typing.get_type_hints(callee.function, globalns=_checking_namespace())
+    except Exception:
         return {}
+    # A bare ``Sequence`` says less than how the body uses the value (``sum(numbers)``):
+    # that is left to the static spec, as it was without these imports.
+    return {
+        name: hint
+        for name, hint in found.items()
+        if typing.get_args(hint) or getattr(hint, "__module__", "") not in BARE_GENERIC
+    }
+
+
+BARE_GENERIC = ("collections.abc", "typing", "builtins")
+
+
+def _checking_namespace():
+    """The module's namespace with what it imports under ``if TYPE_CHECKING:`` (``import
+    datetime as dt``, for ``value: dt.date``) imported too, once; a copy, the module's own
+    is left as it is."""
+    if "checking" in _namespace:
+        return _namespace["checking"]
+    namespace = dict(_namespace.get("base") or {})
+    try:
+        tree = ast.parse(_namespace.get("text") or "")
+    except (SyntaxError, ValueError):
+        tree = ast.Module(body=[], type_ignores=[])
+    for node in tree.body:
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
+        if (getattr(test, "id", None) or getattr(test, "attr", None)) != "TYPE_CHECKING":
+            continue
+        for statement in node.body:
+            if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                imports = ast.Module(body=[statement], type_ignores=[])
+                code = compile(imports, "<type checking>", "exec")
+                _timed(functools.partial(exec, code, namespace), 2.0)
+    _namespace["checking"] = namespace
+    return namespace
 
 
 def _from_type(hint, st):
@@ -695,6 +736,7 @@ def _strategy(spec, st):
         "bytes": st.binary(max_size=12),
         "none": st.none(),
         "sized": st.one_of(st.lists(ints, max_size=8), text),
+        "callable": st.sampled_from(CALLABLES),
         "any": st.one_of(
             ints, text, st.none(), st.booleans(), st.floats(), st.lists(ints, max_size=5)
         ),
@@ -730,6 +772,9 @@ def _strategy(spec, st):
     raise ValueError(f"unknown input spec {kind!r}")
 
 
+# What a parameter the body calls is given (besides what else it may be): functions of one
+# argument or any, total on the probes a returned function is compared by.
+CALLABLES = (repr, str, bool, type, lambda *args: args)
 MAX_RUN = 400  # the longest text or list made as long as one of the body's numbers
 RUN_CHARACTERS = ("a", "x", "-", "0")
 NEAR_NOW_DAYS = (0, 1, -1, 2, -2, 7, -7, 30, -30, 200, -200, 400, -400)
@@ -755,9 +800,10 @@ def _register_near_now(st):
 def _of_type(source, st):
     """Values of the type ``source`` names in the function's module (an ``isinstance``
     test in the body), or nothing when it names none hypothesis can build."""
-    base = _namespace.get("base")
+    if _namespace.get("base") is None:
+        return st.nothing()
     try:
-        kind = eval(source, dict(base)) if base is not None else None
+        kind = eval(source, dict(_checking_namespace()))
     except Exception:
         return st.nothing()
     if not isinstance(kind, type):
@@ -911,7 +957,8 @@ def _tree(value, depth=0):
     if callable(value):
         if depth > 1:
             return ["t", _type_name(value)]
-        return ["fn", [_probe(value, args, depth) for args in PROBES]]
+        probes = [_probe(value, args, depth) for args in PROBES]
+        return ["fn", probes + _own_attributes(value, depth)]
     # (mypy reads ``type(value).__eq__`` as the metaclass's bound method: it is the class's.)
     if type(value).__eq__ is object.__eq__:  # type: ignore[comparison-overlap]
         return ["o", kind, _tree(_state(value), depth + 1)]
@@ -935,6 +982,29 @@ def _probe(function, args, depth):
         raise
     except BaseException as error:
         return ["exc", type(error).__name__]
+
+
+MAX_ATTRIBUTES = 8
+
+
+def _own_attributes(function, depth):
+    """What a returned function carries besides its behaviour, after the probes: its own
+    public attributes (``wrapper.cache_info()``, ``wrapper.cache_parameters()``: the size
+    a caching decorator was given shows only there), each called when it can be with no
+    argument. ["attr", name, ["ret", tree] or ["exc", type]] each; a reset (a name with
+    "clear") is called last, so it does not hide what the others report."""
+    own = getattr(function, "__dict__", None)
+    if not isinstance(own, dict):
+        return []
+    names = sorted((n for n in own if not n.startswith("_")), key=lambda n: ("clear" in n, n))
+    found = []
+    for name in names[:MAX_ATTRIBUTES]:
+        value = own[name]
+        if callable(value):
+            found.append(["attr", name, _probe(value, (), depth)])
+        else:
+            found.append(["attr", name, ["ret", _tree(value, depth + 1)]])
+    return found
 
 
 def _type_name(kind):

@@ -163,9 +163,12 @@ def funcsim_request(
 
 
 def _init_params(home: Home) -> list[dict]:
-    """The parameter specs of the ``__init__`` of the method's class (none when it has
-    none of its own), to draw instances from when no recipe of the project builds one."""
-    init = function_at(home.text, home.qualname.rpartition(".")[0] + ".__init__")
+    """The parameter specs of the ``__init__`` of the method's class, else of its
+    ``__new__`` (``Fraction(numerator=0, denominator=None)``: without them every instance
+    was ``Fraction()``, a whole 0), none when it has neither of its own: to draw instances
+    from, besides the recipes of the project that build one."""
+    owner = home.qualname.rpartition(".")[0]
+    init = function_at(home.text, owner + ".__init__") or function_at(home.text, owner + ".__new__")
     return parameter_specs(init)[1:] if init is not None else []
 
 

@@ -7,7 +7,8 @@ hypothesis strategy): {"t": "int"}, {"t": "list", "of": spec}, {"t": "dict", "k"
 {"t": "literal", "src": "repr of a default"}, {"t": "choice", "src": "repr of a tuple of
 values"} (the literals the body compares the parameter with: a ``method`` that must be one
 of three names gets those names, not only random text); leaf kinds are int, float, number,
-bool, str, bytes, none, sized, any.
+bool, str, bytes, none, sized, any, callable (a few functions: for a parameter the body calls or
+tests with ``callable``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import ast
 
 INT, FLOAT, NUMBER, BOOL, STR = ({"t": t} for t in ("int", "float", "number", "bool", "str"))
 BYTES, NONE, SIZED, ANY = ({"t": t} for t in ("bytes", "none", "sized", "any"))
+CALLABLE = {"t": "callable"}
 
 _NAMED = {
     "int": INT,
@@ -385,6 +387,24 @@ def isinstance_types(name: str, function: ast.AST) -> list[str]:
     return found[:MAX_CHOICES]
 
 
+def is_called(name: str, function: ast.AST) -> bool:
+    """Whether the body calls ``name`` or tests it with ``callable(name)`` (a decorator used
+    bare, ``@lru_cache``, gets the function as its ``maxsize``)."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Name) and node.func.id == name:
+            return True
+        if (
+            _tail(node.func) == "callable"
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == name
+        ):
+            return True
+    return False
+
+
 def attributes_read(name: str, function: ast.AST) -> list[str]:
     """The data attributes the body reads from ``name`` (``a._numerator``, ``b.denominator``;
     not the methods of text, lists and dicts, nor what it calls): the sandbox draws
@@ -455,6 +475,8 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
         tested = isinstance_types(arg.arg, function)
         if tested:
             spec = _one_of([{"t": "types", "src": tested}, spec or ANY])
+        if is_called(arg.arg, function):
+            spec = _one_of([CALLABLE, spec or ANY])
         read = attributes_read(arg.arg, function)
         if read:
             spec = _one_of([{"t": "attrs", "names": read}, spec or ANY])

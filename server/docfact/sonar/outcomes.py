@@ -8,7 +8,8 @@ Trees are JSON lists whose first item is their kind: "b" None or a bool, "i" an 
 items), "d" a dict (its type, sorted key-value pairs), "set", "t" a class or a nested
 function (its name), "o" an object by its attributes, "e" what an object with an equality
 of its own pickles to, "r" its text, "fn" a function returned, by what it does on fixed
-inputs (["ret", tree] or ["exc", error type] each), "h" a long tree's hash.
+inputs (["ret", tree] or ["exc", error type] each, then ["attr", name, the same] for each
+of its own public attributes, called when callable), "h" a long tree's hash.
 
 SONAR's rules: floats equal within relative tolerance 1e-9, NaN equals NaN, infinities
 exactly; the original returns and the candidate raises -> mismatch. A case where the
@@ -64,6 +65,8 @@ def _same(a: object, b: object, depth: int) -> bool:
         return _same_items(a[1], b[1], depth)
     if kind == "ret":
         return _same(a[1], b[1], depth + 1)
+    if kind == "attr":
+        return a[1] == b[1] and _same(a[2], b[2], depth + 1)
     if kind == AFTER:
         return _same(a[1], b[1], depth + 1) and _same(a[2], b[2], depth + 1)
     return a == b
