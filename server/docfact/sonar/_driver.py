@@ -561,7 +561,12 @@ def _generate(request, one_case, original):
         keywords.map(
             lambda drawn: {name: value for name, value in drawn.items() if value is not _OMIT}
         ),
-        _instances(original, (request.get("home") or {}).get("init_params") or [], st),
+        _instances(
+            original,
+            (request.get("home") or {}).get("init_params") or [],
+            st,
+            (request.get("home") or {}).get("state") or [],
+        ),
     )
 
     # Only cases where the original returns are counted: drawn until there are ``cases``
@@ -588,13 +593,15 @@ def _generate(request, one_case, original):
     return None
 
 
-def _instances(callee, params, st):
+def _instances(callee, params, st, state=()):
     """Instances a method is called on: built the way the project builds one (None: made
     per call by the first recipe; the other recipes too), and drawn from the class's
     constructor with generated arguments (the ``__init__``'s parameter specs ``params``)
     and its annotations, so that a method without arguments is tried on many states, and
     states the project's own recipes never reach are tried too. One that fails to build
-    is None (made per call, or the case is skipped when no recipe builds one)."""
+    is None (made per call, or the case is skipped when no recipe builds one). ``state``:
+    [attribute, value] pairs the method compares with (``self.debug >= 1``), set on some
+    of them, a state the constructor may never reach."""
     if callee is None or callee.bind != "instance" or callee.function.__name__ == "__init__":
         return st.none()
     owner = callee.owner
@@ -641,7 +648,22 @@ def _instances(callee, params, st):
         recipe = st.sampled_from(callee.recipes).map(made)
         choices += [recipe, st.builds(filled, recipe, items)]
     built = _from_type(owner, st)
-    return st.one_of(*choices, *([built] if built is not None else []))
+    choices += [built] if built is not None else []
+    if state:
+        choices.append(st.builds(_in_state, st.one_of(*choices), st.sampled_from(state)))
+    return st.one_of(*choices)
+
+
+def _in_state(instance, pair):
+    """``instance`` with one attribute set (None when it cannot be: no instance drawn,
+    slots, a read-only property)."""
+    if instance is None:
+        return None
+    try:
+        setattr(instance, pair[0], ast.literal_eval(pair[1]))
+    except Exception:
+        return None
+    return instance
 
 
 def _hints(callee):
@@ -727,10 +749,13 @@ def _strategy(spec, st):
     if lengths:  # ``width=70``, ``len(x) > 10``: as long as a limit, and one more or less
         size = st.sampled_from(lengths)
         text = st.one_of(text, st.builds(str.__mul__, st.sampled_from(RUN_CHARACTERS), size))
+    floats = st.floats()
+    if _constants["int"]:  # ``size >= 1024`` on a float: 1023.0, 1024.0, 1025.0 too
+        floats = st.one_of(floats, st.sampled_from(_constants["int"]).map(float))
     leaves = {
         "int": ints,
-        "float": st.floats(),
-        "number": st.one_of(ints, st.floats()),
+        "float": floats,
+        "number": st.one_of(ints, floats),
         "bool": st.booleans(),
         "str": text,
         "bytes": st.binary(max_size=12),
@@ -841,7 +866,7 @@ def _instances_of(kind, names, st):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             sample = _timed(functools.partial(kind, *arguments), 1.0)
-        if isinstance(sample, kind) and all(hasattr(sample, name) for name in names):
+        if isinstance(sample, kind) and _has_all(sample, names):
 
             def build(drawn, kind=kind):
                 try:
@@ -851,6 +876,17 @@ def _instances_of(kind, names, st):
 
             return st.tuples(*([small] * arity)).map(build)
     return None
+
+
+def _has_all(instance, names):
+    """Whether ``instance`` has every attribute ``names`` (a property that raises
+    something else than AttributeError, a timer that is no function, counts as not)."""
+    for name in names:
+        try:
+            getattr(instance, name)
+        except BaseException:
+            return False
+    return True
 
 
 def _call(callee, args, kwargs, instance, case_s):
@@ -991,8 +1027,9 @@ def _own_attributes(function, depth):
     """What a returned function carries besides its behaviour, after the probes: its own
     public attributes (``wrapper.cache_info()``, ``wrapper.cache_parameters()``: the size
     a caching decorator was given shows only there), each called when it can be with no
-    argument. ["attr", name, ["ret", tree] or ["exc", type]] each; a reset (a name with
-    "clear") is called last, so it does not hide what the others report."""
+    argument, or plain values (numbers, text): ["attr", name, ["ret", tree] or ["exc",
+    type]] each. A reset (a name with "clear") is called last, so it does not hide what
+    the others report."""
     own = getattr(function, "__dict__", None)
     if not isinstance(own, dict):
         return []
@@ -1002,8 +1039,9 @@ def _own_attributes(function, depth):
         value = own[name]
         if callable(value):
             found.append(["attr", name, _probe(value, (), depth)])
-        else:
+        elif value is None or isinstance(value, (bool, int, float, str)):
             found.append(["attr", name, ["ret", _tree(value, depth + 1)]])
+        # (not the structures it keeps, ``wrapper.cache``: a linked list's every path)
     return found
 
 

@@ -24,7 +24,7 @@ from importlib import resources
 
 from . import outcomes, sandbox
 from .home import Home, docfact_support_path, function_at, takes_instance
-from .inputs import body_constants, parameter_specs, varargs_spec, varkw_names
+from .inputs import body_constants, parameter_specs, state_values, varargs_spec, varkw_names
 from .regenerate import function_node
 
 MARKER = "SONAR-FUNCSIM "  # _driver.MARKER
@@ -144,6 +144,7 @@ def funcsim_request(
     if home is not None and home_request is not None and takes_instance(home):
         params = params[1:]  # self or cls: the driver passes it
         home_request["init_params"] = _init_params(home)
+        home_request["state"] = state_values(node)
     return {
         "function": function,
         "original": original,

@@ -365,6 +365,46 @@ def compared_values(name: str, function: ast.AST) -> list[object]:
     return found[:MAX_CHOICES]
 
 
+def state_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+    """[attribute, repr of a value] pairs for the attributes of ``self`` a method compares with
+    literals (``self.debug >= 1``: 0, 1, 2), so that instances are also tried in the states
+    those comparisons guard, which the constructor may never set."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    if not positional:
+        return []
+    owner = positional[0].arg
+    found: list[list] = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for side in sides:
+            if (
+                isinstance(side, ast.Attribute)
+                and isinstance(side.value, ast.Name)
+                and side.value.id == owner
+            ):
+                for value in compared_values(side.attr, _as_names(node, owner)):
+                    if [side.attr, repr(value)] not in found:
+                        found.append([side.attr, repr(value)])
+    return found[:MAX_CHOICES]
+
+
+def _as_names(compare: ast.Compare, owner: str) -> ast.Compare:
+    """``compare`` with each ``owner.attr`` read as the bare name ``attr``."""
+
+    class Bare(ast.NodeTransformer):
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            if isinstance(node.value, ast.Name) and node.value.id == owner:
+                return ast.copy_location(ast.Name(id=node.attr, ctx=ast.Load()), node)
+            return self.generic_visit(node)
+
+    copied = ast.parse(ast.unparse(compare), mode="eval").body
+    result = Bare().visit(copied)
+    assert isinstance(result, ast.Compare)
+    return result
+
+
 def isinstance_types(name: str, function: ast.AST) -> list[str]:
     """The types the body tests ``name`` against (``isinstance(value, dt.timedelta)``,
     ``isinstance(b, (int, Fraction))``), as source text: the branch each guards is reached
