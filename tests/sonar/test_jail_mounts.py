@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from deep_folders import nested_folders
 
 from docfact.sonar import readable, sandbox
 from docfact.sonar.home import home_of, installation_libraries, project_interpreter
@@ -131,6 +132,29 @@ def test_a_private_project_is_read_in_the_jail(umask_like):
         size = readable.COPY_OPEN_BYTES + 1
         assert (outcome.state, outcome.stdout) == ("ok", f"3 tea 3\n{size}\n"), outcome
         assert oct(project.stat().st_mode & 0o777) == "0o700"  # left as it was
+    finally:
+        _remove(project)
+
+
+@needs_jail
+@as_root
+def test_a_private_project_deeper_than_python_recurses_is_read_as_far_as_the_bound(caplog):
+    """1,800 nested private folders (a clone made under a umask of 077): the mirror was
+    made one call per level, a RecursionError that lost the run; now the folders over
+    200 below the project are left out, said in one line, and the project runs."""
+    project = _private_project(umask_like=True)
+    try:
+        with nested_folders(project, 1800) as deep:  # removed by itself (rmtree recurses)
+            (deep / "deep.py").write_text("")
+            for level in [deep, *deep.parents][:1800]:
+                level.chmod(0o700)
+            outcome = sandbox.run_python(
+                IMPORT.format(root=str(project)), read_paths=(str(project),)
+            )
+        size = readable.COPY_OPEN_BYTES + 1
+        assert (outcome.state, outcome.stdout) == ("ok", f"3 tea 3\n{size}\n"), outcome
+        [said] = [r.getMessage() for r in caplog.records if "folders deep" in r.getMessage()]
+        assert said.endswith("/a: not shown in the jail below: over 200 folders deep"), said
     finally:
         _remove(project)
 

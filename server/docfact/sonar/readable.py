@@ -12,22 +12,29 @@ too large to copy. A mirror costs one mount, not one per file. The copies are ca
 larger private tree gets a clear reason.
 
 Symbolic links in a private folder are shown only when they stay inside the folder
-being shown: one leading out (to ``~/.ssh``) is left out, never followed.
+being shown: one leading out (to ``~/.ssh``) is left out, never followed. Folders more
+than ``MOST_DEPTH`` below it are left out as well, said in one log line (the mirror is
+made one call per level: 1,800 nested private folders were a RecursionError).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import stat
 import tempfile
 from dataclasses import dataclass, field
 
+from ..source.files import MOST_DEPTH
+
 MAX_COPIES = 2000  # files copied per run
 MAX_COPY_BYTES = 64 << 20  # their total size
 MAX_ENTRIES = 4000  # folders, links and mounts the mirror adds
 COPY_OPEN_BYTES = 1 << 20  # a file open to all is copied up to this size, else bound
 LEFT_OUT = frozenset({".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"})
+
+log = logging.getLogger(__name__)
 
 
 class TooPrivate(Exception):
@@ -41,6 +48,7 @@ class _Budget:
     copied_bytes: int = 0
     entries: int = 0
     binds: list[str] = field(default_factory=list)
+    too_deep: str | None = None  # the first folder whose subfolders were left out
 
 
 def open_to_all(mode: int) -> bool:
@@ -64,10 +72,14 @@ def readable_view(root: str, staging: str) -> list[str]:
     mirror = tempfile.mkdtemp(dir=staging)
     os.chmod(mirror, 0o755)
     _mirror(root, mirror, budget)
+    if budget.too_deep is not None:
+        log.warning(
+            "%s: not shown in the jail below: over %d folders deep", budget.too_deep, MOST_DEPTH
+        )
     return ["--ro-bind", mirror, root, *budget.binds]
 
 
-def _mirror(folder: str, mirror: str, budget: _Budget) -> None:
+def _mirror(folder: str, mirror: str, budget: _Budget, depth: int = 0) -> None:
     with os.scandir(folder) as listing:
         entries = sorted(listing, key=lambda e: e.name)
     for entry in entries:
@@ -80,13 +92,16 @@ def _mirror(folder: str, mirror: str, budget: _Budget) -> None:
                 _count(budget, path)
                 os.symlink(os.readlink(path), copy)
         elif stat.S_ISDIR(info.st_mode):
+            if depth >= MOST_DEPTH:
+                budget.too_deep = budget.too_deep or folder
+                continue
             _count(budget, path)
             os.mkdir(copy)  # (the mount point of an open folder, or its mirror)
             os.chmod(copy, 0o755)  # (not narrowed by the umask)
             if open_to_all(info.st_mode):
                 budget.binds += ["--ro-bind", path, path]
             else:
-                _mirror(path, copy, budget)
+                _mirror(path, copy, budget, depth + 1)
         elif stat.S_ISREG(info.st_mode):
             if open_to_all(info.st_mode) and info.st_size > COPY_OPEN_BYTES:
                 _count(budget, path)
