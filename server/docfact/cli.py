@@ -1,4 +1,4 @@
-"""docfact's command line: check | report | serve | cache."""
+"""docfact's command line: check | report | score | rewrite | serve | cache."""
 
 from __future__ import annotations
 
@@ -98,27 +98,25 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser(
         "score", help="one function's scores: ReFEree, SONAR and model understandability (SSC)"
     )
-    score.add_argument(
-        "target",
-        metavar="FILE::QUALNAME",
-        type=_target,
-        help="a file and a documented function in it, e.g. shop/cart.py::Cart.add",
-    )
+    _add_function_options(score)
     score.add_argument("--format", choices=("text", "json"), default="text")
-    score.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
-    _add_trust_option(score)
-    score.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
-    score.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    _add_model_options(score)
-    score.set_defaults(
-        select=None,
-        ignore=None,
-        preview=None,
-        fail_on=None,
-        docstring_style=None,
-        jobs=None,
-        sonar=False,
-        ssc=False,
+
+    rewrite = commands.add_parser(
+        "rewrite",
+        help="a more abstract description of one function, kept only when SONAR verifies it",
+        description="Ask the model for more abstract descriptions of one function and keep "
+        "the best one whose docstring still makes code that behaves like the function (run in "
+        "the sandbox) and reads more abstractly (SONAR Correctness not lower, Abstraction "
+        "higher); print it as a unified diff. The docstring's sections stay as written.",
+        epilog="exit status: 0 a verified rewrite was printed (and, with --apply, written); "
+        "1 none was kept (the reason is said), or --apply could not write it; "
+        "2 a usage or configuration error (no model configured, no such function)",
+    )
+    _add_function_options(rewrite)
+    rewrite.add_argument(
+        "--apply",
+        action="store_true",
+        help="write the rewrite into the file (only inside the docstring, checked as --fix is)",
     )
 
     serve = commands.add_parser("serve", help="run the language server")
@@ -174,6 +172,31 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="how well the model understands each function (semantic "
         "self-consistency, calibrated over the checked functions)",
+    )
+
+
+def _add_function_options(parser: argparse.ArgumentParser) -> None:
+    """One function and how to reach the model: the options `score` and `rewrite` share."""
+    parser.add_argument(
+        "target",
+        metavar="FILE::QUALNAME",
+        type=_target,
+        help="a file and a documented function in it, e.g. shop/cart.py::Cart.add",
+    )
+    parser.add_argument("--config", type=Path, help="a pyproject.toml to read [tool.docfact] from")
+    _add_trust_option(parser)
+    parser.add_argument("--cache-dir", help="where results are cached (default: the user cache)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    _add_model_options(parser)
+    parser.set_defaults(
+        select=None,
+        ignore=None,
+        preview=None,
+        fail_on=None,
+        docstring_style=None,
+        jobs=None,
+        sonar=False,
+        ssc=False,
     )
 
 
@@ -237,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
             return _serve(arguments)
         if arguments.command == "score":
             return _score(arguments)
+        if arguments.command == "rewrite":
+            return _rewrite(arguments)
         return _cache(arguments)
     except ConfigError as error:
         print(printable(f"docfact: configuration error: {error}"), file=sys.stderr)
@@ -442,9 +467,22 @@ def _report(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _one_function(arguments: argparse.Namespace) -> tuple[Settings, Path | None, Cache | None]:
+    """`score` and `rewrite`: the settings, which must name a model, and the cache. The
+    sandbox's absence is said at once."""
+    from .cache import Cache
+
+    arguments.paths = [arguments.target[0]]
+    settings, root = _settings(arguments)
+    if not settings.llm.model:
+        raise ConfigError(f"{arguments.command} needs a model: {_HOW_TO_SET_A_MODEL}")
+    _warn_without_sandbox()
+    cache_dir = Path(settings.cache_dir) if settings.cache_dir else None
+    return settings, root, None if arguments.no_cache else Cache(cache_dir)
+
+
 def _score(arguments: argparse.Namespace) -> int:
     from . import output
-    from .cache import Cache
     from .model_passes import ScoreError, score_one
     from .runner import file_outcomes, project_graph
 
@@ -452,13 +490,7 @@ def _score(arguments: argparse.Namespace) -> int:
     if not path.is_file():
         print(f"docfact: error: {path}: no such file", file=sys.stderr)
         return EXIT_USAGE
-    arguments.paths = [path]
-    settings, root = _settings(arguments)
-    if not settings.llm.model:
-        raise ConfigError(f"score needs a model: {_HOW_TO_SET_A_MODEL}")
-    _warn_without_sandbox()
-    cache_dir = Path(settings.cache_dir) if settings.cache_dir else None
-    cache = None if arguments.no_cache else Cache(cache_dir)
+    settings, root, cache = _one_function(arguments)
     # The judge's evidence comes from the project the file belongs to.
     outcomes = file_outcomes([root or path.parent], settings, root, cache)
     job = next((job for job, _ in outcomes if Path(job.display).resolve() == path.resolve()), None)
@@ -474,6 +506,84 @@ def _score(arguments: argparse.Namespace) -> int:
         (json.dumps(entry, indent=2) if arguments.format == "json" else output.score_card(entry))
         + "\n"
     )
+    return EXIT_OK
+
+
+def _rewrite(arguments: argparse.Namespace) -> int:
+    """`docfact rewrite FILE::QUALNAME [--apply]`: the editor's "Describe more abstractly",
+    verified the same way (``sonar_ssc.more_abstract``), printed as a diff and, when asked,
+    written as `--fix` writes."""
+    import asyncio
+    import difflib
+
+    from .engine import analyze
+    from .fixes import Changed, NotWritten, write_edits
+    from .llm import client_for
+    from .runner import relative_to_root
+    from .sonar_ssc import more_abstract, rewrite_edit, scorable
+    from .source.files import SkippedFile, decode_source, module_name_for, read_regular
+
+    path, qualname = arguments.target
+    if not path.is_file():
+        print(f"docfact: error: {path}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    settings, root, cache = _one_function(arguments)
+    try:
+        data = read_regular(path, settings.max_file_bytes, ())
+        text = decode_source(data)
+    except (OSError, SkippedFile) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        print(printable(f"docfact: error: {path}: {reason}"), file=sys.stderr)
+        return EXIT_USAGE
+    relative = relative_to_root(path.absolute(), root)
+    analysis = analyze(text, str(path), module_name_for(path, {}), settings, relative)
+    documented = [r for r in analysis.units if scorable(r) and path.suffix != ".java"]
+    report = next((r for r in documented if qualname in (r.unit.qualname, r.symbol)), None)
+    if report is None:
+        names = ", ".join(r.unit.qualname for r in documented) or "none"
+        print(
+            printable(
+                f"docfact: error: {path} has no documented Python function {qualname} "
+                f"(documented: {names})"
+            ),
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    client = client_for(settings.llm)
+    assert client is not None  # _one_function made sure a model is configured
+    try:
+        rewrites, note = asyncio.run(more_abstract(analysis, report, client, settings, cache))
+    finally:
+        if cache is not None:
+            cache.close()
+    if not rewrites:
+        print(printable(note), file=sys.stderr)
+        return EXIT_FINDINGS
+    best = rewrites[0]
+    print(printable(f"{note}; the best: {best.title}"), file=sys.stderr)
+    start, end, replacement = rewrite_edit(text, report, best)
+    after = text[:start] + replacement + text[end:]
+    diff = difflib.unified_diff(
+        text.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        f"a/{path.as_posix()}",
+        f"b/{path.as_posix()}",
+    )
+    _write("".join(printable(line.rstrip("\r\n")) + "\n" for line in diff))
+    if not arguments.apply:
+        return EXIT_OK
+    try:
+        write_edits(path, data, [(start, end, replacement)])
+    except Changed:
+        print(f"docfact: {path} changed since it was read: not written", file=sys.stderr)
+        return EXIT_FINDINGS
+    except NotWritten as refused:
+        print(printable(f"docfact: {path}: the rewrite not written: {refused}"), file=sys.stderr)
+        return EXIT_FINDINGS
+    except OSError as error:
+        print(f"docfact: {path}: cannot be written: {error.strerror or error}", file=sys.stderr)
+        return EXIT_FINDINGS
+    print(f"docfact: wrote the rewrite of {report.unit.qualname} into {path}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -17,10 +17,11 @@ import io
 import os
 import tempfile
 import tokenize
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fix_guard import is_fix, refusal
+from .fix_guard import Edit, is_fix, refusal
 from .source.files import SkippedFile, decode_source
 from .source.lines import LineIndex
 
@@ -65,8 +66,7 @@ def _fix_file(
     try:
         data = path.read_bytes()
         text = decode_source(data)
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except (OSError, SkippedFile, SyntaxError) as error:
+    except (OSError, SkippedFile) as error:
         outcome.not_applied.append(f"{path}: cannot be read ({error}): not fixed")
         return
     if checked_digest is None or digest(data) != checked_digest:
@@ -89,17 +89,13 @@ def _fix_file(
         elif not edits or start >= edits[-1][1]:
             edits.append((start, end, fix["replacement"]))
             done.append(diagnostic)
-    fixed = text
-    for start, end, replacement in reversed(edits):
-        fixed = fixed[:start] + replacement + fixed[end:]
-    reason = refusal(path.suffix, text, edits, fixed)
-    if reason is not None:
-        outcome.not_applied.append(f"{path}: fixes not applied: {reason}")
-        return
     try:
-        _replace(path, fixed.encode(encoding), checked_digest)
-    except _Changed:
+        write_edits(path, data, edits)
+    except Changed:
         outcome.not_applied.append(f"{path} changed since it was checked: not fixed")
+        return
+    except NotWritten as refused:
+        outcome.not_applied.append(f"{path}: fixes not applied: {refused}")
         return
     except OSError as error:
         outcome.not_applied.append(
@@ -115,8 +111,31 @@ def _well_formed(diagnostic: dict) -> bool:
     return isinstance(diagnostic.get("path"), str) and is_fix(diagnostic["fix"])
 
 
-class _Changed(Exception):
-    pass
+class NotWritten(Exception):
+    """The edits may not be written; the message says why."""
+
+
+class Changed(NotWritten):
+    """The file's bytes are no longer those the edits were made for."""
+
+
+def write_edits(path: Path, data: bytes, edits: Sequence[Edit]) -> None:
+    """Write ``edits`` (offsets into the text of ``data``, the bytes read from ``path``)
+    into ``path``, in its encoding, as `--fix` writes: only when ``fix_guard`` finds every
+    edit inside a docstring and the code unchanged (else NotWritten, with why), and only
+    while the file still holds ``data`` (else Changed). OSError when it cannot be written."""
+    text = decode_source(data)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        raise NotWritten(f"its encoding cannot be read ({error})") from None
+    fixed = text
+    for start, end, replacement in sorted(edits, reverse=True):
+        fixed = fixed[:start] + replacement + fixed[end:]
+    reason = refusal(path.suffix, text, edits, fixed)
+    if reason is not None:
+        raise NotWritten(reason)
+    _replace(path, fixed.encode(encoding), digest(data))
 
 
 def _replace(path: Path, data: bytes, checked_digest: str) -> None:
@@ -130,7 +149,7 @@ def _replace(path: Path, data: bytes, checked_digest: str) -> None:
             out.write(data)
         os.chmod(temporary, path.stat().st_mode & 0o7777)
         if digest(path.read_bytes()) != checked_digest:
-            raise _Changed
+            raise Changed("the file changed since it was read")
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .llm.client import LlmClient
     from .sonar.home import Homes
     from .sonar.measure import Measure
+    from .sonar.rewrite import Rewrite
     from .sonar.score import SonarResult
     from .understand.calibrate import Calibration, Labelled
     from .understand.ssc import FunctionInput, JudgeShare
@@ -286,3 +287,56 @@ def ssc_json(scores: FunctionScores) -> dict | None:
             "label": scores.judged.label,
         }
     return shaped
+
+
+# --- verified rewrites: "describe more abstractly" -----------------------------------
+
+
+async def more_abstract(
+    analysis: FileAnalysis,
+    report: UnitAnalysis,
+    client: LlmClient,
+    settings: Settings,
+    cache: Cache | None,
+    baseline: SonarResult | None = None,
+) -> tuple[list[Rewrite], str]:
+    """The verified, more abstract rewrites of ``report``'s description (best first), and
+    one line that says what was found, or why none was kept: what the editor's action and
+    `docfact rewrite` both run. ``baseline`` is the docstring's SONAR result when it is
+    known (else its scores are measured first)."""
+    from .sonar.rewrite import abstract_rewrites
+
+    name = report.unit.name
+    source, context = sonar_inputs(analysis, report)
+    if context is None:
+        return [], f"docfact: `{name}` cannot be rewritten: its source does not parse"
+    result = await abstract_rewrites(
+        source,
+        name,
+        report.docstring.text.value,
+        context,
+        client,
+        settings.sonar,
+        cache,
+        baseline=baseline,
+    )
+    found = len(result.rewrites)
+    if found:
+        return list(result.rewrites), (
+            f"docfact: {found} verified rewrite(s) of `{name}`'s description"
+        )
+    why = f" ({result.error})" if result.error else ""
+    return [], (
+        f"docfact: none of {result.tried} rewrites of `{name}` kept its behaviour and read "
+        f"more abstractly{why}"
+    )
+
+
+def rewrite_edit(text: str, report: UnitAnalysis, rewrite: Rewrite) -> tuple[int, int, str]:
+    """The edit of the file ``text`` that puts ``rewrite`` in place of the description:
+    (start, end, replacement), its continuation lines indented like the opening quotes."""
+    span = report.docstring.text.span_of(0, rewrite.description_end)
+    quotes = report.docstring.text.literal.start
+    line = text[text.rfind("\n", 0, quotes) + 1 : quotes]
+    indent = line[: len(line) - len(line.lstrip())]
+    return span.start, span.end, rewrite.description.replace("\n", "\n" + indent)

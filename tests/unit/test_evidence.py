@@ -7,6 +7,7 @@ import sys
 import textwrap
 
 import pytest
+from environments import committed_package
 
 from docfact.checks.evidence import near_miss
 from docfact.config import Settings
@@ -479,13 +480,7 @@ def test_names_resolve_in_the_projects_own_environment(tmp_path):
     )
     [(code, message, _, _)] = _found(tmp_path)
     assert code == "DF102" and "did you mean `Metadata`" in message
-    venv = tmp_path / ".venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").symlink_to(sys.executable)
-    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    library = venv / "lib" / "python3.11" / "site-packages" / "toolkit"
-    library.mkdir(parents=True)
-    (library / "__init__.py").write_text("")
+    library = committed_package(tmp_path, "toolkit")
     outside = tmp_path.parent / f"{tmp_path.name}-elsewhere.py"
     outside.write_text("class MetaData:\n    pass\n")
     # A repository's environment whose files link out of it (to the user's files) is

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from deep_folders import nested_folders
 from docfact_cli import docfact_check
+from environments import committed_package
 
 import docfact
 from docfact.config import Settings
@@ -413,3 +414,22 @@ def test_a_folder_tree_deeper_than_python_recurses_is_read_as_far_as_the_bound(t
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-800:]
     assert result.stdout.count("DF101") == 1
     assert "not read below: over 200 folders deep" in result.stderr
+
+
+def test_a_committed_environment_s_package_deeper_than_python_recurses_is_read(tmp_path):
+    """A library the project imports is read from the project's own .venv (a committed
+    one is the repository's): a package of 1,800 nested folders was a RecursionError
+    traceback (pathlib's rglob recurses once per level) that lost a plain check."""
+    (tmp_path / "shop.py").write_text(
+        'import toolkit\n\n\nclass Metadata:\n    """The shop\'s own."""\n\n\n'
+        'def connect():\n    """Returns the `MetaData` of the connection."""\n'
+        "    return toolkit\n"
+    )
+    assert "did you mean `Metadata`" in run_check(tmp_path / "shop.py").stdout  # no library
+    library = committed_package(tmp_path, "toolkit")
+    (library / "schema.py").write_text("class MetaData:\n    pass\n")
+    with nested_folders(library, 1800) as deep:  # removed by itself (pytest's clean-up recurses)
+        (deep / "deep.py").write_text("class Deep:\n    pass\n")
+        result = run_check(tmp_path / "shop.py")
+    assert "Traceback" not in result.stderr, result.stderr[-800:]
+    assert result.returncode == 0 and "no findings" in result.stdout, result.stdout  # read

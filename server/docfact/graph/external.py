@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..model import Evidence, Unit
-from ..source.files import SkippedFile, decode_source, read_regular
+from ..source.files import SkippedFile, decode_source, read_regular, walk_folders
 from ..source.python import parse_module
 
 _MAX_BYTES = 1_000_000
@@ -336,12 +336,13 @@ def _in_stdlib(top: str) -> bool:
 def _names_under(folder: Path) -> frozenset[str]:
     """The names of a package's files, the shallowest first (its public API), up to
     ``_MAX_FILES`` of them."""
-    files = [
-        path
-        for path in folder.rglob("*.py*")  # stubs (.pyi) tell a C extension's names
-        if path.suffix in (".py", ".pyi")
-        and _SKIPPED_FOLDERS.isdisjoint(path.relative_to(folder).parts[:-1])
-    ]
+    files = []
+    # (not rglob, which recurses once per level: a committed .venv's package 1,800 folders
+    # deep was a RecursionError that lost the check)
+    for here, folders, names in walk_folders(folder):
+        folders[:] = [name for name in folders if name not in _SKIPPED_FOLDERS]
+        # stubs (.pyi) tell a C extension's names
+        files += [Path(here, n) for n in names if os.path.splitext(n)[1] in (".py", ".pyi")]
     files.sort(key=lambda path: (len(path.parts), path))
     return _names_in(files[:_MAX_FILES])
 

@@ -31,7 +31,8 @@ import httpx
 MAX_ANSWER_BYTES = 32 << 20
 
 # litellm providers whose answers do not come through httpx: aiohttp_openai speaks aiohttp
-# itself; sagemaker's completion route reads through boto3.
+# itself; sagemaker's completion route reads through boto3. (petals does too when no
+# api_base is given: its SDK joins a swarm.)
 UNCAPPED_PROVIDERS = frozenset({"aiohttp_openai", "sagemaker"})
 # litellm's Vertex AI routes that send through httpx. Its other one, the models before
 # Gemini (chat-bison, text-bison, an endpoint's bare number), answers through Google's own
@@ -66,6 +67,12 @@ def uncapped_provider(model: str, api_base: str | None = None) -> str | None:
             f"model {model} is reached through Google's Vertex AI SDK, which reads answers "
             "outside docfact's size cap; use a Gemini model (vertex_ai/gemini-...) or an "
             "OpenAI-compatible route (openai/...) instead"
+        )
+    if provider == "petals" and not api_base:
+        return (
+            "model provider petals without an api_base reaches its swarm through its own "
+            "SDK, which reads answers outside docfact's size cap; give its api_base or use "
+            "an OpenAI-compatible route (openai/...) instead"
         )
     if provider not in UNCAPPED_PROVIDERS:
         return None

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..model import Span
-from ..sonar_ssc import scorable
+from ..sonar_ssc import rewrite_edit, scorable
 from .convert import PositionMapper, range_from_json
 from .rewrite_pass import ABSTRACT
 
@@ -101,19 +101,17 @@ def _abstract_actions(
                 [uri, report.symbol],
             )
         ]
-    indent = _indentation(state, report.docstring.text.literal.start)
     actions = []
     for rewrite in found:
         if isinstance(rewrite, str):  # a sentence's correction: not offered here
             continue
-        span = report.docstring.text.span_of(0, rewrite.description_end)
-        text = rewrite.description.replace("\n", "\n" + indent)
+        start, end, text = rewrite_edit(state.analysis.text, report, rewrite)
         actions.append(
             _edit_action(
                 uri,
                 rewrite.title,
                 REWRITE_KIND,
-                [types.TextEdit(range=mapper.range(span), new_text=text)],
+                [types.TextEdit(range=mapper.range(Span(start, end)), new_text=text)],
             )
         )
     return actions
@@ -175,15 +173,6 @@ def _command_action(
 
 def _unit_text(state: DocumentState, report: UnitAnalysis) -> str:
     return state.analysis.text[report.unit.span.start : report.unit.span.end]
-
-
-def _indentation(state: DocumentState, offset: int) -> str:
-    """The leading white space of the line ``offset`` is on (a docstring's continuation
-    lines are indented like its opening quotes)."""
-    text = state.analysis.text
-    start = text.rfind("\n", 0, offset) + 1
-    line = text[start:offset]
-    return line[: len(line) - len(line.lstrip())]
 
 
 def _inside(span: Span, offset: int) -> bool:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..cache import Cache
-from ..sonar_ssc import scorable, sonar_inputs
+from ..sonar_ssc import more_abstract, scorable
 from .background import BackgroundPass
 
 if TYPE_CHECKING:
@@ -81,38 +81,11 @@ class EditorRewriter(BackgroundPass[[str, str | None, str]]):
         client: LlmClient,
         cache: Cache | None,
     ) -> tuple[list[Rewrite], str]:
-        from ..sonar.rewrite import abstract_rewrites
-
-        source, context = sonar_inputs(state.analysis, report)
-        if context is None:
-            return (
-                [],
-                f"docfact: `{report.unit.name}` cannot be rewritten: its source does not parse",
-            )
         scored = state.scored.get(report.symbol)
-        result = await abstract_rewrites(
-            source,
-            report.unit.name,
-            report.docstring.text.value,
-            context,
-            client,
-            settings.sonar,
-            cache,
-            baseline=scored.sonar if scored else None,
+        offers, note = await more_abstract(
+            state.analysis, report, client, settings, cache, scored.sonar if scored else None
         )
-        found = len(result.rewrites)
-        if found:
-            note = (
-                f"docfact: {found} verified rewrite(s) of `{report.unit.name}`'s description: "
-                "see the code actions on its docstring"
-            )
-        else:
-            why = f" ({result.error})" if result.error else ""
-            note = (
-                f"docfact: none of {result.tried} rewrites of `{report.unit.name}` kept its "
-                f"behaviour and read more abstractly{why}"
-            )
-        return list(result.rewrites), note
+        return offers, f"{note}: see the code actions on its docstring" if offers else note
 
     async def _sentence(
         self,

@@ -63,6 +63,18 @@ def normalised(ppl: float, low: float = SONAR_LOW, high: float = SONAR_HIGH) -> 
     return min(1.0, max(0.0, (math.log(high) - math.log(ppl)) / (math.log(high) - math.log(low))))
 
 
+# In ``how`` when the causal LM could not be had (transformers or torch missing, a broken
+# folder) and the n-gram model measured instead.
+NOT_LOADED = "could not be loaded"
+
+
+def fell_back(how: str) -> bool:
+    """Whether ``fluency``'s ``how`` says the causal LM it was to use could not be loaded:
+    a value of what this environment lacks, which the next run, with the model's
+    dependencies installed, may measure otherwise (so never cached as the model's)."""
+    return f" {NOT_LOADED} (" in how
+
+
 def fluency(text: str, model: str | None = None) -> tuple[float | None, str]:
     """The fluency of the description of the docstring ``text`` in [0, 1] (None when it
     cannot be measured) and how it was measured. ``model``: a local causal LM folder or a
@@ -80,7 +92,7 @@ def fluency(text: str, model: str | None = None) -> tuple[float | None, str]:
         with _load_lock:
             lm = _causal_lm(source)
         if isinstance(lm, str):
-            failure = f"{source} could not be loaded ({lm}); "
+            failure = f"{source} {NOT_LOADED} ({lm}); "
         else:
             return lm.score(text)
     try:

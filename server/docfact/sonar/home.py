@@ -495,14 +495,14 @@ def _texts_naming(project_root: Path, name: str, owner: str) -> list[str]:
 
 
 def _project_data(project_root: Path) -> list[bytes]:
-    """The contents of the project's Python files (those not too large to read)."""
+    """The contents of the project's Python files: regular files of the project only, not
+    too large to read (a FIFO held the run for good, a link to /dev/zero read without end,
+    and one leading out of the project read the user's file)."""
     found = []
     for path in _python_files(str(project_root)):
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                continue
-            found.append(path.read_bytes())
-        except OSError:
+            found.append(read_regular(path, MAX_FILE_BYTES, within=(project_root,), limit=""))
+        except SkippedFile:
             continue
     return found
 

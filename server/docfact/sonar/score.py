@@ -382,6 +382,8 @@ def _correctness(
             )
         vacuous = _too_few_returning(similarity, run.cases, run.out_of_time)
         if vacuous is not None:  # time may be the machine's, hypothesis missing here: asked again
+            if not run.complete and run.error:  # what this environment lacks, said first
+                vacuous = f"{run.error}; {vacuous}"
             return not_measured(vacuous), None, run.complete and not run.out_of_time
         left_out = [
             f"{count} {what}"
@@ -478,9 +480,10 @@ def _pending() -> Measure:
 
 async def _fluency(docstring: str, settings: SonarSettings, cache: Cache | None) -> Measure:
     """Fluency from ``sonar.fluency``, imported only when asked (it may load a model), and
-    cached with the model it was measured with (so a cached score loads no model)."""
+    cached with the model it was measured with (so a cached score loads no model); the
+    n-gram model's value standing in for a causal LM that did not load is not cached."""
     try:
-        from .fluency import fluency, fluency_identity
+        from .fluency import fell_back, fluency, fluency_identity
     except ImportError:
         return not_measured("fluency model not available")
     identity = await asyncio.to_thread(fluency_identity, settings.fluency_model)
@@ -496,6 +499,8 @@ async def _fluency(docstring: str, settings: SonarSettings, cache: Cache | None)
     value, how = await asyncio.to_thread(fluency, docstring, settings.fluency_model)
     if value is None:
         return not_measured(how)
-    if key and cache is not None:
+    # The n-gram model's value in place of a causal LM that did not load (transformers
+    # missing here) is no result of that model: the key names the model, never kept.
+    if key and cache is not None and not fell_back(how):
         cache.put(key, [value, how])
     return Measure(value, how)
