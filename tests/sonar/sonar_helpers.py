@@ -15,3 +15,36 @@ def package_project(tmp_path: Path, package: str, modules: dict[str, bytes]) -> 
     for folder in (tmp_path, root, root / package):
         folder.chmod(0o755)  # the sandbox reads the project as nobody
     return root
+
+
+async def module_correctness(
+    path: Path,
+    text: str,
+    module: str,
+    programs: dict[str, str],
+    qualnames,
+    client,
+    writer,
+    cases: int,
+) -> dict:
+    """SONAR Correctness of the units ``qualnames`` of the module ``module`` (file ``path``
+    of a ``package_project``, content ``text``), the scripted ``writer`` answering each
+    docstring with its program in ``programs`` (docstring -> code); qualname -> Measure."""
+    from docfact.cache import Cache
+    from docfact.config import Settings, SonarSettings
+    from docfact.engine import analyze
+    from docfact.sonar_ssc import score_units
+
+    analysis = analyze(text, str(path), module, Settings())
+    writer.programs.update({docstring: [code] for docstring, code in programs.items()})
+    items = [(analysis, r) for r in analysis.units if r.unit.qualname in qualnames]
+    sonar = SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=cases)
+    found = await score_units(
+        items,
+        Settings(sonar=sonar),
+        Cache(path.parents[2] / "cache"),
+        client,
+        sonar=True,
+        ssc=False,
+    )
+    return {r.unit.qualname: found[r.symbol].sonar.correctness for _, r in items}

@@ -26,12 +26,7 @@ must score 1.0, the mutant below 0.99.
 """
 
 import pytest
-from sonar_helpers import package_project
-
-from docfact.cache import Cache
-from docfact.config import Settings, SonarSettings
-from docfact.engine import analyze
-from docfact.sonar_ssc import score_units
+from sonar_helpers import module_correctness, package_project
 
 MODULE = '''\
 """Days and pairs."""
@@ -230,15 +225,11 @@ def project(tmp_path):
 
 
 async def correctness(project, client, writer, programs):
+    docstrings = {DOCSTRINGS[name]: code for name, code in programs.items()}
     path = project / "days" / "days.py"
-    analysis = analyze(MODULE, str(path), "days.days", Settings())
-    writer.programs.update({DOCSTRINGS[name]: [code] for name, code in programs.items()})
-    items = [(analysis, r) for r in analysis.units if r.unit.qualname in programs]
-    settings = Settings(sonar=SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=60))
-    found = await score_units(
-        items, settings, Cache(project.parent / "cache"), client, sonar=True, ssc=False
+    return await module_correctness(
+        path, MODULE, "days.days", docstrings, set(programs), client, writer, 60
     )
-    return {r.unit.qualname: found[r.symbol].sonar.correctness for _, r in items}
 
 
 async def test_faithful_code_scores_one(project, client, writer):

@@ -7,13 +7,9 @@ against a scripted model; each wrong regeneration here scored 1.0 or was not mea
 before."""
 
 import pytest
-from sonar_helpers import package_project
+from sonar_helpers import module_correctness, package_project
 
-from docfact.cache import Cache
-from docfact.config import Settings, SonarSettings
-from docfact.engine import analyze
 from docfact.sonar.home import home_of
-from docfact.sonar_ssc import score_units
 
 STORE = '''\
 """Keys and stacks."""
@@ -111,14 +107,9 @@ def project(tmp_path):
 
 async def scores(project, client, writer, programs):
     path = project / "store" / "store.py"
-    analysis = analyze(STORE, str(path), "store.store", Settings())
-    writer.programs.update({docstring: [program] for docstring, program in programs.items()})
-    items = [(analysis, r) for r in analysis.units if r.unit.qualname in QUALNAMES]
-    settings = Settings(sonar=SonarSettings(enabled=True, samples=1, compressions=1, fuzz_cases=30))
-    found = await score_units(
-        items, settings, Cache(project.parent / "cache"), client, sonar=True, ssc=False
+    return await module_correctness(
+        path, STORE, "store.store", programs, QUALNAMES, client, writer, 30
     )
-    return {r.unit.qualname: found[r.symbol].sonar.correctness for _, r in items}
 
 
 async def test_faithful_regenerations_are_measured_and_score_one(project, client, writer):
