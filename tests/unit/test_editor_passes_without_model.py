@@ -28,6 +28,7 @@ class Host:
         self.analysis = self.state.analyze(self.uri, self.path, SOURCE, 1)
         self.judge = EditorJudge(self)
         self.republished = []
+        self.model_problems = {}
 
     def path_of(self, uri):
         return self.path
