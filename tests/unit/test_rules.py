@@ -525,6 +525,38 @@ def test_df204_returns_in_a_generator():
     )
 
 
+def test_df202_an_annotated_generator_documented_as_returning_a_list():
+    """The annotation says what calling it gives; a Returns type is held against it."""
+    assert codes('''
+        from collections.abc import Iterator
+
+        def readings(path) -> Iterator[int]:
+            """Readings.
+
+            Returns:
+                list[int]: the readings.
+            """
+            yield 1
+    ''') == [("DF202", "list[int]")]
+    for documented, decorator in (("Iterable[int]", ""), ("list[int]", "@contextmanager")):
+        assert (
+            codes(f'''
+        from collections.abc import Iterator
+        from contextlib import contextmanager
+
+        {decorator}
+        def readings(path) -> Iterator[int]:
+            """Readings.
+
+            Returns:
+                {documented}: the readings.
+            """
+            yield 1
+    ''')
+            == []
+        )
+
+
 def test_df205_prose_return_claims():
     assert codes('''
         def find(items) -> list[int]:

@@ -146,8 +146,10 @@ def _parameter_type(parameter: Parameter) -> tuple[TypeExpr | None, str]:
     "A documented return type that the return annotation or every returned value contradicts.",
 )
 def return_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
-    if ctx.unit.signature is None or ctx.unit.is_generator or _constructor(ctx):
+    if ctx.unit.signature is None or _constructor(ctx):
         return
+    if ctx.unit.is_generator and not _annotated_generator(ctx.unit):
+        return  # its Returns is DF204's
     returns = [e for e in ctx.docstring.entries if e.kind == "returns"]
     for entry in returns:
         if entry.type is None or entry.type.text.strip() in _PLACEHOLDERS:
@@ -222,6 +224,18 @@ def returns_in_generator(ctx: CheckContext) -> Iterator[Finding]:
         start, end = _entry_bounds(entry)
         message = f"`{unit.name}` is a generator: document what it yields under Yields, not Returns"
         yield ctx.finding("DF204", message, start, end, entry=entry)
+
+
+def _annotated_generator(unit: Unit) -> bool:
+    """Whether a generator's annotation says what calling it gives (``-> Iterator[Row]``):
+    a Returns type is then held against it as any function's is, unless a decorator makes
+    something else of the generator (``@contextmanager``)."""
+    returns = unit.signature.returns if unit.signature else None
+    return (
+        returns is not None
+        and _iterator_like(returns)
+        and all(d.rpartition(".")[2] in _KEEPS_GENERATOR for d in unit.decorators)
+    )
 
 
 def describes_the_generator(unit: Unit, entry: DocEntry) -> bool:
