@@ -64,17 +64,28 @@ def test_docfact_in_code_server(vsix: Path, tmp_path: Path) -> None:
     workspace = tmp_path / "workspace"
     shutil.copytree(ROOT / "examples", workspace)
     (workspace / ".vscode").mkdir()
-    # The Python running this test has docfact installed (the repository's .venv).
+    # A repository's own docfact/ package, which `python -m docfact` started in the
+    # workspace would import as the user on Python 3.10 (it ignores PYTHONSAFEPATH). The
+    # interpreter is the Python running this test (it has docfact) behaving as 3.10 does.
+    shadowed = tmp_path / "the repository's docfact ran"
+    (workspace / "docfact").mkdir()
+    (workspace / "docfact" / "__init__.py").write_text(
+        f"open({str(shadowed)!r}, 'w').close()\nraise SystemExit(3)\n"
+    )
+    as_python_3_10 = tmp_path / "python3.10-like"
+    as_python_3_10.write_text(f'#!/bin/sh\nunset PYTHONSAFEPATH\nexec {sys.executable} "$@"\n')
+    as_python_3_10.chmod(0o755)
     (workspace / ".vscode" / "settings.json").write_text(
         json.dumps(
             {
-                "docfact.interpreter": [sys.executable],
+                "docfact.interpreter": [str(as_python_3_10)],
                 "docfact.trace.server": "messages",
             }
         )
     )
     results = _drive(vsix, tmp_path, workspace, "configured", SHOTS)
     _assert_warnings_and_quick_fix(results, workspace)
+    assert not shadowed.exists(), "the workspace's docfact/ package ran instead of docfact"
 
 
 # A package index no one answers at (the discard port): pip finds nothing there.

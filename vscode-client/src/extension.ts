@@ -160,7 +160,7 @@ class Extension {
 
   private serverSettings(): Record<string, unknown> {
     const config = this.configuration();
-    return toServerSettings((key) => config.inspect(key), this.projectPython);
+    return toServerSettings((key) => config.inspect(key), this.projectPython, this.workspaceFolder());
   }
 
   private configurationChanged(event: vscode.ConfigurationChangeEvent): void {
@@ -278,7 +278,7 @@ class Extension {
   private probe(launcher: Launcher): Promise<ProbeResult> {
     const [command, ...args] = launcher.argv;
     return new Promise((resolve) => {
-      execFile(command, [...args, "--version"], { timeout: PROBE_TIMEOUT_MS, cwd: this.cwd(), env: processEnvironment() }, (error, stdout, stderr) => {
+      execFile(command, [...args, "--version"], { timeout: PROBE_TIMEOUT_MS, cwd: this.processFolder(), env: processEnvironment() }, (error, stdout, stderr) => {
         if (!error) {
           const printed = `${String(stdout)}${String(stderr)}`.trim();
           this.log.info(`${displayCommand(launcher.argv)} --version: ${printed}`);
@@ -307,7 +307,7 @@ class Extension {
         };
         const notCreated = launcher.source === "docfact's environment" && seen.code === "ENOENT";
         resolve({
-          problem: explainProbeFailure(launcher, seen, this.cwd()),
+          problem: explainProbeFailure(launcher, seen, this.workspaceFolder()),
           missingDocfact: notCreated || (launcher.python !== undefined && isMissingDocfact(seen)),
         });
       });
@@ -327,7 +327,7 @@ class Extension {
   private offerInstall(launcher: Launcher, problem: string): void {
     const python = launcher.python ?? [];
     const own = launcher.source === "docfact's environment";
-    const environment = own ? OWN_ENVIRONMENT : environmentName(python, this.cwd());
+    const environment = own ? OWN_ENVIRONMENT : environmentName(python, this.workspaceFolder());
     const wheel = this.wheel();
     if (!wheel) {
       const checkout = displayCommand([...python, "-m", "pip", "install", "<the checkout's folder>"]);
@@ -363,7 +363,7 @@ class Extension {
       this.fail(`docfact: ${displayCommand(launcher.argv)} is not run by a Python known here; install docfact's llm extra where it lives.`);
       return;
     }
-    const environment = launcher.source === "docfact's environment" ? OWN_ENVIRONMENT : environmentName(launcher.python, this.cwd());
+    const environment = launcher.source === "docfact's environment" ? OWN_ENVIRONMENT : environmentName(launcher.python, this.workspaceFolder());
     const steps = [[modelFeaturesCommand(launcher.python, this.wheel())]];
     if (await this.runSteps(steps, environment, `docfact: installing the model features into ${environment}`)) {
       const where = displayCommand(launcher.python);
@@ -399,7 +399,7 @@ class Extension {
   private run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
     return new Promise((resolve) => {
       let output = "";
-      const child = spawn(command, args, { cwd: this.cwd(), env: processEnvironment() });
+      const child = spawn(command, args, { cwd: this.processFolder(), env: processEnvironment() });
       const timer = setTimeout(() => child.kill(), INSTALL_TIMEOUT_MS);
       const collect = (chunk: Buffer) => {
         output += chunk.toString();
@@ -418,8 +418,17 @@ class Extension {
     });
   }
 
-  private cwd(): string | undefined {
+  private workspaceFolder(): string | undefined {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  /** Where docfact's Python processes start: the extension's own storage, never the
+   * workspace. Python 3.10 ignores PYTHONSAFEPATH, and `python -m docfact` started in a
+   * repository would import the repository's `docfact/` (or `multiprocessing.py`) as the user. */
+  private processFolder(): string {
+    const folder = this.context.globalStorageUri.fsPath;
+    fs.mkdirSync(folder, { recursive: true });
+    return folder;
   }
 
   // --- the server ------------------------------------------------------------------------
@@ -451,13 +460,13 @@ class Extension {
     this.projectPython = await this.readProjectPython();
     this.log.info(`the project's interpreter: ${this.projectPython ?? "the project's .venv, if any (found by the server)"}`);
     const { command, args } = serverCommand(launcher, this.configuration().get("serverArgs"));
-    const serverOptions: ServerOptions = { command, args, options: { cwd: this.cwd(), env: processEnvironment() } };
+    const serverOptions: ServerOptions = { command, args, options: { cwd: this.processFolder(), env: processEnvironment() } };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [...DOCUMENT_SELECTOR],
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted, this.projectPython),
+      initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted, this.projectPython, this.workspaceFolder()),
       initializationFailedHandler: (error) => {
         this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
         return false;
@@ -628,7 +637,7 @@ class Extension {
       const args = [...prefix, "check", ...extra, folder.uri.fsPath];
       this.checkOutput.appendLine(`$ ${displayCommand([command, ...args])}`);
       const status = await new Promise<number | null>((resolve) => {
-        const child = spawn(command, args, { cwd: folder.uri.fsPath, env: processEnvironment() });
+        const child = spawn(command, args, { cwd: this.processFolder(), env: processEnvironment() });
         child.stdout.on("data", (chunk: Buffer) => this.checkOutput.append(chunk.toString()));
         child.stderr.on("data", (chunk: Buffer) => this.checkOutput.append(chunk.toString()));
         child.on("error", (error) => {
@@ -651,7 +660,7 @@ class Extension {
     const cacheDir = this.serverSettings().cacheDir;
     const args = [...prefix, "cache", "clear", ...(typeof cacheDir === "string" ? ["--cache-dir", cacheDir] : [])];
     this.log.info(`$ ${displayCommand([command, ...args])}`);
-    execFile(command, args, { cwd: this.cwd(), timeout: PROBE_TIMEOUT_MS, env: processEnvironment() }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd: this.processFolder(), timeout: PROBE_TIMEOUT_MS, env: processEnvironment() }, (error, stdout, stderr) => {
       const output = `${String(stdout)}${String(stderr)}`.trim();
       if (output) {
         this.log.info(output);

@@ -10,6 +10,8 @@
  * on PATH, `python` on Windows).
  */
 
+import * as nodePath from "node:path";
+
 export type LauncherSource = "docfact.path" | "docfact.interpreter" | "docfact's environment";
 export type BaseSource = "python extension" | "workspace .venv" | "PATH";
 /** How messages name docfact's own environment. */
@@ -73,7 +75,7 @@ export function defaultPython(platform: string | undefined): string {
 
 /** The command that runs docfact, by the discovery order above. */
 export async function findLauncher(input: DiscoveryInput): Promise<Launcher> {
-  const sub = (argv: string[]) => argv.map((a) => substitute(a, input));
+  const sub = (argv: string[]) => inWorkspace(argv.map((a) => substitute(a, input)), input.workspaceFolder);
   const path = sub(asArgv(input.path));
   if (path.length > 0) {
     return { argv: path, source: "docfact.path" };
@@ -84,6 +86,17 @@ export async function findLauncher(input: DiscoveryInput): Promise<Launcher> {
   }
   const python = environmentPython(input.environment ?? "docfact-env", input.platform);
   return { argv: [python, "-m", "docfact"], source: "docfact's environment", python: [python] };
+}
+
+/** A command written relative to the workspace (`.venv/bin/python`, `./tools/docfact`)
+ * made absolute: docfact's processes do not start in the workspace. A bare name
+ * (`python3`) is left to PATH. */
+export function inWorkspace(argv: string[], workspaceFolder: string | undefined): string[] {
+  const [command, ...rest] = argv;
+  if (command === undefined || !workspaceFolder || !/[\\/]/.test(command) || nodePath.isAbsolute(command)) {
+    return argv;
+  }
+  return [nodePath.resolve(workspaceFolder, command), ...rest];
 }
 
 /** The Python of a virtual environment's folder. */

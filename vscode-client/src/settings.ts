@@ -9,6 +9,8 @@
  * Client-only keys (interpreter, path, serverArgs, trace) are never sent.
  */
 
+import * as path from "node:path";
+
 /** Top-level keys the server knows (camelCase). */
 export const SERVER_KEYS = [
   "select",
@@ -103,7 +105,7 @@ export const PROJECT_PYTHON_KEY = "projectPython";
 
 /** The `docfact` section the server receives (initializationOptions, configuration,
  * didChangeConfiguration); `projectPython` is the project's interpreter, when known. */
-export function toServerSettings(inspect: Inspect, projectPython?: string): Record<string, unknown> {
+export function toServerSettings(inspect: Inspect, projectPython?: string, workspaceFolder?: string): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   if (projectPython && projectPython.trim()) {
     result[PROJECT_PYTHON_KEY] = projectPython.trim();
@@ -126,6 +128,11 @@ export function toServerSettings(inspect: Inspect, projectPython?: string): Reco
       result[table] = values;
     }
   }
+  // docfact's processes start in the extension's storage, not the workspace: a relative
+  // cacheDir still means the workspace's folder, as when they started there.
+  if (workspaceFolder && typeof result.cacheDir === "string" && !path.isAbsolute(result.cacheDir)) {
+    result.cacheDir = path.resolve(workspaceFolder, result.cacheDir);
+  }
   return result;
 }
 
@@ -138,8 +145,9 @@ export function initializationOptions(
   inspect: Inspect,
   trusted: boolean,
   projectPython?: string,
+  workspaceFolder?: string,
 ): { docfact: Record<string, unknown>; trustedWorkspace: boolean } {
-  return { docfact: toServerSettings(inspect, trusted ? projectPython : undefined), trustedWorkspace: trusted };
+  return { docfact: toServerSettings(inspect, trusted ? projectPython : undefined, workspaceFolder), trustedWorkspace: trusted };
 }
 
 /** Arguments of `docfact check` that carry the editor settings the CLI understands. */

@@ -50,6 +50,13 @@ describe("findLauncher: discovery order", () => {
     assert.deepEqual(launcher.python, ["/w/.venv/bin/python"]);
   });
 
+  it("makes a command written relative to the workspace absolute (processes do not start there)", async () => {
+    const launcher = await findLauncher({ interpreter: [".venv/bin/python", "-X", "utf8"], workspaceFolder: "/w" });
+    assert.deepEqual(launcher.argv, ["/w/.venv/bin/python", "-X", "utf8", "-m", "docfact"]);
+    const onPath = await findLauncher({ path: ["docfact"], workspaceFolder: "/w" });
+    assert.deepEqual(onPath.argv, ["docfact"]);
+  });
+
   it("accepts the interpreter as a plain string too", async () => {
     const launcher = await findLauncher({ interpreter: " /usr/bin/python3 " });
     assert.deepEqual(launcher.argv, ["/usr/bin/python3", "-m", "docfact"]);

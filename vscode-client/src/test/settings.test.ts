@@ -25,6 +25,15 @@ describe("the project's interpreter", () => {
   });
 });
 
+describe("a relative cacheDir", () => {
+  it("means the workspace's folder, where docfact's processes no longer start", () => {
+    const relative = inspector({ cacheDir: { workspaceValue: ".cache/docfact" } });
+    assert.deepEqual(toServerSettings(relative, undefined, "/w"), { cacheDir: "/w/.cache/docfact" });
+    assert.deepEqual(initializationOptions(relative, false, undefined, "/w").docfact, { cacheDir: "/w/.cache/docfact" });
+    assert.deepEqual(toServerSettings(inspector({ cacheDir: { globalValue: "/tmp/c" } }), undefined, "/w"), { cacheDir: "/tmp/c" });
+  });
+});
+
 describe("toServerSettings", () => {
   it("sends nothing when nothing is set (the project's pyproject.toml decides)", () => {
     assert.deepEqual(toServerSettings(inspector({})), {});
