@@ -11,7 +11,7 @@ Skipped unless DOCFACT_E2E_VSCODE=1. How to run (from the repository root):
     DOCFACT_E2E_VSCODE=1 .venv/bin/python -m pytest tests/vscode -q
 
 DOCFACT_E2E_TOOLS points at the tools folder (default tests/vscode/.tools), CHROMIUM at the
-browser (default /usr/bin/chromium). Screenshots land in tests/vscode/screenshots/.
+browser (default /usr/bin/chromium). Screenshots land in docs/screenshots/.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ pytestmark = pytest.mark.skipif(
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 CLIENT = ROOT / "vscode-client"
-SHOTS = HERE / "screenshots"
+SHOTS = ROOT / "docs" / "screenshots"  # shown by the README and docs
 
 
 def _tools() -> Path:
