@@ -53,6 +53,9 @@ def test_low_scores_say_what_they_measured_and_what_to_do():
     )
     assert "Where they differ: for `(2.0,)` yours returned 6.56" in card
     assert 'try the code action "Describe more abstractly"' in card  # abstraction 0.12
+    # A low Abstraction says the docstring pins the how down, never that it leaves it out.
+    assert "so it pins down how the code works" in card
+    assert "says what the function does" not in card
     assert "a docstring 30% shorter kept the behaviour" in card
     assert "Understandability: Low — " in card and "the docstring matters more" in card
     plain, details = card.split(DETAILS)

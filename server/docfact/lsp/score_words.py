@@ -76,16 +76,17 @@ def _abstraction(measure: Measure) -> str:
     if measure.value is None:
         return _not_measured("Abstraction", measure)
     value = measure.value
-    advice = (
-        " — it may spell out how the code works step by step: "
+    # Programs that differ show a docstring leaving the how to the code; alike ones, one
+    # that pins it down.
+    meaning = (
+        "so it says what the function does and leaves how to the code"
+        if value >= LOW_ABSTRACTION
+        else "so it pins down how the code works, step by step: "
         'try the code action "Describe more abstractly"'
-        if value < LOW_ABSTRACTION
-        else ""
     )
     return (
         f"Abstraction {value:.2f}: programs written from this docstring differ from each "
-        f"other by {value:.0%}, so it says what the function does more than how{advice} "
-        "(higher is more abstract)"
+        f"other by {value:.0%}, {meaning} (higher is more abstract)"
     )
 
 
