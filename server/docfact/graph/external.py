@@ -18,8 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..model import Evidence, Unit
-from ..source.files import SkippedFile, decode_source, read_regular, walk_folders
+from ..source.files import SkippedFile, decode_source, read_regular
 from ..source.python import parse_module
+from ..source.walk import walk_folders
 
 _MAX_BYTES = 1_000_000
 _REEXPORT_HOPS = 3  # modules followed from where a name is imported to where it is defined

@@ -23,7 +23,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..source.files import SkippedFile, read_regular, walk_folders
+from ..source.files import SkippedFile, read_regular
+from ..source.walk import walk_folders
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 VENV_NAMES = (".venv", "venv", "env")

@@ -26,7 +26,7 @@ import stat
 import tempfile
 from dataclasses import dataclass, field
 
-from ..source.files import MOST_DEPTH
+from ..source.walk import MOST_DEPTH
 
 MAX_COPIES = 2000  # files copied per run
 MAX_COPY_BYTES = 64 << 20  # their total size

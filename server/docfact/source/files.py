@@ -7,10 +7,12 @@ import os
 import re
 import stat
 import tokenize
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pathspec
+
+from .walk import walk_folders
 
 # Folders no one wants checked (as ruff skips them by default).
 DEFAULT_EXCLUDES = (
@@ -114,29 +116,6 @@ def decode_source(data: bytes) -> str:
 # matched against each): 100,000 lines made a check of 300 files take 92 s instead of 4.
 GITIGNORE_BYTES = 1 << 20
 GITIGNORE_LINES = 5000
-
-
-MOST_DEPTH = 200  # folders below the checked one that are read
-
-
-def walk_folders(
-    root: str | Path, said: Callable[[str, str], None] | None = None
-) -> Iterator[tuple[str, list[str], list[str]]]:
-    """``os.walk(root)``, top down, that reads no folder more than MOST_DEPTH below
-    ``root``: os.walk recurses once per level, and 1,800 nested folders (a path git checks
-    out) were a RecursionError traceback. ``said(folder, reason)`` hears, in one line
-    each, of the folders not read below and of those that cannot be listed."""
-
-    def cannot_list(error: OSError) -> None:
-        if said is not None:
-            said(str(error.filename), f"cannot be read: {error.strerror or error}")
-
-    for folder, dirs, files in os.walk(root, onerror=cannot_list):
-        if dirs and len(Path(folder).relative_to(root).parts) >= MOST_DEPTH:
-            if said is not None:
-                said(folder, f"not read below: over {MOST_DEPTH} folders deep")
-            dirs[:] = []
-        yield folder, dirs, files
 
 
 def iter_python_files(
