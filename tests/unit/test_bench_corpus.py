@@ -17,9 +17,20 @@ def test_every_project_is_in_the_half_the_rule_gives() -> None:
     with precision.PROJECTS.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) >= 40
-    assert {row["half"] for row in rows} == {"dev", "test"}
+    assert {row["half"] for row in rows} == {"dev", "test", "fresh"}
     assert [p.half for p in precision.read_projects()] == [row["half"] for row in rows]
-    assert all(row["half"] == precision.half_of(row["name"]) for row in rows)
+    split = [row for row in rows if row["half"] != "fresh"]
+    assert all(row["half"] == precision.half_of(row["name"]) for row in split)
+
+
+def test_the_fresh_half_is_chosen_by_hand_and_never_shares_a_project() -> None:
+    projects = precision.read_projects()
+    fresh = [p for p in projects if p.half == "fresh"]
+    assert len(fresh) >= 10
+    assert any(precision.half_of(p.name) == "dev" for p in fresh)  # the rule does not apply
+    repos = [p.repo for p in projects]
+    assert len(repos) == len(set(repos))
+    assert all(p.half == "fresh" for p in precision.chosen(projects, "fresh", None))
 
 
 def test_the_rule_is_the_parity_of_the_names_sha256() -> None:
