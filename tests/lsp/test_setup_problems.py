@@ -210,3 +210,47 @@ async def test_scores_without_a_sandbox_or_an_answering_model_say_why_once_each(
     assert "Correctness: not measured" in card and "run *docfact: Score" not in card
     assert SECRET not in card and all(SECRET not in m.message for m in client.messages)
     assert [d.code for d in client.diagnostics[uri]] == rules
+
+
+async def _rewrite(client, uri) -> None:
+    """Ask for verified "more abstract" rewrites of ``restock`` (the code action's command)."""
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="docfact.rewrite", arguments=[uri, "shop.judged.restock"]
+        )
+    )
+
+
+async def test_a_rewrite_whose_model_does_not_answer_tells_the_status_item_at_once(
+    start, workspace, model_server
+):
+    """Only a rewrite runs (no judge, no scores: ``run = "manual"``) and its model server
+    does not answer: the cause is told in one window message and reaches the status item
+    when the rewrite ends, not at the next judge or Score."""
+    options = model_options(
+        model_server, apiBase="http://127.0.0.1:9/v1", maxRetries=0, run="manual"
+    )
+    client = await start(options=options)
+    uri = await _opened(client, workspace)
+    for _ in range(2):  # the same cause again: not told twice
+        await _rewrite(client, uri)
+        await wait_until(
+            lambda: any("did not answer" in p for p in _status_problems(client)),
+            what="the status item told that the model did not answer",
+            timeout=MODEL_WAIT,
+        )
+    told = _warnings(client, "did not answer")
+    assert len(told) == 1, [m.message for m in client.messages]
+    assert "127.0.0.1:9" in told[0].message
+
+
+async def test_litellm_missing_at_a_rewrite_reaches_the_status_item(start, workspace, model_server):
+    """A rewrite asked for where litellm is missing: the status item says it at once."""
+    client = await start(options=model_options(model_server, run="manual"), command=NO_LITELLM)
+    uri = await _opened(client, workspace)
+    await _rewrite(client, uri)
+    await wait_until(
+        lambda: any("litellm" in p for p in _status_problems(client)),
+        what="the status item told that litellm is missing",
+    )
+    assert len(_warnings(client, "litellm")) == 1

@@ -157,8 +157,23 @@ class BackgroundPass(ABC, Generic[P]):
         elif client.stats.calls > before.calls:
             self.tell("answer", None)
 
-    def finished(self) -> None:  # a hook: most passes have nothing to do
-        """Called after every run, whatever its outcome."""
+    def finished(self) -> None:
+        """Called after every run, whatever its outcome: the status item is told the model
+        calls and the problems as they are now, not at the next run of another pass."""
+        self.server.judge.finished()
+
+    async def check_sandbox(self) -> None:
+        """Tell (once) or clear the missing sandbox that SONAR's runs need; the first check
+        runs a program, so it is made off the event loop."""
+        from ..sonar.sandbox import unavailable
+
+        no_sandbox = await asyncio.to_thread(unavailable)
+        self.tell(
+            "sandbox",
+            f"{no_sandbox}: SONAR Correctness and Conciseness are not measured"
+            if no_sandbox
+            else None,
+        )
 
     def say_progress(self, uri: str, message: str) -> None:
         """A line of progress for the run of ``uri`` (when the client shows progress)."""

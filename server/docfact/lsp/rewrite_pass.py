@@ -10,6 +10,7 @@ edits, kept with the text of the unit they were made for.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,9 @@ class EditorRewriter(BackgroundPass[[str, str | None, str]]):
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
         # Asked again after none was verified: new candidates, not the cached verdict.
         retry = server.state.rewrites(uri, key, unit_text) == []
+        if sentence is None:  # verified by SONAR's runs
+            await self.check_sandbox()
+        before = replace(client.stats)
         try:
             if sentence is None:
                 offers, note = await self._abstract(
@@ -67,6 +71,7 @@ class EditorRewriter(BackgroundPass[[str, str | None, str]]):
                 )
         finally:
             cache.close()
+            self.tell_calls(client, settings.llm, before)
         server.state.set_rewrites(uri, key, unit_text, offers)
         server.window_show_message(
             types.ShowMessageParams(type=types.MessageType.Info, message=note)

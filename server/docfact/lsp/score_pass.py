@@ -9,13 +9,11 @@ they describe, so they survive edits elsewhere in the document and hover shows t
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 
 from ..cache import Cache
 from ..model_layers import sonar_runs, ssc_runs
-from ..sonar.sandbox import unavailable
 from ..sonar_ssc import scorable, score_units
 from .background import BackgroundPass
 
@@ -47,14 +45,8 @@ class EditorScorer(BackgroundPass[[str | None, str]]):
         client = server.judge.client(settings.llm)
         if client is None:  # the model was removed from the settings since the run began
             return None
-        if sonar:  # the first check runs a program in the sandbox: not on the event loop
-            no_sandbox = await asyncio.to_thread(unavailable)
-            self.tell(
-                "sandbox",
-                f"{no_sandbox}: SONAR Correctness and Conciseness are not measured"
-                if no_sandbox
-                else None,
-            )
+        if sonar:
+            await self.check_sandbox()
         cache = Cache(Path(settings.cache_dir) if settings.cache_dir else None)
         before = replace(client.stats)
         try:
@@ -88,6 +80,3 @@ class EditorScorer(BackgroundPass[[str | None, str]]):
         )
         server.republish(uri)
         return f"{len(scores)} function(s) scored"
-
-    def finished(self) -> None:
-        self.server.judge.finished()  # the status item counts the calls of both passes
