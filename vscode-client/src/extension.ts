@@ -39,13 +39,13 @@ import {
   installCommands,
   isMissingDocfact,
   type Launcher,
-  modelFeaturesCommand,
   OWN_ENVIRONMENT,
   projectInterpreter,
   reportedVersion,
   processEnvironment,
   serverCommand,
 } from "./interpreter";
+import { enableModelFeatures } from "./modelFeatures";
 import { checkArguments, initializationOptions, RESTART_KEYS, toServerSettings } from "./settings";
 import { describeStatus, parseStats, type StatusState } from "./status";
 
@@ -355,21 +355,16 @@ class Extension {
     }
   }
 
-  /** "docfact: Enable Model Features": the `llm` extra (litellm, hypothesis, numpy) into
-   * the environment the server runs from, then a restart. */
+  /** "docfact: Enable Model Features": the `llm` extra into the server's environment, then a
+   * restart (modelFeatures.ts). */
   private async enableModelFeatures(): Promise<void> {
     const launcher = this.launcher ?? (await this.findLauncher());
-    if (!launcher.python) {
-      this.fail(`docfact: ${displayCommand(launcher.argv)} is not run by a Python known here; install docfact's llm extra where it lives.`);
-      return;
-    }
-    const environment = launcher.source === "docfact's environment" ? OWN_ENVIRONMENT : environmentName(launcher.python, this.workspaceFolder());
-    const steps = [[modelFeaturesCommand(launcher.python, this.wheel())]];
-    if (await this.runSteps(steps, environment, `docfact: installing the model features into ${environment}`)) {
-      const where = displayCommand(launcher.python);
-      void vscode.window.showInformationMessage(`docfact: the model features are installed into ${environment} (${where}); set docfact.llm.model to use them.`);
-      await this.restart(true);
-    }
+    await enableModelFeatures(launcher, this.wheel(), this.workspaceFolder(), {
+      runSteps: (steps, environment, title) => this.runSteps(steps, environment, title),
+      inform: (message) => void vscode.window.showInformationMessage(message),
+      fail: (message) => this.fail(message),
+      restart: () => this.restart(true),
+    });
   }
 
   /** Each step in turn, with progress and its output in the log; a step's commands are
@@ -466,6 +461,8 @@ class Extension {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // The hover card's details are a <details> element (the server is told: hoverHtml).
+      markdown: { supportHtml: true, isTrusted: false },
       initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted, this.projectPython, this.workspaceFolder()),
       initializationFailedHandler: (error) => {
         this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);

@@ -146,8 +146,10 @@ export function initializationOptions(
   trusted: boolean,
   projectPython?: string,
   workspaceFolder?: string,
-): { docfact: Record<string, unknown>; trustedWorkspace: boolean } {
-  return { docfact: toServerSettings(inspect, trusted ? projectPython : undefined, workspaceFolder), trustedWorkspace: trusted };
+): { docfact: Record<string, unknown>; trustedWorkspace: boolean; hoverHtml: boolean } {
+  // hoverHtml: VS Code renders the hover's <details> (LanguageClientOptions.markdown.supportHtml),
+  // so the server folds the card's details away; other clients get plain markdown.
+  return { docfact: toServerSettings(inspect, trusted ? projectPython : undefined, workspaceFolder), trustedWorkspace: trusted, hoverHtml: true };
 }
 
 /** Arguments of `docfact check` that carry the editor settings the CLI understands. */
