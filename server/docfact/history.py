@@ -63,6 +63,9 @@ class _Index:
     # ... and what it removed (see ``_new``)
     removed_definitions: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     removed_parameters: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # Definitions each commit added, in any file: one removed and added by the same commit
+    # was moved (to tests/, to another package of the repository), not removed.
+    added_in_commit: dict[str, set[str]] = field(default_factory=dict)
 
 
 class NameHistory:
@@ -99,7 +102,9 @@ class NameHistory:
         index = self._read()
         function = finding.symbol.rsplit(".", 1)[-1]
         change = index.parameters.get((function, name))
-        if change is not None:
+        if change is not None and name in index.added_parameters.get((change.commit, function), ()):
+            change = None  # a line of the signature rewritten, the parameter kept
+        if change is not None and "." not in finding.subject:
             what = f"was a parameter of `{function}` until"
             in_function = (change.commit, function)
             added = _new(index.added_parameters, index.removed_parameters, in_function)
@@ -107,6 +112,8 @@ class NameHistory:
             change = index.definitions.get(name)
             if change is None or still_defined(name) or not _api_name(name, change.path):
                 return None
+            if name in index.added_in_commit.get(change.commit, ()):
+                return None  # moved, perhaps out of the folder checked
             what = "was removed in"
             where = (change.commit, change.path)
             added = _new(index.added_definitions, index.removed_definitions, where)
@@ -233,9 +240,11 @@ class _Reader:
         if line.startswith(_COMMIT):
             commit, _, date = line[len(_COMMIT) :].partition(" ")
             self.change = Change(commit, date, "")
-        elif line.startswith("+++ "):
+        elif line.startswith(("--- ", "+++ ")):
+            # A deleted file's new path is /dev/null: it is still named by its old one.
             path = line[4:]
-            self.change = replace(self.change, path=path[2:] if path.startswith("b/") else path)
+            if path != "/dev/null":
+                self.change = replace(self.change, path=_without_prefix(path))
         elif line.startswith(("---", "diff ", "index ")):
             pass
         elif line.startswith("@@"):
@@ -280,12 +289,18 @@ class _Reader:
         else:
             return
         by_path.setdefault((commit, self.change.path), set()).update(definitions)
+        if sign == "+":
+            self.index.added_in_commit.setdefault(commit, set()).update(definitions)
         if found:
             by_function.setdefault((commit, function), set()).update(found)
 
     def _remember(self, table: dict, key: object) -> None:
         if key not in table:  # newest first: the first removal read is the last one made
             table[key] = self.change
+
+
+def _without_prefix(path: str) -> str:
+    return path[2:] if path.startswith(("a/", "b/")) else path
 
 
 def _closes(text: str) -> bool:

@@ -142,9 +142,13 @@ def _edits(a: str, b: str) -> int:
 
 def _one_edit(written: str, meant: str) -> str | None:
     if written.lower() == meant.lower():
-        # ``count`` and ``COUNT``, ``s3`` and ``S3``: by convention another kind of thing
-        # (a function or module, a constant), not a typo.
-        return None if _lower_and_upper(written, meant) else "the same name in another case"
+        # ``count`` and ``COUNT``, ``s3`` and ``S3``, ``MetaData`` and ``metadata``: by
+        # convention another kind of thing (a function, module or variable; a constant; a
+        # class), not a typo. A library's class in a cross-reference is often one case away
+        # from a parameter that holds an instance of it.
+        if _lower_and_upper(written, meant) or _class_and_plain(written, meant):
+            return None
+        return "the same name in another case"
     if written.replace("_", "") == meant.replace("_", ""):
         if _protocol_named(written, meant) or _protocol_named(meant, written):
             return None  # "implements the `geo_interface`": ``__geo_interface__``'s protocol
@@ -173,6 +177,12 @@ def _protocol_named(plain: str, dunder: str) -> bool:
 
 def _lower_and_upper(a: str, b: str) -> bool:
     return (a.islower() and b.isupper()) or (a.isupper() and b.islower())
+
+
+def _class_and_plain(a: str, b: str) -> bool:
+    """Whether one is written as a class (a capital first letter) and the other in
+    lowercase only (a variable, a function, a module): ``Table`` and ``table``."""
+    return (a[:1].isupper() and b.islower()) or (b[:1].isupper() and a.islower())
 
 
 def _abbreviated(a: str, b: str) -> bool:
@@ -244,6 +254,8 @@ def near_miss_evidence(
     if finding.fix is None or not finding.subject:
         return None
     meant = finding.fix.replacement
+    if _twins_side_by_side(finding.subject, meant, finding.sentence):
+        return None  # "every `key` has a mask `_key`": both on purpose, side by side
     defined, own = (
         where_defined(meant, finding.symbol),
         where_defined(finding.symbol, finding.symbol),
@@ -258,6 +270,15 @@ def near_miss_evidence(
     # A parameter or a local has no definition of its own: the unit's is where it is.
     path, line = defined or own or ("", 0)
     return Evidence(meant, path, line, f"`{finding.subject}` and `{meant}`: {how}", NEAR_MISS)
+
+
+def _twins_side_by_side(written: str, meant: str, sentence: str) -> bool:
+    """Whether ``written`` is ``meant`` with a leading or trailing ``_`` more or less and
+    ``sentence`` names ``meant`` too: a name and its private twin set side by side on
+    purpose. A typo beside the name it misspells (``next_records_identifer``) is no twin."""
+    if written == meant or written.strip("_") != meant.strip("_"):
+        return False
+    return re.search(rf"(?<![\w.]){re.escape(meant)}(?![\w])", sentence) is not None
 
 
 def project_near_miss(finding: Finding, candidates: Iterable[str]) -> str | None:

@@ -5,7 +5,8 @@ For DF101: a documented parameter that is not in the signature is still a parame
 a function taking ``**kwargs`` when the function reads it (``kwargs["x"]``,
 ``kwargs.get("x")``, ``.pop``, ``.setdefault``, ``"x" in kwargs``) or passes the
 keywords on (``f(**kwargs)``) to a callee that accepts it, which only the project graph
-knows (the condition ``("forwarded", "f,g:x")``).
+knows (the condition ``("forwarded", "f,g:x")``). Likewise a function that reads its
+``*args`` takes positional arguments the signature does not name.
 """
 
 from __future__ import annotations
@@ -112,21 +113,45 @@ def keyword_fate(use: KwargsUse, key: str) -> str | tuple[str, str]:
 
 def kwargs_use_of(ctx: CheckContext, kwargs: str) -> KwargsUse:
     """How the documented function (for a class, its constructor) uses ``**kwargs``."""
-    unit = ctx.unit
-    if unit.kind == "class":
-        constructors = [
-            u
-            for u in ctx.nested_units
-            if u.kind == "method"
-            and u.qualname in (f"{unit.qualname}.__init__", f"{unit.qualname}.__new__")
-        ]
-        if not constructors:
-            return KwargsUse(frozenset(), (), True)
-        # ``__init__`` says what the keywords mean when there is one; else ``__new__``.
-        # The last definition is the implementation, after its ``typing.overload``s.
-        initialisers = [u for u in constructors if u.name == "__init__"]
-        unit = (initialisers or constructors)[-1]
+    unit = _function_of(ctx)
+    if unit is None:
+        return KwargsUse(frozenset(), (), True)
     return kwargs_use(ctx.lines.text, unit, kwargs)
+
+
+def reads_positionals(ctx: CheckContext, args: str) -> bool:
+    """Whether the documented function (for a class, its constructor) reads its ``*args``
+    at all: indexes it, unpacks it, passes it on. Then positional arguments documented by
+    name (``PColorMeshItem([x, y,] z)``) are what it takes through them."""
+    unit = _function_of(ctx)
+    function = function_ast(ctx.lines.text, unit) if unit is not None else None
+    if function is None:
+        return True
+    if is_stub_ast(function):
+        return True  # implementations decide what it takes
+    return any(
+        isinstance(node, ast.Name) and node.id == args and isinstance(node.ctx, ast.Load)
+        for node in ast.walk(function)
+    )
+
+
+def _function_of(ctx: CheckContext) -> Unit | None:
+    """The documented function, or a class's constructor (None when it has none)."""
+    unit = ctx.unit
+    if unit.kind != "class":
+        return unit
+    constructors = [
+        u
+        for u in ctx.nested_units
+        if u.kind == "method"
+        and u.qualname in (f"{unit.qualname}.__init__", f"{unit.qualname}.__new__")
+    ]
+    if not constructors:
+        return None
+    # ``__init__`` says what the keywords mean when there is one; else ``__new__``.
+    # The last definition is the implementation, after its ``typing.overload``s.
+    initialisers = [u for u in constructors if u.name == "__init__"]
+    return (initialisers or constructors)[-1]
 
 
 def is_typo_of(key: str, parameter: str | None, kwargs: str | None) -> bool:

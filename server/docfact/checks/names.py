@@ -15,7 +15,7 @@ from ..graph.facts import is_property
 from ..model import Docstring, Finding, Segment
 from .context import CheckContext
 from .evidence import alike_in_scope
-from .kwargs import is_typo_of, keyword_fate, kwargs_use_of
+from .kwargs import is_typo_of, keyword_fate, kwargs_use_of, reads_positionals
 from .lookups import NameScope
 from .referents import (
     called_name,
@@ -47,10 +47,16 @@ _MATH = re.compile(r"[A-Za-z]{1,3}|[A-Za-z]{1,2}_[A-Za-z0-9]{1,2}")
 _HISTORY = re.compile(
     r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of|removed|replaced"
     r"|migrat(?:e|es|ed|ing|ion) from"
+    r"|(?:originally|initially|first) (?:called|named)"
     r"|used to|was called(?=\s+[`'\"]))\b",
     re.IGNORECASE,
 )
 _PASSIVE = frozenset({"is", "are", "be", "being", "get", "gets"})
+# An item of a version history ("* v1: `max_time_steps` raised to 500", "- 0.12.3: ..."):
+# it tells what changed then, in the names of then.
+_VERSION_ITEM = re.compile(
+    r"[ \t]*(?:[*+-][ \t]+)?(?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)\w*[ \t]*[:\-\u2013]"
+)
 # Words that deny a name exists, just before it: "There is no `DynamicHistory`".
 _DENIED = re.compile(
     r"\b(?:there\s+(?:is|are|was|were)|(?:has|have|had))\s+no\s+\W{0,3}$", re.IGNORECASE
@@ -197,6 +203,7 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     parameters = [p.name for p in signature.parameters]
     kwargs = next((p.name for p in signature.parameters if p.kind == "var_keyword"), None)
     use = kwargs_use_of(ctx, kwargs) if kwargs else None
+    args = next((p.name for p in signature.parameters if p.kind == "var_positional"), None)
     # A heading written without its underline is no parameter, nor is the `:type x:` of
     # an `:ivar x:`.
     accepted = (
@@ -239,6 +246,8 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         condition = None
         if use is not None and name in use.read:
             continue  # read from **kwargs by name (a deprecated alias: ``kwargs.pop("quadsegs")``)
+        if args is not None and _positional_through(ctx, args, name, closest):
+            continue  # ``PColorMeshItem([x, y,] z)``: positional arguments taken as *args
         if (
             use is not None
             and stale_name
@@ -272,6 +281,19 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             evidence=evidence,
             condition=condition,
         )
+
+
+def _positional_through(ctx: CheckContext, args: str, name: str, closest: str | None) -> bool:
+    """Whether the entry ``name`` may be a positional argument the function takes through
+    its ``*args``: the docstring does not document ``*args`` as a whole, the function reads
+    it, and the name is no typo of a named parameter."""
+    documents_args = any(
+        e.kind == "param" and e.name is not None and e.name.text.lstrip("\\*") == args
+        for e in ctx.docstring.entries
+    )
+    if documents_args or is_typo_of(name, closest, args):
+        return False
+    return reads_positionals(ctx, args)
 
 
 def _lone_type_fields(ctx: CheckContext) -> Iterator[Finding]:
@@ -582,6 +604,8 @@ def _unresolved(
         return  # a history note, or a sentence about C code (names there are C's)
     if _DENIED.search(ctx.docstring.text.value, max(0, start - 40), start):  # a window: linear
         return  # "There is no `DynamicHistory`": the text says so itself
+    if _in_version_item(ctx.docstring.text.value, start):
+        return  # "* v1: `max_time_steps` raised to 500": a name of that version
     if parts[-1] in _FILE_SUFFIXES or not all(part.isidentifier() for part in parts):
         return  # a file name, or maths (``a³b⁴c²``)
     if parts[0] in _FOREIGN_LITERALS:
@@ -657,6 +681,12 @@ def _module_member(ctx: CheckContext, parts: list[str], head: str, how: str) -> 
         and head.islower()
         and ctx.docstring.style != "javadoc"
     )
+
+
+def _in_version_item(value: str, at: int) -> bool:
+    """Whether the line of ``value`` holding ``at`` is an item of a version history."""
+    line_start = value.rfind("\n", 0, at) + 1
+    return _VERSION_ITEM.match(value, line_start) is not None
 
 
 def _version_note(ctx: CheckContext, start: int) -> str | None:

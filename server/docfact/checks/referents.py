@@ -52,6 +52,10 @@ _LINE_BLOCK = re.compile(r"^[ \t]*\|[ \t].*$", re.MULTILINE)
 # An example quoted like a shell or a Markdown quote: "> helper(x)".
 _QUOTED_EXAMPLE = re.compile(r"^[ \t]*>[ \t].*$", re.MULTILINE)
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s`<>]+")
+# A doctest's line anywhere, also nested in an entry's description (gymnasium's
+# ``keys_to_action:`` entry shows ``>>> key_to_action = {...}``), which the sections'
+# parser does not take for a code block.
+_DOCTEST_LINE = re.compile(r"^[ \t]*(?:>>>|\.\.\.)[ \t](.*)$", re.MULTILINE)
 # How a Returns entry names its value: "(is_planar, certificate) : tuple", "``lesk_sense`` The ...".
 _RESULT_NAMES = re.compile(r"[(\w, )]+(?=\s:\s)|``?\w+``?")
 # A parenthesised tuple of code spans names its members: "(`start`, `count`, `buffer`)".
@@ -332,6 +336,7 @@ def example_names(docstring: Docstring) -> frozenset[str]:
     value = docstring.text.value
     code = [value[block.start : block.end] for block in docstring.code_blocks]
     code += _LINE_BLOCK.findall(value) + _QUOTED_EXAMPLE.findall(value) + _URL.findall(value)
+    code += _DOCTEST_LINE.findall(value)
     code += _example_sections(value)
     inline = [
         m.group(1) for m in _INLINE_CODE.finditer(value) if not _PLAIN_NAME.fullmatch(m.group(1))

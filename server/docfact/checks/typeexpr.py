@@ -333,6 +333,12 @@ def _parse_doc(text: str) -> TypeExpr | None:
         elif chunk and not _IGNORED_CHUNK.fullmatch(chunk):
             chunks.append(chunk)
             alternatives.extend(_split_top(re.sub(r"^or\s+", "", chunk, flags=re.I), _OR))
+    if len(set(alternatives)) < len(alternatives) and any(
+        len(_split_top(chunk, _OR)) > 1 for chunk in chunks
+    ):
+        # "int, int or None, None": tuples as alternatives, or alternatives as members? A
+        # type named twice is no union, and commas and "or" do not tell which binds first.
+        return None
     if len(set(chunks)) < len(chunks):
         # "str, str" cannot mean a union of one type twice: it lists a tuple's members.
         return TypeExpr("tuple", tuple(_parse_doc(chunk) or _opaque(chunk) for chunk in chunks))

@@ -363,6 +363,8 @@ def _returned_contradiction(
     types = [t for t in map(type_of_expression, values) if t is not None]
     if len(types) < len(values) or not all(contradicts(documented, t) for t in types):
         return None
+    if _result_remade(ctx):
+        return None  # callers get what the decorator's wrapper returns, not the body's value
     displays = [t for t, v in zip(types, values) if not v.startswith("tuple(")]
     if loose_claim and _loosely_true(documented, displays):
         return None
@@ -372,6 +374,30 @@ def _returned_contradiction(
     more = " and more" if len(values) > 3 else ""
     evidence = (ctx.evidence(ctx.unit.qualname, ctx.unit.name_span.start, f"returns {shown}"),)
     return f"it returns {shown}{more}", None, evidence
+
+
+def _result_remade(ctx: CheckContext) -> bool:
+    """Whether a decorator of the module wraps the function in one that returns something
+    else than the function's result: pvlib's ``@_unwrap_single_value`` gives the one item
+    of a tuple of one (``return x[0]``), so the body's ``tuple(...)`` is not what a caller
+    gets. A wrapper that returns ``func(...)`` itself leaves the result alone."""
+    named = {d for d in ctx.unit.decorators if d.isidentifier()}
+    if not named:
+        return False
+    for decorator in ctx.module.units:
+        if decorator.qualname not in named or decorator.kind != "function":
+            continue
+        if decorator.signature is None or not decorator.signature.parameters:
+            continue
+        wrapped = decorator.signature.parameters[0].name
+        wrappers = [
+            u
+            for u in ctx.module.units
+            if u.qualname.startswith(decorator.qualname + ".") and u.kind == "function"
+        ]
+        if any(not value.startswith(f"{wrapped}(") for w in wrappers for value in w.return_values):
+            return True
+    return False
 
 
 def _declared_return_at(signature: Signature) -> int:

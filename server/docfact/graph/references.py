@@ -476,6 +476,8 @@ def nearest(name: str, candidates: Names | Collection[str], in_scope: bool = Fal
     # The same letters in another case (``switchuid`` for ``switchUID``): Python's names
     # tell case apart, so this is a typo, however unlike difflib finds the two.
     same = [n for n in near if n.lower() == name.lower() and n != name]
+    if len(same) > 1:  # ``Geoseries``: the class ``GeoSeries``, not the module ``geoseries``
+        same = [n for n in same if n[:1].isupper() == name[:1].isupper()]
     if len(same) == 1:
         return same[0]
     close = difflib.get_close_matches(name, near, n=1, cutoff=0.75)
