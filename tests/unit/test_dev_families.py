@@ -306,6 +306,8 @@ def test_a_version_history_item_names_what_was_then():
     assert codes(source, preview=False) == []
     prose = source.replace("* v1: `max_time_steps`", "The `max_time_steps` are")
     assert codes(prose, preview=False) == [("DF102", "max_time_steps")]
+    value = source.replace("* v1: `max_time_steps`", "- 0.5: `max_time_steps`")
+    assert codes(value, preview=False) == [("DF102", "max_time_steps")]  # a value, not a version
     renamed = '''
         class FilterObservation:
             """Filter, originally called `FilterObservationWrapper`. See `FilterObservatoin`."""
@@ -457,3 +459,20 @@ def test_tuples_as_alternatives_of_a_returns_type():
     '''
     assert codes(source) == []
     assert codes(source.replace("int, int or None, None", "str, str")) == [("DF202", "str, str")]
+
+
+def test_a_searched_reference_to_a_name_the_module_imports():
+    # alembic: ":class:`.MetaData`" where the module imports ``MetaData`` from sqlalchemy
+    # (not installed): Sphinx finds it in sqlalchemy's inventory; a project class
+    # ``Metadata`` one case away is no evidence against it.
+    source = '''
+        from toolkit.schema import MetaData
+
+        class Metadata:
+            """Our own."""
+
+        def compare(metadata: MetaData):
+            """Compare each :class:`.MetaData` and :class:`.Metadata`, not :class:`.Metdata`."""
+            return metadata
+    '''
+    assert codes(source, preview=True) == [("DF107", "Metdata")]

@@ -53,9 +53,10 @@ _HISTORY = re.compile(
 )
 _PASSIVE = frozenset({"is", "are", "be", "being", "get", "gets"})
 # An item of a version history ("* v1: `max_time_steps` raised to 500", "- 0.12.3: ..."):
-# it tells what changed then, in the names of then.
+# it tells what changed then, in the names of then. A bare number needs three parts to be a
+# version ("- 0.5: ..." may list a parameter's values).
 _VERSION_ITEM = re.compile(
-    r"[ \t]*(?:[*+-][ \t]+)?(?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)\w*[ \t]*[:\-\u2013]"
+    r"[ \t]*(?:[*+-][ \t]+)?(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)\w*[ \t]*[:\-\u2013]"
 )
 # Words that deny a name exists, just before it: "There is no `DynamicHistory`".
 _DENIED = re.compile(
