@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from lsp_harness import apply_edits, codes, find_position
+import json
+from urllib.parse import unquote
+
+from lsp_harness import FAST, apply_edits, codes, find_position
 from lsprotocol import types
 
 
@@ -81,6 +84,35 @@ async def test_hover_on_a_flagged_span_and_on_function_name(start, workspace):
     clean = await _hover(client, uri, find_position(text, "def label", within=5))
     assert clean is not None and "✓" in clean.contents.value
     assert "✗" not in clean.contents.value
+
+
+async def test_a_client_that_shows_details_by_command_gets_a_link_to_them(start, workspace):
+    """The VS Code extension says hoverDetailsCommand (its hover cannot unfold a part): the
+    card ends with a link to docfact.showCardDetails on the function's name, and the server's
+    docfact.cardDetails gives those details; a client that does not (Neovim) reads them in
+    the card, after a rule."""
+    client = await start(options={**FAST, "hoverDetailsCommand": True})
+    uri = client.open(workspace / "shop" / "orders.py")
+    await client.diagnostics_for(uri, version=1)
+    text = client.texts[uri]
+    on_word = await _hover(client, uri, find_position(text, "ammount", within=3))
+    first, link = on_word.contents.value.rsplit("\n", 1)
+    assert "✗ ammount: How many units arrived." in first and "DF101" in first
+    assert "✓" not in first  # the sentences without findings are in the details
+    target = link.split("](command:docfact.showCardDetails?", 1)[1].rstrip(")")
+    arguments = json.loads(unquote(target))
+    name = find_position(text, "restock(")
+    assert arguments == [uri, name.line, name.character]
+    shown = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="docfact.cardDetails", arguments=arguments)
+    )
+    assert shown.startswith(first.split("\n", 1)[0])  # the card's heading
+    assert "1. ✓ Add stock to an item." in shown and "**Criteria that failed**: name" in shown
+    plain_client, _, _ = await _opened(start, workspace)
+    plain = (await _hover(plain_client, uri, find_position(text, "ammount", within=3))).contents
+    before, after = plain.value.split("\n---\n")
+    assert before.rstrip() == first.rstrip() and "command:" not in plain.value
+    assert after.strip() == shown.split("\n", 2)[2].strip()
 
 
 async def test_hover_elsewhere_is_null(start, workspace):

@@ -100,6 +100,23 @@ const hoverOn = async (name, wanted) => {
   return text;
 };
 
+// Whether the docfact hover on screen shows all of its card without scrolling: its
+// scrolled element (VS Code caps it at max(editor height / 4, 250) px) holds no more than
+// it shows; and the link to the card's details.
+const hoverLayout = () =>
+  page.evaluate(() => {
+    const hover = [...document.querySelectorAll(".monaco-hover")].find((h) => h.offsetParent !== null && /docfact/.test(h.textContent ?? ""));
+    if (!hover) return null;
+    const content = hover.querySelector(".monaco-hover-content") ?? hover;
+    const link = [...hover.querySelectorAll("a")].find((a) => /^Details/.test(a.textContent ?? ""));
+    return {
+      scrollHeight: content.scrollHeight,
+      clientHeight: content.clientHeight,
+      height: Math.round(content.getBoundingClientRect().height),
+      link: link?.textContent ?? null,
+    };
+  });
+
 // The scores in the hover: "docfact: Score Docstrings of This File" from the command palette
 // (SONAR and SSC in the background, scripted model), then the card on `larger`, whose low
 // Correctness is also a warning (DF304).
@@ -116,7 +133,16 @@ const scoresInTheHover = async () => {
   await page.waitForFunction(() => /DF304/.test(document.querySelector(".markers-panel")?.textContent ?? ""), null, { timeout: 600_000 });
   step("scores arrived");
   results.hover = await hoverOn("larger", /Correctness/);
+  results.hoverLayout = await hoverLayout();
   await shot("8-scores-hover");
+  // The link at the card's foot opens its details in an editor tab (read-only markdown).
+  await page.locator(".monaco-hover a", { hasText: /^Details/ }).first().click();
+  await page.waitForFunction(() => [...document.querySelectorAll(".monaco-editor .view-lines")].some((e) => /Measurement\sdetails/.test(e.textContent ?? "")), null, { timeout: 30_000 });
+  await page.waitForTimeout(1000);
+  const shown = page.locator(".monaco-editor .view-lines", { hasText: /Measurement\sdetails/ }).first();
+  results.details = (await shown.innerText()).replace(/\u00a0/g, " ");
+  results.tabs = (await page.locator(".tabs-container .tab").allInnerTexts()).join(" | ");
+  await shot("9-scores-details");
 };
 
 // The cursor to "line:column" of the editor (Go to Line).
@@ -200,6 +226,7 @@ const staticChecks = async () => {
 
   // Hover the name of restock (a card shows on a function's name and on flagged words).
   results.hover = await hoverOn("restock", /docfact/);
+  results.hoverLayout = await hoverLayout();
   await shot("2-hover");
 
   // A quick fix on the `ammount` finding: go to the line, open the quick fix menu, accept.

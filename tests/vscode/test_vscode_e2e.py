@@ -223,9 +223,24 @@ def test_the_scores_in_the_hover(
     files = {"shop/scored.py": SOURCE}
     results, _ = _with_model(vsix, tmp_path, monkeypatch, "scores", files, arithmetic_responder)
     assert results.get("ok"), results.get("error")
-    assert "behaved differently on" in results["hover"], results["hover"]
+    assert "differed on" in results["hover"], results["hover"]
     for jargon in ("FuncSim", "SLOR", "anchors"):
-        assert jargon not in results["hover"].split("Scores", 1)[-1].split("details", 1)[0]
+        assert jargon not in results["hover"].split("Scores", 1)[-1].split("Details", 1)[0]
+    _assert_hover_fits(results)
+    # The link opens the details (read-only markdown): every sentence, the measurement's
+    # terms (all of them: tests/lsp/test_hover_and_actions.py).
+    details = results["details"]
+    assert "1. ✗ Return the larger of a and b." in details, details
+    assert "Measurement details" in details and "SONAR Correctness" in details, details
+    assert "docfact card of scored.py" in results["tabs"], results["tabs"]
+
+
+def _assert_hover_fits(results: dict) -> None:
+    """The card is read without scrolling; a link at its foot leads to its details."""
+    layout = results["hoverLayout"]
+    assert layout is not None, "no docfact hover on screen"
+    assert layout["scrollHeight"] <= layout["clientHeight"], layout
+    assert layout["link"].startswith("Details: every sentence"), layout
 
 
 def _drive(
@@ -341,6 +356,7 @@ def _assert_warnings_and_quick_fix(results: dict, workspace: Path) -> None:
     assert results["hover"].lstrip().startswith("docfact") or "docfact" in results["hover"], (
         results["hover"]
     )
+    _assert_hover_fits(results)
     assert results["before"] != results["after"], "the quick fix did not change the text"
     fixed = (workspace / "inventory" / "stock.py").read_text()
     original = (ROOT / "examples" / "inventory" / "stock.py").read_text()

@@ -60,6 +60,27 @@ const DOCUMENT_SELECTOR = LANGUAGES.flatMap((language) => [
 ]);
 const DOCUMENT_COMMANDS = ["docfact.judge", "docfact.score"]; // server commands on the active document
 const PROBE_TIMEOUT_MS = 30_000;
+const SHOW_CARD_DETAILS = "docfact.showCardDetails"; // run by the link that ends a hover card
+const CARD_DETAILS = "docfact.cardDetails"; // the server's: the details as markdown
+const CARD_SCHEME = "docfact-card";
+
+/** Read-only documents with the details of hover cards, one per file (the newest shown). */
+class CardDetails implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  show(file: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: CARD_SCHEME, path: `/docfact card of ${file}.md` });
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? "";
+  }
+}
 const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
 
 /** What `<launcher> --version` showed: nothing wrong, or one sentence; and whether the
@@ -119,6 +140,7 @@ class Extension {
   /** The project's interpreter told to the server (see projectInterpreter). */
   private projectPython: string | undefined;
   private watchingEnvironment = false;
+  private readonly cards = new CardDetails();
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel("docfact", { log: true });
@@ -138,6 +160,8 @@ class Extension {
     command("docfact.checkWorkspace", () => this.checkWorkspace());
     command("docfact.clearCache", () => this.clearCache());
     command("docfact.enableModelFeatures", () => this.enableModelFeatures());
+    command(SHOW_CARD_DETAILS, (...args) => this.showCardDetails(args));
+    this.context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CARD_SCHEME, this.cards));
     // docfact.judge and docfact.score are the server's commands: vscode-languageclient
     // registers them, and the executeCommand middleware below adds the active document
     // when no URI is given.
@@ -461,8 +485,8 @@ class Extension {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      // The hover card's details are a <details> element (the server is told: hoverHtml).
-      markdown: { supportHtml: true, isTrusted: false },
+      // The hover card's link to its details runs this command, and only this one.
+      markdown: { isTrusted: { enabledCommands: [SHOW_CARD_DETAILS] } },
       initializationOptions: initializationOptions((key) => this.configuration().inspect(key), vscode.workspace.isTrusted, this.projectPython, this.workspaceFolder()),
       initializationFailedHandler: (error) => {
         this.fail(`docfact: the server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
@@ -577,6 +601,26 @@ class Extension {
         void vscode.commands.executeCommand("workbench.action.openSettings", "@ext:docfact.docfact");
       }
     });
+  }
+
+  // --- the hover card's details ---------------------------------------------------------
+
+  /** The details of the hover card at [uri, line, character] (the server's markdown), in a
+   * read-only markdown document. */
+  private async showCardDetails(args: unknown[]): Promise<void> {
+    const [uri, line, character] = args;
+    if (typeof uri !== "string" || typeof line !== "number" || typeof character !== "number") {
+      return;
+    }
+    const text = await vscode.commands.executeCommand<string | null>(CARD_DETAILS, uri, line, character);
+    if (!text) {
+      void vscode.window.showInformationMessage("docfact: no card here any more (the file changed).");
+      return;
+    }
+    const shown = this.cards.show(path.basename(vscode.Uri.parse(uri).path), text);
+    const document = await vscode.workspace.openTextDocument(shown);
+    // In the editor's own column (a column beside it is narrow), as a preview tab.
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Active, preview: true });
   }
 
   // --- status ----------------------------------------------------------------------------

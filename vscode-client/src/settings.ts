@@ -146,10 +146,11 @@ export function initializationOptions(
   trusted: boolean,
   projectPython?: string,
   workspaceFolder?: string,
-): { docfact: Record<string, unknown>; trustedWorkspace: boolean; hoverHtml: boolean } {
-  // hoverHtml: VS Code renders the hover's <details> (LanguageClientOptions.markdown.supportHtml),
-  // so the server folds the card's details away; other clients get plain markdown.
-  return { docfact: toServerSettings(inspect, trusted ? projectPython : undefined, workspaceFolder), trustedWorkspace: trusted, hoverHtml: true };
+): { docfact: Record<string, unknown>; trustedWorkspace: boolean; hoverDetailsCommand: boolean } {
+  // hoverDetailsCommand: the hover card ends with a link to docfact.showCardDetails, which
+  // opens its details in an editor tab (VS Code's hover is capped at about 250 px and does
+  // not grow when a <details> element in it opens); other clients get them after a rule.
+  return { docfact: toServerSettings(inspect, trusted ? projectPython : undefined, workspaceFolder), trustedWorkspace: trusted, hoverDetailsCommand: true };
 }
 
 /** Arguments of `docfact check` that carry the editor settings the CLI understands. */

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from lsprotocol import types
 
@@ -31,9 +33,12 @@ def card(
     offset: int,
     evidence_for: Callable[[str], Sequence[Evidence]],
     scoring: str = NO_MODEL,
+    details_for: str | None = None,
 ) -> types.Hover | None:
     """Hover for a position on the name of a documented definition, or on a span of its
-    docstring that a finding flags (a clean word of a docstring has no card)."""
+    docstring that a finding flags (a clean word of a docstring has no card).
+    ``details_for``: the document's uri when the client shows the card's details with
+    ``SHOW_DETAILS`` (a link ends the card); else they follow a rule."""
     report = _report_at(state.analysis.units, offset)
     if report is None:
         return None
@@ -45,7 +50,43 @@ def card(
         if not flagged:
             return None
         over = min(flagged, key=lambda span: span.end - span.start)
-    value = markdown(
+    first, details = _parts(report, findings, state, evidence_for, scoring)
+    if details_for is None:
+        value = "\n".join([*first, "", "---", "", *details])
+    else:
+        at = mapper.range(report.unit.name_span).start
+        arguments = quote(json.dumps([details_for, at.line, at.character]))
+        value = "\n".join([*first, "", f"[{SUMMARY}](command:{SHOW_DETAILS}?{arguments})"])
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
+        range=mapper.range(over),
+    )
+
+
+def details(
+    state: DocumentState,
+    offset: int,
+    evidence_for: Callable[[str], Sequence[Evidence]],
+    scoring: str = NO_MODEL,
+) -> str | None:
+    """The details of the card of the definition at ``offset`` (what ``SHOW_DETAILS``
+    shows), as markdown, under the card's heading."""
+    report = _report_at(state.analysis.units, offset)
+    if report is None:
+        return None
+    findings = [f for f in state.all_findings if f.symbol == report.symbol]
+    first, more = _parts(report, findings, state, evidence_for, scoring)
+    return "\n".join([first[0], "", *more])
+
+
+def _parts(
+    report: UnitAnalysis,
+    findings: list[Finding],
+    state: DocumentState,
+    evidence_for: Callable[[str], Sequence[Evidence]],
+    scoring: str,
+) -> tuple[list[str], list[str]]:
+    return parts(
         report,
         findings,
         evidence_for(report.symbol),
@@ -55,9 +96,21 @@ def card(
         unscored=report.symbol in state.unscored,
         scoring=scoring,
     )
-    return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
-        range=mapper.range(over),
+
+
+# VS Code's hover is capped at max(editor height / 4, 250) px and does not measure again
+# when a <details> element inside it opens (code-server 4.139: the opened part is cut off
+# and cannot be scrolled to), so the details open in an editor tab, by a command link.
+SHOW_DETAILS = "docfact.showCardDetails"  # the VS Code extension's command
+DETAILS_COMMAND = "docfact.cardDetails"  # the server's: [uri, line, character] -> markdown
+DETAILS_KEY = "hoverDetailsCommand"  # beside "docfact" in initializationOptions
+
+
+def shows_details(initialization_options: object) -> bool:
+    """Whether the client said it runs ``SHOW_DETAILS`` from a link in the hover (LSP has
+    no capability for it: the VS Code extension says so, Neovim never)."""
+    return isinstance(initialization_options, dict) and (
+        initialization_options.get(DETAILS_KEY) is True
     )
 
 
@@ -87,34 +140,66 @@ def markdown(
     unscored: bool = False,
     scoring: str = NO_MODEL,
 ) -> str:
-    """The card; ``unjudged`` (``unscored``): the unit's verdicts (scores) were dropped
-    because it was edited since; ``scoring``: how to get the scores not computed."""
+    """The whole card as plain markdown, its details after a rule (see ``parts``)."""
+    first, more = parts(report, findings, evidence, judged, scores, unjudged, unscored, scoring)
+    return "\n".join([*first, "", "---", "", *more])
+
+
+def parts(
+    report: UnitAnalysis,
+    findings: list[Finding],
+    evidence: Sequence[Evidence] = (),
+    judged: JudgeResult | None = None,
+    scores: FunctionScores | None = None,
+    unjudged: bool = False,
+    unscored: bool = False,
+    scoring: str = NO_MODEL,
+) -> tuple[list[str], list[str]]:
+    """The card's two parts, as lines of markdown; ``unjudged`` (``unscored``): the unit's
+    verdicts (scores) were dropped because it was edited since; ``scoring``: how to get the
+    scores not computed.
+
+    The first part fits a hover without scrolling for a typical function: the sentences
+    with findings and one short line per score. The details: every sentence, what the code
+    uses, how each score was measured."""
     unit = report.unit
-    lines = [f"**docfact** · `{report.symbol or unit.kind}`"]
-    if unit.signature is not None:
-        lines += ["", f"`{unit.name}{unit.signature.rendered()}`"]
-    rows, placed, wrong = [], set(), 0
+    name = f"{unit.name}{unit.signature.rendered()}" if unit.signature else None
+    name = f"`{name or report.symbol or unit.kind}`"
+    rows, placed, flagged, wrong = [], set(), [], 0
     for number, segment in enumerate(report.segments, 1):
         span = report.docstring.text.span_of(segment.start, segment.end)
         mine = [i for i, f in enumerate(findings) if _overlaps(f.sentence_span, span)]
         placed.update(mine)
-        wrong += bool(mine)
         rows.append(f"{number}. {'✗' if mine else '✓'} {_sentence(segment)}")
-        rows += [f"    - {_finding_line(findings[i])}" for i in mine]
-    lines += ["", f"**Sentences**: {len(report.segments)} checked, {wrong} with findings", ""]
-    lines += rows
+        if mine:  # the sentences with findings, and the findings, in the card's first part
+            wrong += 1
+            flagged.append(f"- ✗ {_sentence(segment)}")
+            flagged += [f"    - {_finding_line(findings[i], short=True)}" for i in mine]
+    counted = f"{wrong} of {len(report.segments)} sentences with findings"
+    lines = [f"**docfact** · {name} · {counted}", *([""] + flagged if flagged else [])]
     others = [f for i, f in enumerate(findings) if i not in placed]
     if others:
         lines += ["", "**Other findings**"] + [f"- {_finding_line(f)}" for f in others]
+    shown, details = _scores(report, judged, scores, unjudged, unscored, scoring)
+    lines += shown
+    more = [f"**Every sentence** (of {report.symbol or unit.name})", "", *rows]
+    cut = [f for f in findings if f.code in SCORE_CODES]
+    if cut:
+        more += ["", "**The scores' findings in full**"] + [f"- {_finding_line(f)}" for f in cut]
     criteria = sorted({f.criterion for f in findings})
     if criteria:
-        lines += ["", f"**Criteria that failed**: {', '.join(criteria)}"]
+        more += ["", f"**Criteria that failed**: {', '.join(criteria)}"]
     if evidence:
-        lines += ["", "**What the code uses** (what the model judge reads with it)"]
-        lines += [f"- `{e.symbol}` ({_where(e)})" for e in evidence[:_EVIDENCE_SHOWN]]
+        more += ["", "**What the code uses** (what the model judge reads with it)"]
+        more += [f"- `{e.symbol}` ({_where(e)})" for e in evidence[:_EVIDENCE_SHOWN]]
         if len(evidence) > _EVIDENCE_SHOWN:
-            lines.append(f"- and {len(evidence) - _EVIDENCE_SHOWN} more")
-    return "\n".join(lines + _scores(report, judged, scores, unjudged, unscored, scoring))
+            more.append(f"- and {len(evidence) - _EVIDENCE_SHOWN} more")
+    if details:
+        more += ["", DETAILS, *details]
+    return lines, more
+
+
+SUMMARY = "Details: every sentence, what the code uses, how the scores were measured"
 
 
 def _scores(
@@ -124,9 +209,10 @@ def _scores(
     unjudged: bool = False,
     edited: bool = False,
     scoring: str = NO_MODEL,
-) -> list[str]:
-    """The scores that were computed, in plain words; those an edit made pending; one line
-    for those that were not computed, saying how to get them (``scoring``)."""
+) -> tuple[list[str], list[str]]:
+    """The scores that were computed, one plain line each; those an edit made pending;
+    those that were not computed, saying how to get them (``scoring``), on the heading's
+    line; and the measurement details, for the card's details."""
     shown, unscored, details = [], [], []
     if judged is not None:
         shown.append(f"- {_referee(judged, len(report.segments))}")
@@ -146,20 +232,17 @@ def _scores(
         if scores is not None:
             details = [f"- {rendered(line)}" for line in detail_lines(scores)]
     if not shown:
-        return ["", f"**Scores**: not computed — {scoring}"]
+        return ["", f"**Scores**: not computed — {scoring}"], details
     missing = [f"{', '.join(unscored)}: {scoring}"] if unscored else []
     if judged is None and not unjudged:
         missing.append("consistency: the model judge runs on save")
-    return [
-        "",
-        "**Scores**",
-        *shown,
-        *([f"- Not computed — {'; '.join(missing)}"] if missing else []),
-        *(["", "---", DETAILS, *details] if details else []),
-    ]
+    # What was not computed shares the heading's line: a line less in a card at its cap.
+    gaps = f". Not computed — {'; '.join(missing)}" if missing else ""
+    return ["", f"**Scores** {SCALE}{gaps}", *shown], details
 
 
-DETAILS = "*Measurement details* (the terms of `docfact score --json`)"
+SCALE = "(0 to 1, higher is better)"
+DETAILS = "**Measurement details** (the terms of `docfact score --json`)"
 
 
 _PENDING_VERDICTS = "pending: judged again on save (the function changed since)"
@@ -228,8 +311,16 @@ def _where(evidence: Evidence) -> str:
     return f"{Path(evidence.path).name}:{evidence.line}" if evidence.path else "external"
 
 
-def _finding_line(finding: Finding) -> str:
-    return f"**{finding.code}** ({finding.criterion}): {rendered(finding.message)}"
+# The scores' findings: the card's scores say the rest (the full message is in the details).
+SCORE_CODES = frozenset({"DF304", "DF305"})
+
+
+def _finding_line(finding: Finding, short: bool = False) -> str:
+    """A finding as a line; ``short``: a score's finding cut to its first clause."""
+    message = finding.message
+    if short and finding.code in SCORE_CODES:
+        message = message.split(" (", 1)[0]
+    return f"**{finding.code}** ({finding.criterion}): {rendered(message)}"
 
 
 def _overlaps(a: Span, b: Span) -> bool:

@@ -1,6 +1,7 @@
-"""The scores in plain words: one line each, saying what was measured, what good looks
-like and what to do when it is low. The measurement's own terms (FuncSim, SLOR, P2, tau)
-are kept for the card's last part (``detail_lines``) and ``docfact score --json``."""
+"""The scores in plain words: one short line each (a hover that scrolls is not read), saying
+what was measured and what to do when it is low; 0 to 1, higher is better (the card says it
+once). The measurement's own terms (FuncSim, SLOR, P2, tau) and a counterexample are kept
+for the card's details (``detail_lines``) and ``docfact score --json``."""
 
 from __future__ import annotations
 
@@ -23,19 +24,12 @@ _SHORTER = re.compile(r"one (\d+)% shorter")
 
 
 def sonar_lines(result: SonarResult) -> list[str]:
-    lines = [
+    return [
         _correctness(result.correctness),
         _abstraction(result.abstraction),
         _conciseness(result.conciseness),
         _fluency(result.fluency),
     ]
-    example = result.counterexample
-    if example is not None:
-        lines.append(
-            f"Where they differ: for `{example.input}` yours {example.original}; "
-            f"the code written from the docstring {example.candidate}"
-        )
-    return lines
 
 
 def _not_measured(name: str, measure: Measure) -> str:
@@ -49,27 +43,21 @@ def _correctness(measure: Measure) -> str:
     value = measure.value
     if measure.approximate:
         return (
-            f"Correctness ≈{value:.2f}: your function could not be run here, so code written "
-            "from the docstring was compared with it by shape, not by behaviour"
+            f"Correctness ≈{value:.2f}: compared by shape only (your function could not run here)"
         )
     cases = inputs_differed(measure)
+    written = "code written from this docstring"
     if cases is None:
-        said = f"code written from this docstring behaved like yours ({value:.0%} of inputs)"
+        said = f"{written} behaved like yours on {value:.0%} of inputs"
     else:
         differed, total = cases
         said = (
-            f"code written from this docstring behaved like yours on {total - differed} "
-            f"of {total} inputs"
+            f"{written} behaved like yours on {total - differed} of {total} inputs"
             if differed == 0
-            else f"code written from this docstring behaved differently on {differed} "
-            f"of {total} inputs"
+            else f"{written} differed on {differed} of {total} inputs"
         )
-    advice = (
-        " — the docstring may miss a case or say something the code does not do"
-        if value < LOW_CORRECTNESS
-        else ""
-    )
-    return f"Correctness {value:.2f}: {said}{advice} (1.00 is best)"
+    # Below LOW_CORRECTNESS it is also a DF304 finding, which says where they differ.
+    return f"Correctness {value:.2f}: {said}"
 
 
 def _abstraction(measure: Measure) -> str:
@@ -78,15 +66,11 @@ def _abstraction(measure: Measure) -> str:
     value = measure.value
     # Programs that differ show a docstring leaving the how to the code; alike ones, one
     # that pins it down.
-    meaning = (
-        "so it says what the function does and leaves how to the code"
-        if value >= LOW_ABSTRACTION
-        else "so it pins down how the code works, step by step: "
-        'try the code action "Describe more abstractly"'
-    )
+    if value >= LOW_ABSTRACTION:
+        return f"Abstraction {value:.2f}: it says what the function does and leaves how to the code"
     return (
-        f"Abstraction {value:.2f}: programs written from this docstring differ from each "
-        f"other by {value:.0%}, {meaning} (higher is more abstract)"
+        f"Abstraction {value:.2f}: it pins down how the code works: "
+        'try the action "Describe more abstractly"'
     )
 
 
@@ -95,54 +79,47 @@ def _conciseness(measure: Measure) -> str:
         return _not_measured("Conciseness", measure)
     shorter = _SHORTER.search(measure.how)
     if shorter is None:
-        return (
-            f"Conciseness {measure.value:.2f}: no shorter docstring kept the behaviour, "
-            "so every part of it counts (1.00 is best)"
-        )
+        return f"Conciseness {measure.value:.2f}: no shorter docstring kept the behaviour"
     return (
-        f"Conciseness {measure.value:.2f}: a docstring {shorter.group(1)}% shorter kept the "
-        "behaviour — some of it may be unnecessary (1.00 is best)"
+        f"Conciseness {measure.value:.2f}: one {shorter.group(1)}% shorter kept the behaviour: "
+        "some of it may be unneeded"
     )
 
 
 def _fluency(measure: Measure) -> str:
     if measure.value is None:
         return _not_measured("Fluency", measure)
-    advice = " — write it in whole sentences" if measure.value < LOW_FLUENCY else ""
-    return (
-        f"Fluency {measure.value:.2f}: how much it reads like well-written docstring prose"
-        f"{advice} (0 is word salad, 1 fluent)"
-    )
+    if measure.value < LOW_FLUENCY:
+        return f"Fluency {measure.value:.2f}: reads unlike docstring prose: write whole sentences"
+    return f"Fluency {measure.value:.2f}: reads like well-written docstring prose"
 
 
 def understandability_lines(scores: FunctionScores) -> list[str]:
-    """SSC: whether a model reading the code summarises it the same way each time."""
+    """SSC: whether a model reading the code summarises it the same way each time (and,
+    when it is low, whether what it reads is what the docstring says)."""
     p1 = scores.ssc
     if p1 is None or p1.value is None:
         return [f"Understandability: not measured ({scores.ssc_error or 'no summaries'})"]
-    read = f"a model's {p1.k} summaries of your code agree with each other at {p1.value:.2f}"
+    summaries = f"{p1.k} model summaries of your code"
     if p1.label is None or not math.isfinite(p1.tau):
-        line = (
-            f"Understandability {p1.value:.2f}: {read}; not yet rated High or Low "
-            f"(score more functions of this project: {p1.calibrated_over} so far)"
-        )
+        line = f"Understandability {p1.value:.2f}: how alike {summaries} are (not rated yet)"
     elif p1.label == "high":
-        line = f"Understandability: High — {read}, as much as most of this project's"
+        line = (
+            f"Understandability High ({p1.value:.2f}): {summaries} agree, as for most of "
+            "the project"
+        )
     else:
         line = (
-            f"Understandability: Low — {read}, less than most of this project's: the code is "
-            "hard to read, so the docstring matters more"
+            f"Understandability Low ({p1.value:.2f}): {summaries} disagree: "
+            "the docstring matters more"
         )
     lines = [line]
     p2 = scores.docstring_similarity
-    if p2 is not None and p2.value is not None:
-        agree = " — the docstring may describe something else" if p2.label == "low" else ""
+    if p2 is not None and p2.value is not None and p2.label == "low":
         lines.append(
-            f"What a model reads in the code matches the docstring at {p2.value:.2f}{agree}"
+            f"The docstring matches what a model reads in the code at {p2.value:.2f} only: "
+            "it may describe something else"
         )
-    judged = scores.judged
-    if judged is not None and judged.share is not None:
-        lines.append(f"The model judged {judged.share:.0%} of its summaries of the code correct")
     return lines
 
 
@@ -150,10 +127,10 @@ def consistency_line(score: float, sentences: int, criteria: int, missing: int) 
     checks = sentences * criteria - missing  # the verdicts the score is made of
     agreed = round(score * checks)
     gaps = f" ({missing} verdicts missing)" if missing else ""
-    advice = " — see the findings above" if agreed < checks else ""
+    advice = ": see the findings" if agreed < checks else ""
     return (
         f"Consistency {score:.2f}: the model judge found {agreed} of {checks} checks of your "
-        f"sentences (name, type, behaviour, context) true of the code{gaps}{advice}"
+        f"sentences true{gaps}{advice}"
     )
 
 
@@ -162,6 +139,12 @@ def detail_lines(scores: FunctionScores) -> list[str]:
     part): what SONAR's ``how`` says of the measured ones, SSC's proxies and calibration."""
     lines = []
     sonar = scores.sonar
+    example = sonar.counterexample if sonar is not None else None
+    if example is not None:
+        lines.append(
+            f"Where they differ: for `{example.input}` yours {example.original}; "
+            f"the code written from the docstring {example.candidate}"
+        )
     if sonar is not None:
         named = (
             ("Correctness", sonar.correctness),
@@ -182,7 +165,9 @@ def detail_lines(scores: FunctionScores) -> list[str]:
         lines.append(f"SSC (P1): BERTScore agreement of {p1.k} summaries {p1.value:.2f}; {cut}")
     p2 = scores.docstring_similarity
     if p2 is not None and p2.value is not None:
-        lines.append(f"P2: docstring against the summaries {p2.value:.2f}")
+        lines.append(
+            f"P2: docstring against the summaries {p2.value:.2f} ({p2.label or 'unrated'})"
+        )
     judged = scores.judged
     if judged is not None and judged.share is not None:
         lines.append(f"P3: summaries judged correct {judged.share:.0%}")

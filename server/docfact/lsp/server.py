@@ -56,6 +56,7 @@ class DocfactServer(LanguageServer):
         self.push_model_findings = False
         self.config_error_shown: str | None = None
         self.initial_settings: dict = {}  # the initializationOptions' docfact section
+        self.hover_details = False  # the client shows the card's details by a command link
         self.index_task: asyncio.Future | None = None
         self.judge = EditorJudge(self)
         self.scorer = EditorScorer(self)
@@ -335,6 +336,7 @@ def initialize(ls: DocfactServer, params: types.InitializeParams) -> None:
     watch_client(params.process_id)
     ls.initial_settings = _section(params.initialization_options)
     ls.state.trust(params.initialization_options, ls.warn_once)
+    ls.hover_details = hover.shows_details(params.initialization_options)
     try:
         ls.state.set_editor_settings(ls.initial_settings)
     except ConfigError as error:
@@ -717,8 +719,30 @@ async def on_hover(ls: DocfactServer, params: types.HoverParams) -> types.Hover 
         return None
     mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
     return hover.card(
-        state, mapper, mapper.offset(params.position), ls.state.evidence, ls.scoring_note(uri)
+        state,
+        mapper,
+        mapper.offset(params.position),
+        ls.state.evidence,
+        ls.scoring_note(uri),
+        details_for=uri if ls.hover_details else None,
     )
+
+
+@server.command(hover.DETAILS_COMMAND)
+async def card_details(ls: DocfactServer, *arguments: object) -> str | None:
+    """The details of the hover card at ``[uri, line, character]``, as markdown (the VS Code
+    extension shows them in an editor tab: its hover cannot unfold them)."""
+    if len(arguments) != 3:
+        return None
+    uri, line, character = arguments
+    if not (isinstance(uri, str) and isinstance(line, int) and isinstance(character, int)):
+        return None
+    state = await ls.current_state(uri)
+    if state is None:
+        return None
+    mapper = PositionMapper(state.analysis.lines, ls.workspace.position_encoding)
+    offset = mapper.offset(types.Position(line=line, character=character))
+    return hover.details(state, offset, ls.state.evidence, ls.scoring_note(uri))
 
 
 @server.feature(

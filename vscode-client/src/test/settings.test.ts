@@ -10,18 +10,18 @@ function inspector(values: Record<string, Inspected>) {
 describe("initializationOptions", () => {
   it("carries workspace trust beside the settings, never inside them", () => {
     const options = initializationOptions(inspector({ "llm.model": { globalValue: "openai/m" } }), true);
-    assert.deepEqual(options, { docfact: { llm: { model: "openai/m" } }, trustedWorkspace: true, hoverHtml: true });
+    assert.deepEqual(options, { docfact: { llm: { model: "openai/m" } }, trustedWorkspace: true, hoverDetailsCommand: true });
   });
 });
 
 describe("the project's interpreter", () => {
   it("is told to the server beside the settings in a trusted workspace", () => {
     const options = initializationOptions(inspector({}), true, " /w/.venv/bin/python ");
-    assert.deepEqual(options, { docfact: { projectPython: "/w/.venv/bin/python" }, trustedWorkspace: true, hoverHtml: true });
+    assert.deepEqual(options, { docfact: { projectPython: "/w/.venv/bin/python" }, trustedWorkspace: true, hoverDetailsCommand: true });
   });
 
   it("is never told for an untrusted workspace (it is the repository's program)", () => {
-    assert.deepEqual(initializationOptions(inspector({}), false, "/w/.venv/bin/python"), { docfact: {}, trustedWorkspace: false, hoverHtml: true });
+    assert.deepEqual(initializationOptions(inspector({}), false, "/w/.venv/bin/python"), { docfact: {}, trustedWorkspace: false, hoverDetailsCommand: true });
   });
 });
 
@@ -37,7 +37,7 @@ describe("a relative cacheDir", () => {
 describe("toServerSettings", () => {
   it("sends nothing when nothing is set (the project's pyproject.toml decides)", () => {
     assert.deepEqual(toServerSettings(inspector({})), {});
-    assert.deepEqual(initializationOptions(inspector({}), false), { docfact: {}, trustedWorkspace: false, hoverHtml: true });
+    assert.deepEqual(initializationOptions(inspector({}), false), { docfact: {}, trustedWorkspace: false, hoverDetailsCommand: true });
   });
 
   it("translates explicit values, nesting llm.*", () => {
