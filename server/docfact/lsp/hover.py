@@ -39,10 +39,10 @@ def card(
     docstring that a finding flags (a clean word of a docstring has no card).
     ``details_for``: the document's uri when the client shows the card's details with
     ``SHOW_DETAILS`` (a link ends the card); else they follow a rule."""
-    report = _report_at(state.analysis.units, offset)
-    if report is None:
+    found = _unit_at(state, offset)
+    if found is None:
         return None
-    findings = [f for f in state.all_findings if f.symbol == report.symbol]
+    report, findings = found
     if _inside(report.unit.name_span, offset):
         over = report.unit.name_span
     else:
@@ -71,12 +71,19 @@ def details(
 ) -> str | None:
     """The details of the card of the definition at ``offset`` (what ``SHOW_DETAILS``
     shows), as markdown, under the card's heading."""
+    found = _unit_at(state, offset)
+    if found is None:
+        return None
+    first, more = _parts(*found, state, evidence_for, scoring)
+    return "\n".join([first[0], "", *more])
+
+
+def _unit_at(state: DocumentState, offset: int) -> tuple[UnitAnalysis, list[Finding]] | None:
+    """The documented definition at ``offset`` (its name or docstring) with its findings."""
     report = _report_at(state.analysis.units, offset)
     if report is None:
         return None
-    findings = [f for f in state.all_findings if f.symbol == report.symbol]
-    first, more = _parts(report, findings, state, evidence_for, scoring)
-    return "\n".join([first[0], "", *more])
+    return report, [f for f in state.all_findings if f.symbol == report.symbol]
 
 
 def _parts(
