@@ -173,8 +173,11 @@ def changed_line(programs: dict[str, str | None]) -> str:
     """The faithful line the mutant changed, and how: "a < b -> a >= b"."""
     before = ast.unparse(ast.parse(programs["faithful"] or "")).splitlines()
     after = (programs["mutant"] or "").splitlines()
-    pair = next(((b, a) for b, a in zip(before, after) if b != a), ("", ""))
-    return f"{pair[0].strip()} -> {pair[1].strip()}"[:160]
+    pair = next(((b.strip(), a.strip()) for b, a in zip(before, after) if b != a), ("", ""))
+    if len(pair[0]) > 70:  # a long line: around where the two differ
+        start = max(0, next((i for i, (x, y) in enumerate(zip(*pair)) if x != y), 0) - 30)
+        pair = (f"...{pair[0][start : start + 60]}...", f"...{pair[1][start : start + 60]}...")
+    return f"{pair[0]} -> {pair[1]}"
 
 
 def report(units, labels: dict[str, str], results, programs, analysis_s: float) -> str:
@@ -288,6 +291,12 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=100, help="generated inputs per comparison")
     parser.add_argument("--limit", type=int, help="score N functions per package, drawn at random")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        help="score only the functions whose symbol contains one of these (the mutants are"
+        " drawn as in the whole run, so a miss can be looked at again alone)",
+    )
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
     with copied_project(arguments.modules) as (work, root):
@@ -310,6 +319,8 @@ def main() -> int:
                 "raising": raising_code(faithful),
                 "mutant": mutant_code(faithful, rng),
             }
+        if arguments.only:
+            units = [u for u in units if any(part in u[1].symbol for part in arguments.only)]
         with ScriptedServer(responder=writer) as server:
             results = asyncio.run(score_all(units, writer, server, work / "cache", arguments.cases))
         print(report(units, labels, results, writer.programs, analysis_s))

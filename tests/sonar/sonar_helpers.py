@@ -48,3 +48,23 @@ async def module_correctness(
         ssc=False,
     )
     return {r.unit.qualname: found[r.symbol].sonar.correctness for _, r in items}
+
+
+async def named_correctness(
+    project: Path, package: str, text: str, docstrings: dict, programs: dict, client, writer
+) -> dict:
+    """SONAR Correctness of the units of module ``package/package.py`` (content ``text``,
+    in a ``package_project``) that ``programs`` names (qualname -> the code the scripted
+    model writes for its docstring, ``docstrings``: qualname -> docstring), on 60 cases."""
+    written = {docstrings[name]: code for name, code in programs.items()}
+    path = project / package / f"{package}.py"
+    return await module_correctness(
+        path, text, f"{package}.{package}", written, set(programs), client, writer, 60
+    )
+
+
+def assert_all_score_one(found: dict, expected: dict) -> None:
+    """Every unit of ``expected`` was measured at 1.0 (qualname -> Measure in ``found``)."""
+    assert set(found) == set(expected)
+    for name, measured in found.items():
+        assert measured.value == 1.0 and not measured.approximate, (name, measured.how)

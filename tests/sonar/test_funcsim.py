@@ -231,6 +231,23 @@ def test_an_original_that_answers_differently_each_time_is_not_counted():
     assert why is not None and why.startswith("the function differs on each call")
 
 
+def test_fractions_compare_exactly_as_they_are_held():
+    """An unreduced fraction (``Fraction._add`` with one branch flipped) is not the reduced
+    one: its own ``==`` says so, as floats they were alike (issue 25)."""
+    result = run(
+        "from fractions import Fraction\ndef f(x: int):\n    return Fraction(2 * x, 2)\n",
+        "from fractions import Fraction\ndef f(x):\n    return Fraction(x, 1)\n",
+        "from fractions import Fraction\n"
+        "def f(x):\n    return Fraction(2 * x, 2, _normalize=False)\n",
+        "def f(x):\n    return float(x)\n",  # a number of the same value, as before
+    )
+    reduced, unreduced, as_float = result.results
+    assert reduced.value == 1.0 and as_float.value == 1.0
+    assert unreduced.value is not None and unreduced.value < 0.1
+    shown = unreduced.counterexample
+    assert shown is not None and shown.candidate != shown.original
+
+
 def test_objects_without_their_own_equality_compare_by_attributes():
     original = (
         "class Box:\n    def __init__(self, v):\n        self.v = v\n"

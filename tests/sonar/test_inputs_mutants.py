@@ -26,7 +26,7 @@ must score 1.0, the mutant below 0.99.
 """
 
 import pytest
-from sonar_helpers import module_correctness, package_project
+from sonar_helpers import assert_all_score_one, named_correctness, package_project
 
 MODULE = '''\
 """Days and pairs."""
@@ -225,18 +225,11 @@ def project(tmp_path):
 
 
 async def correctness(project, client, writer, programs):
-    docstrings = {DOCSTRINGS[name]: code for name, code in programs.items()}
-    path = project / "days" / "days.py"
-    return await module_correctness(
-        path, MODULE, "days.days", docstrings, set(programs), client, writer, 60
-    )
+    return await named_correctness(project, "days", MODULE, DOCSTRINGS, programs, client, writer)
 
 
 async def test_faithful_code_scores_one(project, client, writer):
-    found = await correctness(project, client, writer, FAITHFUL)
-    assert set(found) == set(FAITHFUL)
-    for name, measured in found.items():
-        assert measured.value == 1.0 and not measured.approximate, (name, measured.how)
+    assert_all_score_one(await correctness(project, client, writer, FAITHFUL), FAITHFUL)
 
 
 @pytest.mark.parametrize("name", sorted(MUTANT))

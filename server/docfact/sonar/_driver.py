@@ -4,11 +4,13 @@ text to the sandbox; nothing imports it).
 stdin: JSON {"nonce", "function", "original": program or null, "candidates": [program, ...],
 "params": [{"name", "keyword", "optional", "spec", "hint"}], "varargs": spec of each extra
 positional argument or null, "varkw": [names to pass through **kwargs], "constants": {"str",
-"int": the original's literals}, "cases" (wanted where the original returns), "case_s",
-"budget_s",
-"home": null or {"name", "path", "text", "is_package", "import_root", "qualname",
-"calls": [argument lists as source text], "instances": [expressions], "load_s"},
-"support_path": [folders to import hypothesis from when the interpreter has none]}.
+"int": the original's literals, "patterns": {"names", "regex"}: what may name or be a
+regular expression it matches with, "lines": whether it works line by line, "numerals":
+whether it reads numbers from text (``shapes.py``)}, "cases"
+(wanted where the original returns), "case_s", "budget_s", "home": null or {"name", "path",
+"text", "is_package", "import_root", "qualname", "calls": [argument lists as source text],
+"instances": [expressions], "load_s"}, "support_path": [folders to import hypothesis from
+when the interpreter has none]}.
 stdout, in two phases, each a line "SONAR-FUNCSIM " + nonce + " " + kind + " " + JSON:
 1. kind "original", written before any candidate is compiled: {"error", "stage",
    "environment" (true when what failed is this environment's, not the function's: a
@@ -77,6 +79,7 @@ _OMIT = object()  # an argument left out of a case
 _ANNOTATIONS = __future__.annotations
 ANY = {"t": "any"}
 _constants: dict = {"str": [], "int": []}  # the original's literals (see _generate)
+_shapes: dict = {}  # strategies for the shapes the body asks for (see _shape_strategies)
 _namespace: dict = {}  # the function's module, where "types" and "attrs" specs are resolved
 MARKER = "SONAR-FUNCSIM "
 _armed = False
@@ -527,6 +530,7 @@ def _generate(request, one_case, original):
         hypothesis.core.threadlocal._hypothesis_global_random = random.Random(0)
 
     _constants.update(request.get("constants") or {})
+    _shape_strategies(original, st)
     hints = _hints(original) if original is not None else {}
     if original is not None:  # the module's own types are built from the same leaves as the rest
         st.register_type_strategy(str, _strategy({"t": "str"}, st))
@@ -582,13 +586,20 @@ def _generate(request, one_case, original):
     )
     @given(cases)
     def differential(case):
-        one_case(case)
+        try:
+            one_case(case)
+        except Enough:
+            stopped.append(True)
+            raise
 
+    stopped: list = []
     try:
         differential()
     except Enough:
         return None
     except Exception as error:  # hypothesis gave up (or our comparison broke): say so
+        if stopped:  # hypothesis reports the case that stopped it, and its repr() raised
+            return None
         return f"input generation stopped: {type(error).__name__}: {error}"[:300]
     return None
 
@@ -637,8 +648,14 @@ def _instances(callee, params, st, state=()):
 
     positional = st.tuples(*(_strategy(p["spec"], st) for p in params if not p["keyword"]))
     keyword = st.fixed_dictionaries(
-        {p["name"]: _strategy(p["spec"], st) for p in params if p["keyword"]}
-    )
+        {  # one with a default left out at times, as in the cases: its default works
+            p["name"]: st.one_of(st.just(_OMIT), _strategy(p["spec"], st))
+            if p.get("optional")
+            else _strategy(p["spec"], st)
+            for p in params
+            if p["keyword"]
+        }
+    ).map(lambda drawn: {name: value for name, value in drawn.items() if value is not _OMIT})
     drawn = st.builds(build, positional, keyword)
     items = st.lists(st.tuples(st.integers(-50, 50), st.integers(-50, 50)), max_size=6)
     choices = [drawn, st.builds(filled, drawn, items)]
@@ -649,9 +666,19 @@ def _instances(callee, params, st, state=()):
         choices += [recipe, st.builds(filled, recipe, items)]
     built = _from_type(owner, st)
     choices += [built] if built is not None else []
-    if state:
-        choices.append(st.builds(_in_state, st.one_of(*choices), st.sampled_from(state)))
-    return st.one_of(*choices)
+    plain = st.one_of(*choices)
+    if not state:
+        return plain
+    # Half the instances in one of those states, each built (not None, made per call,
+    # which would lose the state): a state is one of many, and reached only here.
+    built_ones = st.one_of(*(c for c in choices if c is not choices[0] or callee.make is None))
+    return _either(st, st.builds(_in_state, built_ones, st.sampled_from(state)), plain)
+
+
+def _either(st, first, second):
+    """``first`` or ``second``, each half the time (``one_of`` would weigh each of their own
+    alternatives alike)."""
+    return st.booleans().flatmap(lambda chosen: first if chosen else second)
 
 
 def _in_state(instance, pair):
@@ -745,6 +772,8 @@ def _strategy(spec, st):
     if _constants["str"]:  # text made of the body's own literals among other characters
         pieces = st.one_of(st.sampled_from(_constants["str"]), st.text(ALPHABET, max_size=4))
         text = st.one_of(text, st.lists(pieces, max_size=10).map("".join))
+    if "text" in _shapes:  # text of the shapes the body looks for, half the time
+        text = _either(st, _shapes["text"], text)
     lengths = [n for n in _constants["int"] if 0 < n <= MAX_RUN]
     if lengths:  # ``width=70``, ``len(x) > 10``: as long as a limit, and one more or less
         size = st.sampled_from(lengths)
@@ -761,7 +790,9 @@ def _strategy(spec, st):
         "bytes": st.binary(max_size=12),
         "none": st.none(),
         "sized": st.one_of(st.lists(ints, max_size=8), text),
-        "callable": st.sampled_from(CALLABLES),
+        # half of them answering numbers: callbacks that give times, sizes and keys do
+        "callable": _either(st, st.just(_sum_of_numbers), st.sampled_from(CALLABLES)),
+        "shaped": _shapes.get("text", text),
         "any": st.one_of(
             ints, text, st.none(), st.booleans(), st.floats(), st.lists(ints, max_size=5)
         ),
@@ -778,6 +809,8 @@ def _strategy(spec, st):
         return st.sampled_from(ast.literal_eval(spec["src"]))
     if kind == "one_of":
         return st.one_of(*(_strategy(part, st) for part in spec["of"]))
+    if kind == "half":
+        return _either(st, *(_strategy(part, st) for part in spec["of"]))
     if kind == "list":
         items = st.lists(_strategy(spec["of"], st), max_size=8)
         if lengths:
@@ -797,9 +830,90 @@ def _strategy(spec, st):
     raise ValueError(f"unknown input spec {kind!r}")
 
 
+def _sum_of_numbers(*args):
+    """The sum of the numbers among ``args``: a callback whose answer is a number (a cache's
+    time to use, ``ttu(key, value, now)``: later than now for positive keys and values)."""
+    return sum(a for a in args if isinstance(a, (int, float)) and not isinstance(a, bool))
+
+
 # What a parameter the body calls is given (besides what else it may be): functions of one
 # argument or any, total on the probes a returned function is compared by.
-CALLABLES = (repr, str, bool, type, lambda *args: args)
+CALLABLES = (_sum_of_numbers, repr, str, bool, type, lambda *args: args)
+MAX_PATTERNS = 8
+INDENTS = ("", " ", "  ", "    ", "\t", " \t")
+DIGITS = re.compile(r"\\d|0-9")  # a pattern that matches digits: the text holds numbers
+
+
+def _shape_strategies(callee, st):
+    """The strategies for the shapes ``shapes.py`` found the body asking for, in ``_shapes``:
+    text its regular expressions match (search semantics: with text around it), lines
+    sharing an indentation (made of that text when there is some), numbers written as
+    text."""
+    _shapes.clear()
+    compiled = _patterns(_constants.get("patterns") or {}, callee)
+    drawn = []
+    for pattern in compiled:
+        try:
+            strategy = st.from_regex(pattern, alphabet=ALPHABET)
+            strategy.validate()  # a pattern needing characters outside the alphabet fails here
+        except Exception:
+            continue
+        drawn.append(strategy)
+    shaped = [st.one_of(*drawn)] if drawn else []
+    if _constants.get("lines") or any(p.flags & re.MULTILINE for p in compiled):
+        # lines sharing an indentation, some with more of their own, some blank
+        line = shaped[0] if shaped else st.text(ALPHABET, max_size=12)
+        own = st.tuples(st.sampled_from(INDENTS), st.one_of(line, st.just("")))
+        shaped.append(
+            st.builds(
+                lambda margin, rows: "\n".join(margin + indent + row for indent, row in rows),
+                st.sampled_from(INDENTS[1:]),
+                st.lists(own, min_size=1, max_size=5),
+            )
+        )
+    if _constants.get("numerals") or any(DIGITS.search(p.pattern) for p in compiled):
+        shaped.append(_numerals(st))
+    if shaped:
+        _shapes["text"] = st.one_of(*shaped)
+
+
+def _numerals(st):
+    """Numbers written as text: integers, decimals, exponents (``1.5e3``, ``-2E-2``),
+    ratios (``3/4``), with signs, underscores and surrounding space."""
+    digits = st.integers(0, 10**6).map(str)
+    sign = st.sampled_from(("", "-", "+"))
+    power = st.one_of(st.sampled_from((1, 2, 3, 6, 21)), st.integers(0, 30))
+    exponent = st.builds("{}{}{}".format, st.sampled_from("eE"), sign, power)
+    decimal = st.builds("{}.{}".format, digits, digits)
+    mantissa = st.one_of(digits, decimal, digits.map(lambda d: "." + d))
+    number = st.builds("{}{}{}".format, sign, mantissa, st.one_of(st.just(""), exponent))
+    ratio = st.builds("{}{}/{}".format, sign, digits, digits)
+    grouped = st.integers(1000, 10**9).map(lambda n: f"{n:_}")
+    floats = st.floats(allow_nan=False, allow_infinity=False).map(repr)
+    spaced = st.builds("{}{}{}".format, st.sampled_from(("", " ", "\t")), number, st.just(" "))
+    return st.one_of(number, ratio, grouped, floats, spaced)
+
+
+def _patterns(sources, callee):
+    """The compiled text patterns among the names the body reads (module globals, its
+    class's attributes) and the pattern text it gives to ``re``; at most ``MAX_PATTERNS``."""
+    base = _namespace.get("base") or {}
+    owner = getattr(callee, "owner", None)
+    found = []
+    for name in sources.get("names", ()):
+        value = base.get(name)
+        if value is None and isinstance(owner, type):
+            value = next((c.__dict__[name] for c in owner.__mro__ if name in c.__dict__), None)
+        if isinstance(value, re.Pattern) and isinstance(value.pattern, str) and value not in found:
+            found.append(value)
+    for text in sources.get("regex", ()):
+        try:
+            found.append(re.compile(text))
+        except (re.error, TypeError, ValueError, RecursionError):
+            continue
+    return found[:MAX_PATTERNS]
+
+
 MAX_RUN = 400  # the longest text or list made as long as one of the body's numbers
 RUN_CHARACTERS = ("a", "x", "-", "0")
 NEAR_NOW_DAYS = (0, 1, -1, 2, -2, 7, -7, 30, -30, 200, -200, 400, -400)
@@ -967,6 +1081,8 @@ def _tree(value, depth=0):
     if _is_number(value):
         if isinstance(value, numbers.Integral):
             return ["i", hex(int(value))]  # hex: no limit on the digits of a str()
+        if isinstance(value, numbers.Rational):  # exactly, as it holds them (-4/4 is not -1/1)
+            return ["q", hex(int(value.numerator)), hex(int(value.denominator))]
         if isinstance(value, numbers.Real):
             return ["f", repr(float(value))]
         number = complex(value)

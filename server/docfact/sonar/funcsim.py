@@ -23,9 +23,23 @@ from dataclasses import dataclass, replace
 from importlib import resources
 
 from . import outcomes, sandbox
-from .home import Home, docfact_support_path, function_at, takes_instance
-from .inputs import body_constants, parameter_specs, state_values, varargs_spec, varkw_names
+from .home import Home, class_at, docfact_support_path, function_at, takes_instance
+from .inputs import (
+    CALLABLE,
+    body_constants,
+    parameter_specs,
+    state_values,
+    varargs_spec,
+    varkw_names,
+)
 from .regenerate import function_node
+from .shapes import (
+    none_tested_state,
+    parses_numbers,
+    pattern_sources,
+    stored_and_called,
+    works_on_lines,
+)
 
 MARKER = "SONAR-FUNCSIM "  # _driver.MARKER
 BLOCKED = "the sandbox refused what the code does"
@@ -144,7 +158,7 @@ def funcsim_request(
     if home is not None and home_request is not None and takes_instance(home):
         params = params[1:]  # self or cls: the driver passes it
         home_request["init_params"] = _init_params(home)
-        home_request["state"] = state_values(node)
+        home_request["state"] = state_values(node) + none_tested_state(node)
     return {
         "function": function,
         "original": original,
@@ -152,7 +166,12 @@ def funcsim_request(
         "params": params,
         "varargs": varargs_spec(node),
         "varkw": varkw_names(node),
-        "constants": body_constants(node),
+        "constants": {
+            **body_constants(node),
+            "patterns": pattern_sources(node),
+            "lines": works_on_lines(node),
+            "numerals": parses_numbers(node),
+        },
         "cases": cases,
         "case_s": max(0.1, min(1.0, time_limit_s / 40)),  # per call; a hang costs little
         "budget_s": time_limit_s,
@@ -170,7 +189,15 @@ def _init_params(home: Home) -> list[dict]:
     from, besides the recipes of the project that build one."""
     owner = home.qualname.rpartition(".")[0]
     init = function_at(home.text, owner + ".__init__") or function_at(home.text, owner + ".__new__")
-    return parameter_specs(init)[1:] if init is not None else []
+    if init is None:
+        return []
+    specs = parameter_specs(init)[1:]
+    cls = class_at(home.text, owner)
+    called = stored_and_called(init, cls) if cls is not None else set()
+    for spec in specs:  # ``self.__ttu = ttu`` and ``self.__ttu(k, v, now)``: a function
+        if spec["name"] in called:
+            spec["spec"] = CALLABLE
+    return specs
 
 
 def run_request(

@@ -581,6 +581,18 @@ def docfact_support_path() -> list[str]:
 
 def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The definition ``qualname`` ("Class.method", "function") names in module ``text``."""
+    scope = definition_at(text, qualname)
+    return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def class_at(text: str, qualname: str) -> ast.ClassDef | None:
+    """The class ``qualname`` names in module ``text``."""
+    scope = definition_at(text, qualname)
+    return scope if isinstance(scope, ast.ClassDef) else None
+
+
+def definition_at(text: str, qualname: str) -> ast.AST | None:
+    """The function or class definition ``qualname`` names in module ``text``."""
     try:
         scope: ast.AST | None = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -597,7 +609,7 @@ def function_at(text: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunction
         )
         if scope is None:
             return None
-    return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return scope
 
 
 def _members(scope: ast.AST | None) -> list[ast.stmt]:

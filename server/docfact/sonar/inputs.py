@@ -4,11 +4,13 @@ from its annotation, its default value and how the body uses it.
 A spec is plain JSON (it crosses into the sandbox, where ``_driver.py`` turns it into a
 hypothesis strategy): {"t": "int"}, {"t": "list", "of": spec}, {"t": "dict", "k": spec,
 "v": spec}, {"t": "tuple", "items": [spec, ...]}, {"t": "one_of", "of": [spec, ...]},
-{"t": "literal", "src": "repr of a default"}, {"t": "choice", "src": "repr of a tuple of
-values"} (the literals the body compares the parameter with: a ``method`` that must be one
-of three names gets those names, not only random text); leaf kinds are int, float, number,
-bool, str, bytes, none, sized, any, callable (a few functions: for a parameter the body calls or
-tests with ``callable``).
+{"t": "half", "of": [spec, spec]} (the first half the time: the types an ``isinstance``
+test names, an object having the attributes the body reads), {"t": "literal", "src": "repr
+of a default"}, {"t": "choice", "src": "repr of a tuple of values"} (the literals the body
+compares the parameter with: a ``method`` that must be one of three names gets those
+names, not only random text); leaf kinds are int, float, number, bool, str, bytes, none,
+sized, any, callable (a few functions: for a parameter the body calls or tests with
+``callable``), shaped (text of the shapes the body looks for, ``shapes.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import ast
 INT, FLOAT, NUMBER, BOOL, STR = ({"t": t} for t in ("int", "float", "number", "bool", "str"))
 BYTES, NONE, SIZED, ANY = ({"t": t} for t in ("bytes", "none", "sized", "any"))
 CALLABLE = {"t": "callable"}
+SHAPED = {"t": "shaped"}  # text of the shapes the body looks for (``shapes.py``), else any
 
 _NAMED = {
     "int": INT,
@@ -301,7 +304,7 @@ def name_spec(name: str) -> dict | None:
     bare = name.lstrip("_").lower()
     if bare in _TEXT_NAMES or bare.endswith(("_text", "_name", "_str", "_prefix")):
         return STR
-    if bare in _INT_NAMES or bare.endswith(("_len", "_count", "_index", "_size", "_width")):
+    if bare in _INT_NAMES or bare.endswith(("len", "count", "_index", "size", "width")):
         return INT
     if bare in _TEXT_LIST_NAMES or bare.endswith(("_lines", "_words", "_chunks", "_names")):
         return {"t": "list", "of": STR}
@@ -365,28 +368,35 @@ def compared_values(name: str, function: ast.AST) -> list[object]:
     return found[:MAX_CHOICES]
 
 
-def state_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
-    """[attribute, repr of a value] pairs for the attributes of ``self`` a method compares with
-    literals (``self.debug >= 1``: 0, 1, 2), so that instances are also tried in the states
-    those comparisons guard, which the constructor may never set."""
+def compared_attributes(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> list[tuple[ast.Compare, str, str]]:
+    """(comparison, attribute, name of ``self``) for each attribute of ``self`` a method's
+    comparisons read (``self.debug >= 1``, ``self.max_lines is None``)."""
     positional = [*function.args.posonlyargs, *function.args.args]
     if not positional:
         return []
     owner = positional[0].arg
+    return [
+        (node, side.attr, owner)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Compare)
+        for side in [node.left, *node.comparators]
+        if isinstance(side, ast.Attribute)
+        and isinstance(side.value, ast.Name)
+        and side.value.id == owner
+    ]
+
+
+def state_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+    """[attribute, repr of a value] pairs for the attributes of ``self`` a method compares with
+    literals (``self.debug >= 1``: 0, 1, 2), so that instances are also tried in the states
+    those comparisons guard, which the constructor may never set."""
     found: list[list] = []
-    for node in ast.walk(function):
-        if not isinstance(node, ast.Compare):
-            continue
-        sides = [node.left, *node.comparators]
-        for side in sides:
-            if (
-                isinstance(side, ast.Attribute)
-                and isinstance(side.value, ast.Name)
-                and side.value.id == owner
-            ):
-                for value in compared_values(side.attr, _as_names(node, owner)):
-                    if [side.attr, repr(value)] not in found:
-                        found.append([side.attr, repr(value)])
+    for node, attribute, owner in compared_attributes(function):
+        for value in compared_values(attribute, _as_names(node, owner)):
+            if [attribute, repr(value)] not in found:
+                found.append([attribute, repr(value)])
     return found[:MAX_CHOICES]
 
 
@@ -409,6 +419,23 @@ def isinstance_types(name: str, function: ast.AST) -> list[str]:
     """The types the body tests ``name`` against (``isinstance(value, dt.timedelta)``,
     ``isinstance(b, (int, Fraction))``), as source text: the branch each guards is reached
     only by a value of that type, which nothing else would draw."""
+    return [t for t in _tested_types(name, function) if t not in _NAMED][:MAX_CHOICES]
+
+
+def isinstance_leaves(name: str, function: ast.AST) -> list[dict]:
+    """The specs of the built-in types the body tests ``name`` against
+    (``isinstance(numerator, str)`` in a constructor that otherwise takes numbers: text,
+    which its parser's branch needs)."""
+    found: list[dict] = []
+    for text in _tested_types(name, function):
+        spec = _NAMED.get(text)
+        if spec is not None and spec != ANY and spec not in found:
+            found.append(spec)
+    return found
+
+
+def _tested_types(name: str, function: ast.AST) -> list[str]:
+    """The types ``isinstance(name, ...)`` tests in the body, as source text."""
     found: list[str] = []
     for node in ast.walk(function):
         if (
@@ -422,9 +449,9 @@ def isinstance_types(name: str, function: ast.AST) -> list[str]:
             for kind in kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]:
                 if isinstance(kind, (ast.Name, ast.Attribute)):
                     text = ast.unparse(kind)
-                    if text not in found and text not in _NAMED:
+                    if text not in found:
                         found.append(text)
-    return found[:MAX_CHOICES]
+    return found
 
 
 def is_called(name: str, function: ast.AST) -> bool:
@@ -440,6 +467,22 @@ def is_called(name: str, function: ast.AST) -> bool:
             and node.args
             and isinstance(node.args[0], ast.Name)
             and node.args[0].id == name
+        ):
+            return True
+    return False
+
+
+def is_matched(name: str, function: ast.AST) -> bool:
+    """Whether the body matches ``name`` against a regular expression
+    (``_RATIONAL_FORMAT.match(numerator)``, ``re.sub(p, "", text)``): it is text of the
+    pattern's shape the body is written for, which random text seldom is."""
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _REGEX_METHODS
+            and any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+            and _tail(node.func.value) not in ("str", "bytes")
         ):
             return True
     return False
@@ -465,6 +508,15 @@ def attributes_read(name: str, function: ast.AST) -> list[str]:
         ):
             found.append(node.attr)
     return found[:MAX_CHOICES]
+
+
+def _names_a_function(default: ast.expr | None) -> bool:
+    """Whether a default names what is most likely a function: a lowercase name or dotted
+    name (``time.monotonic``, ``keys.hashkey``), not a constant (``DEFAULT_SIZE``)."""
+    if not isinstance(default, (ast.Name, ast.Attribute)):
+        return False
+    name = _tail(default)
+    return name.islower() and not name.startswith("__")
 
 
 def _plain(value: object) -> bool:
@@ -506,6 +558,8 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
             or (named == STR and spec == NUMBER)
         ):
             spec = named  # a list the body indexes, ``prefix + line``: the name says what
+        if _names_a_function(default):  # ``timer=time.monotonic``: another function too
+            spec = _one_of([CALLABLE, spec or ANY])
         literal = default_spec(default)
         if literal is not None:
             spec = _one_of([literal, spec or literal["kind"]])
@@ -513,13 +567,18 @@ def parameter_specs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[di
         if values:
             spec = _one_of([{"t": "choice", "src": repr(tuple(values))}, spec or ANY])
         tested = isinstance_types(arg.arg, function)
-        if tested:
-            spec = _one_of([{"t": "types", "src": tested}, spec or ANY])
+        tested_specs: list[dict | None] = [{"t": "types", "src": tested}] if tested else []
+        tested_specs += isinstance_leaves(arg.arg, function)
+        tested_spec = _one_of(tested_specs) if tested_specs else None
+        if tested_spec is not None:  # each type tested is a branch: half the values are one
+            spec = {"t": "half", "of": [tested_spec, spec or ANY]}
         if is_called(arg.arg, function):
             spec = _one_of([CALLABLE, spec or ANY])
         read = attributes_read(arg.arg, function)
-        if read:
-            spec = _one_of([{"t": "attrs", "names": read}, spec or ANY])
+        if read:  # half the time an object having them: the body is written for one
+            spec = {"t": "half", "of": [{"t": "attrs", "names": read}, spec or ANY]}
+        if is_matched(arg.arg, function):  # ``_RATIONAL_FORMAT.match(numerator)``
+            spec = {"t": "half", "of": [SHAPED, spec or STR]}
         hint = arg.annotation is not None and not names_only_known_types(arg.annotation)
         found.append(
             {

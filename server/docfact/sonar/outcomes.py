@@ -1,23 +1,26 @@
 """SONAR's comparison of outcomes, done here, outside the sandbox: code under test never
 sees it, so no candidate can give itself a score (``_driver.py`` only reports outcomes).
 
-An outcome is {"k": "returned" | "raised" | "timeout" | "unsteady", "v": the value as a
-tree (``_driver._tree``) or the error, "p": what the call printed, "d": how it reads}.
-Trees are JSON lists whose first item is their kind: "b" None or a bool, "i" an int (hex),
-"f" a float (repr), "c" a complex, "s" text, "y" bytes, "l" a list or tuple (its type,
-items), "d" a dict (its type, sorted key-value pairs), "set", "t" a class or a nested
-function (its name), "o" an object by its attributes, "e" what an object with an equality
-of its own pickles to, "r" its text, "fn" a function returned, by what it does on fixed
-inputs (["ret", tree] or ["exc", error type] each, then ["attr", name, the same] for each
-of its own public attributes, called when callable), "h" a long tree's hash.
+An outcome is {"k": "returned" | "raised" | "timeout" | "unsteady", "v": the value as a tree
+(``_driver._tree``) or the error, "p": what the call printed, "d": how it reads}. Trees are
+JSON lists whose first item is their kind: "b" None or a bool, "i" an int (hex), "q" a
+rational (its numerator and denominator, hex), "f" a float (repr), "c" a complex, "s" text,
+"y" bytes, "l" a list or tuple (its type, items), "d" a dict (its type, sorted key-value
+pairs), "set", "t" a class or a nested function (its name), "o" an object by its attributes,
+"e" what an object with an equality of its own pickles to, "r" its text, "fn" a function
+returned, by what it does on fixed inputs (["ret", tree] or ["exc", error type] each, then
+["attr", name, the same] for each of its own public attributes, called when callable), "h" a
+long tree's hash.
 
 SONAR's rules: floats equal within relative tolerance 1e-9, NaN equals NaN, infinities
-exactly; the original returns and the candidate raises -> mismatch. A case where the
-original raises is not counted (``raised``, with the first such error): generated inputs
-often make it raise on every case, and "both raise" would give a body that always raises
-a perfect score. A case where the original runs out of time, or gives another outcome
-when called again (it reads the clock, a counter, ...), is discarded: it says nothing of
-the behaviour. A candidate that prints where the original prints nothing is not faulted.
+exactly; two rationals exactly, numerator and denominator as each holds them (a fraction
+left unreduced, -4/4, is not -1/1: its own ``==`` says so; as floats they were alike); the
+original returns and the candidate raises -> mismatch. A case where the original raises is
+not counted (``raised``, with the first such error): generated inputs often make it raise on
+every case, and "both raise" would give a body that always raises a perfect score. A case
+where the original runs out of time, or gives another outcome when called again (it reads
+the clock, a counter, ...), is discarded: it says nothing of the behaviour. A candidate that
+prints where the original prints nothing is not faulted.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import json
 import math
 from collections.abc import Sequence
 
-NUMBERS = ("i", "f", "c")
+NUMBERS = ("i", "q", "f", "c")
 AFTER = "<None; arguments after>"  # _driver.AFTER: the arguments of a function returning None
 DEPTH = 200
 BROKEN = (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError)
@@ -79,8 +82,8 @@ def _same_items(a: object, b: object, depth: int) -> bool:
 
 
 def _same_number(a: list, b: list) -> bool:
-    if a[0] == "i" and b[0] == "i":
-        return bool(int(a[1], 16) == int(b[1], 16))
+    if a[0] == b[0] and a[0] in ("i", "q"):
+        return bool([int(x, 16) for x in a[1:]] == [int(y, 16) for y in b[1:]])
     x, y = _number(a), _number(b)
     if isinstance(x, complex) or isinstance(y, complex):
         x, y = complex(x), complex(y)
@@ -93,6 +96,8 @@ def _number(tree: list) -> int | float | complex:
         return int(tree[1], 16)
     if tree[0] == "f":
         return float(tree[1])
+    if tree[0] == "q":
+        return int(tree[1], 16) / int(tree[2], 16)
     return complex(float(tree[1]), float(tree[2]))
 
 
@@ -117,6 +122,8 @@ def _render(tree: object, depth: int) -> str:
     try:
         if kind == "b":
             return repr(rest[0]) if rest[0] is not None else "None"
+        if kind == "q":
+            return f"{int(rest[0], 16)}/{int(rest[1], 16)}"
         if kind in NUMBERS:
             return repr(_number(tree)) if kind != "i" or len(rest[0]) < 40 else "<a large int>"
         if kind == "s":
