@@ -459,20 +459,3 @@ def test_tuples_as_alternatives_of_a_returns_type():
     '''
     assert codes(source) == []
     assert codes(source.replace("int, int or None, None", "str, str")) == [("DF202", "str, str")]
-
-
-def test_a_searched_reference_to_a_name_the_module_imports():
-    # alembic: ":class:`.MetaData`" where the module imports ``MetaData`` from sqlalchemy
-    # (not installed): Sphinx finds it in sqlalchemy's inventory; a project class
-    # ``Metadata`` one case away is no evidence against it.
-    source = '''
-        from toolkit.schema import MetaData
-
-        class Metadata:
-            """Our own."""
-
-        def compare(metadata: MetaData):
-            """Compare each :class:`.MetaData` and :class:`.Metadata`, not :class:`.Metdata`."""
-            return metadata
-    '''
-    assert codes(source, preview=True) == [("DF107", "Metdata")]

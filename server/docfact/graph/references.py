@@ -458,10 +458,6 @@ def _missing_relative(project: Project, parts: list[str]) -> Missing | None:
                 return None
     if parts[0] in UNIVERSAL_NAMES or _importable(parts[0]):
         return None
-    if project.binds(parts[0]) and not project.named(parts[0]):
-        # ``:class:`.Table``` where a file imports ``Table`` from a library: Sphinx finds
-        # it in that library's inventory; this interpreter may not have the library.
-        return None
     closest = nearest(parts[0], _project_names(project)) if len(parts) == 1 else None
     return Missing(None, parts[-1], "", closest)
 
