@@ -38,10 +38,12 @@ _JAVA_CLAIM = re.compile(
 # Defaults that stand for "nothing" rather than for the parameter's type.
 _NO_TYPE_DEFAULTS = frozenset({"None", "..."})
 # An empty container stands for "no items": ``keep=()`` of a parameter documented as a
-# list or a set, ``{}`` of one documented as a set (a common slip for ``set()``). It still
-# tells the kind of value: a default ``()`` is no ``dict``, and ``{}`` no ``list``.
+# list or a set, ``{}`` of one documented as a set (a common slip for ``set()``). ``()`` is
+# the immutable "nothing" of mappings too: ``dict(())`` and ``d.update(())`` take it as an
+# empty mapping (``handlers=()`` documented as a dict). Only ``{}`` still tells the kind:
+# it is no ``list``.
 _EMPTY_DEFAULTS = {
-    "()": ("tuple", "list", "set", "frozenset"),
+    "()": ("tuple", "list", "set", "frozenset", "dict"),
     "[]": ("list", "tuple", "set", "frozenset"),
     "set()": ("set", "frozenset", "list", "tuple"),
     "frozenset()": ("frozenset", "set", "list", "tuple"),
