@@ -26,3 +26,37 @@ def test_an_empty_tuple_default_is_an_empty_mapping():
         ("DF201", "list")
     ]
     assert codes(source.replace("handlers : dict", "handlers : int")) == [("DF201", "int")]
+
+
+def test_a_numpy_section_ends_at_a_heading_whose_underline_was_forgotten():
+    # kombu: an underlined "Arguments:" and then "Returns" with neither colon nor underline.
+    source = '''
+        def new_queue(queue, **kwargs):
+            """Ensure a queue exists.
+
+            Arguments:
+            ---------
+                queue (str): the queue name
+            Returns
+                str: the queue URL
+            """
+            return queue
+    '''
+    assert codes(source) == []
+    # A stale entry before the forgotten heading is still reported, and a parameter named
+    # like a section (lowercase, NumPy's own layout) is still an entry.
+    assert codes(source.replace("queue (str)", "name:")) == [("DF101", "name")]
+    notes = '''
+        def annotate(text):
+            """Annotate.
+
+            Parameters
+            ----------
+            text : str
+                The text.
+            notes
+                Notes to add.
+            """
+            return text
+    '''
+    assert codes(notes) == [("DF101", "notes")]

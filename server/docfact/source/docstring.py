@@ -596,11 +596,22 @@ class _Parser:
                 and k + 1 < j
                 and _UNDERLINE.match(self.lines[k + 1])
                 and not _ADORNMENT.match(self.lines[k])
-            ):
+            ) or self._unmarked_heading(k, j, indent):
                 return k
             else:
                 k += 1
         return j
+
+    def _unmarked_heading(self, k: int, j: int, indent: int) -> bool:
+        """A heading whose underline (or colon) was forgotten: a capitalised section name
+        alone on a line no more indented than the section's, with an indented body (kombu's
+        ``Returns`` after an underlined ``Arguments:``). Lowercase is a parameter's name
+        (``notes``), and so is anything followed by no indented line."""
+        line = self.lines[k].strip().rstrip(":")
+        if self.indents[k] > indent or not line[:1].isupper() or _norm(line) not in _SECTIONS:
+            return False
+        following = next((n for n in range(k + 1, j) if not self.blank[n]), None)
+        return following is not None and self.indents[following] > self.indents[k]
 
     def _section_body(self, kind: str, heading: str, i: int, j: int) -> None:
         if kind == "prose":
