@@ -44,6 +44,23 @@ def test_nan_equals_nan_and_infinities_are_exact():
     assert finite.value < 1.0
 
 
+# Adds one on finite numbers only: it agrees with ``x`` exactly on the NaN and infinities
+OFF_BY_ONE_WHEN_FINITE = "import math\ndef f(x):\n    return x + 1 if math.isfinite(x) else x\n"
+
+
+def test_floats_are_mostly_finite_so_a_change_on_ordinary_numbers_shows():
+    result = run("def f(x: float) -> float:\n    return x\n", OFF_BY_ONE_WHEN_FINITE)
+    assert result.results[0].value <= 0.2  # unbounded floats: about 0.7
+
+
+def test_a_list_of_floats_holds_the_same_mostly_finite_numbers():
+    result = run(
+        "def f(xs: list[float]) -> float:\n    return sum(xs)\n",
+        "import math\ndef f(xs):\n    return sum(xs) + all(map(math.isfinite, xs))\n",
+    )
+    assert result.results[0].value <= 0.4  # unbounded floats: about 0.8
+
+
 def test_cases_where_the_original_raises_are_not_counted_so_raising_always_scores_nothing():
     result = run(
         "def f(x: int):\n    raise ValueError(x)\n", "def f(x):\n    raise TypeError('no')\n"

@@ -172,8 +172,9 @@ def test_agreement_on_scripted_rows(server, writer, data, tmp_path, monkeypatch,
     ]
     by_id = {o.row.id_a: o for o in outcomes}
     assert by_id["row0_a"].score_a == 1.0 and by_id["row0_a"].score_b < 0.5
-    # the helper came along: the function ran (FuncSim), not compared structurally
-    assert by_id["row1_a"].score_a == 1.0 and by_id["row1_a"].score_b < 0.5
+    # the helper came along: the function ran (FuncSim), not compared structurally; the sum
+    # agrees with the norm on the short lists drawn often ([], [3.0]), so B scores about half
+    assert by_id["row1_a"].score_a == 1.0 > by_id["row1_a"].score_b
     assert not any(o.approximate for o in outcomes)
     assert by_id["row3_a"].score_a > 0.0 == by_id["row3_a"].score_b
     assert by_id["row4_a"].score_b is None and "B: not measurable" in by_id["row4_a"].note
