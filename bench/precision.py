@@ -37,8 +37,8 @@ unlabelled finding and every lost one. --todo prints the unlabelled findings as 
 bench/precision_labels.csv with verdict and reason left empty, followed by two columns for
 the labeller that are not stored: the finding's message and its sentence.
 
-Usage: python bench/precision.py CORPUS [--half dev|test|fresh|fresh2|fresh3|all] [--project NAME ...]
-           [--todo] [--judged true|false|unsure]
+Usage: python bench/precision.py CORPUS [--half dev|test|fresh|fresh2|fresh3|all]
+           [--project NAME ...] [--todo] [--judged true|false|unsure]
 """
 
 from __future__ import annotations

@@ -98,8 +98,9 @@ class Unit:
     has_bare_return: bool = False
     is_generator: bool = False
     raises: tuple[str, ...] = ()  # exception names raised directly in the body
-    # May raise what it did not create: a bare ``raise`` (Python), ``throw e`` or no body
-    # at all (Java: abstract, interface and native methods; implementations decide).
+    # May raise what it did not create: a bare ``raise`` or a value (``raise self.error``,
+    # Python), ``throw e`` or no body at all (Java: abstract, interface and native methods;
+    # implementations decide).
     reraises: bool = False
     calls: tuple[str, ...] = ()  # dotted names called in the body (``self.save``, ``os.path.join``)
     bases: tuple[str, ...] = ()  # of a class, as written

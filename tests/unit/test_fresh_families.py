@@ -60,3 +60,124 @@ def test_a_numpy_section_ends_at_a_heading_whose_underline_was_forgotten():
             return text
     '''
     assert codes(notes) == [("DF101", "notes")]
+
+
+def test_an_exception_raised_as_a_value_may_be_the_documented_one():
+    # kombu: ``raise self.error``, which the constructor sets to an ``HttpError(...)``.
+    source = '''
+        class HttpError(Exception):
+            """An HTTP error."""
+
+
+        class Response:
+            """A response."""
+
+            def __init__(self, code, error=None):
+                self.code = code
+                self.error = error or HttpError(code)
+
+            def raise_for_error(self):
+                """Raise if the request failed.
+
+                Raises:
+                    HttpError: if the code is an error.
+                """
+                if self.error:
+                    raise self.error
+    '''
+    assert codes(source) == []
+    # A class raised by name is no value: documenting another one is still reported.
+    assert codes(source.replace("raise self.error", "raise ValueError(self.code)")) == [
+        ("DF302", "HttpError")
+    ]
+
+
+def test_a_text_default_the_description_names_is_a_sentinel():
+    # fsspec: ``block_size="default"`` documented as an int, "'default' for class default".
+    source = '''
+        def open_file(path, block_size="default"):
+            """Open a file.
+
+            Parameters
+            ----------
+            path : str
+                Where the file is.
+            block_size : int
+                Buffer size for reading or writing, 'default' for class default.
+            """
+            return path, block_size
+    '''
+    assert codes(source) == []
+    # A text default the description does not name is still no int.
+    assert codes(source.replace(", 'default' for class default", "")) == [("DF201", "int")]
+
+
+def test_an_attribute_the_class_names_as_data_exists():
+    # kombu: ``:attr:`expires``` of a class whose table of names a base's ``__init__`` sets
+    # with ``setattr``; near ``_expires``, which the module defines.
+    source = '''
+        def _expires(value):
+            return value
+
+
+        class Object:
+            """A base setting the attributes its subclasses list."""
+
+            attrs = ()
+
+            def __init__(self, **kwargs):
+                for name, kind in self.attrs:
+                    setattr(self, name, kind(kwargs.get(name)))
+
+
+        class Queue(Object):
+            """A queue.
+
+            Arguments:
+                expires (float): See :attr:`expires`.
+            """
+
+            attrs = (("name", str), ("expires", float))
+    '''
+    assert codes(source) == []
+    # Quoted only in a docstring, the name is still no attribute.
+    no_table = source.replace('("expires", float)', '("ttl", float)')
+    assert codes(no_table.replace("See :attr:`expires`.", "See :attr:`expires`, 'expires'.")) == [
+        ("DF107", "expires")
+    ]
+
+
+def test_a_retired_parameter_is_still_taken_through_keywords():
+    # fsspec: "size_policy: this argument is deprecated", the keywords passed on to a base.
+    source = '''
+        class Base:
+            """A base."""
+
+            def __init__(self, **options):
+                self.options = options
+
+
+        class Files(Base):
+            """Files."""
+
+            def __init__(self, block_size=None, encoded=False, **storage_options):
+                """Make one.
+
+                Parameters
+                ----------
+                block_size: int
+                    Blocks to read.
+                size_policy: this argument is deprecated
+                storage_options: key-value
+                    Passed on.
+                """
+                super().__init__(**storage_options)
+                self.block_size = block_size
+                self.encoded = encoded
+    '''
+    assert codes(source) == []
+    # Without the note it is a stale entry; without **kwargs, passing it fails.
+    stale = source.replace(": this argument is deprecated", "")
+    assert codes(stale) == [("DF101", "size_policy")]
+    closed = source.replace(", **storage_options):", "):").replace("**storage_options", "")
+    assert ("DF101", "size_policy") in codes(closed)

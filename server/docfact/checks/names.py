@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..graph.facts import is_property
-from ..model import Docstring, Finding, Segment
+from ..model import DocEntry, Docstring, Finding, Segment
 from .context import CheckContext
 from .evidence import alike_in_scope
 from .kwargs import is_typo_of, keyword_fate, kwargs_use_of, reads_positionals
@@ -52,6 +52,12 @@ _HISTORY = re.compile(
     re.IGNORECASE,
 )
 _PASSIVE = frozenset({"is", "are", "be", "being", "get", "gets"})
+# A parameter's description that retires it: old callers may still pass it, and a function
+# with **kwargs still takes it.
+_RETIRED = re.compile(
+    r"\b(?:deprecated|ignored|unused|has no effect|no longer (?:used|supported|has any effect))\b",
+    re.IGNORECASE,
+)
 # An item of a version history ("* v1: `max_time_steps` raised to 500", "- 0.12.3: ..."):
 # it tells what changed then, in the names of then. A bare number needs three parts to be a
 # version ("- 0.5: ..." may list a parameter's values).
@@ -247,6 +253,8 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         condition = None
         if use is not None and name in use.read:
             continue  # read from **kwargs by name (a deprecated alias: ``kwargs.pop("quadsegs")``)
+        if kwargs is not None and _retired(entry):
+            continue  # "size_policy: this argument is deprecated": **kwargs still takes it
         if args is not None and _positional_through(ctx, args, name, closest):
             continue  # ``PColorMeshItem([x, y,] z)``: positional arguments taken as *args
         if (
@@ -282,6 +290,13 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             evidence=evidence,
             condition=condition,
         )
+
+
+def _retired(entry: DocEntry) -> bool:
+    """Whether the entry's text retires its parameter (NumPy style may put that text where
+    the type goes: "size_policy: this argument is deprecated")."""
+    told = (entry.type, entry.description)
+    return any(part is not None and _RETIRED.search(part.text) for part in told)
 
 
 def _positional_through(ctx: CheckContext, args: str, name: str, closest: str | None) -> bool:

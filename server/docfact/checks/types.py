@@ -105,6 +105,8 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             continue  # *args documents its items' type, not the tuple's
         if entry.type.text.strip() in _PLACEHOLDERS:
             continue
+        if parameter.annotation is None and _documented_sentinel(parameter.default, entry):
+            continue
         documented = parse_doc_type(entry.type.text)
         actual, described = _parameter_type(parameter)
         if not contradicts(documented, actual):
@@ -125,6 +127,16 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             fix=fix,
             evidence=evidence,
         )
+
+
+def _documented_sentinel(default: str | None, entry: DocEntry) -> bool:
+    """A text default that the entry's description names: ``block_size="default"`` with
+    "Buffer size, 'default' for the class default" stands for a value of another type."""
+    quoted = re.fullmatch(r"""[rRuU]?(['"])(\w[\w -]*)\1""", default or "")
+    if quoted is None or entry.description is None:
+        return False
+    word = re.escape(quoted.group(2))
+    return re.search(rf"(?<![\w-]){word}(?![\w-])", entry.description.text) is not None
 
 
 def _parameter_type(parameter: Parameter) -> tuple[TypeExpr | None, str]:

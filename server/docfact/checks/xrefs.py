@@ -10,6 +10,7 @@ real name as the fix.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 
@@ -62,6 +63,8 @@ def _check(ctx: CheckContext, reference: Reference, segment: Segment | None) -> 
     else:
         if not reference.relative and all(_bound(ctx, part) for part in parts):
             return None  # every part is a name the file binds: nothing the graph could add
+        if len(parts) == 1 and _written_as_text(ctx, target):
+            return None
         # A class name in an entry's type may be a library's: reported when misspelt only.
         kind = "typename" if reference.how == "type name" else "reference"
     shown = ("." if reference.relative else "") + target
@@ -117,6 +120,26 @@ def _bound(ctx: CheckContext, name: str) -> bool:
     return (
         name in ctx.referents.parameters or name in ctx.universal_names or name in ctx.bound_names
     )
+
+
+def _written_as_text(ctx: CheckContext, name: str) -> bool:
+    """Whether the class of the docstring writes ``name`` as a whole string in its code:
+    an attribute made from data (``attrs = (("expires", float), ...)`` that a base's
+    ``__init__`` sets with ``setattr``, ``getattr(self, "expires")``)."""
+    unit = ctx.unit
+    if unit.kind != "class":
+        owner = unit.qualname.rpartition(".")[0]
+        unit = next((u for u in ctx.module.units if u.qualname == owner), unit)
+    if unit.kind != "class":
+        return False
+    text = ctx.lines.text
+    code = [text[unit.span.start : unit.span.end]]
+    for within in [unit, *ctx.lookups.units_within(unit)]:  # their docstrings are prose
+        if within.docstring is not None:
+            literal = within.docstring.literal
+            code.append(text[literal.start : literal.end])
+    quoted = re.compile(rf"""(['"]){re.escape(name)}\1""")
+    return len(quoted.findall(code[0])) > sum(len(quoted.findall(part)) for part in code[1:])
 
 
 def _described(reference: Reference) -> str:

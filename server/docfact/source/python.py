@@ -519,7 +519,11 @@ class _Extractor:
                 exception = exception.child_by_field_name("function")
             if exception is not None and exception.type in ("identifier", "attribute"):
                 # ``error = Invalid(...)`` then ``raise error from caught``: what it made.
-                raises += made.get(self._text(exception), [self._text(exception)])
+                named = self._text(exception)
+                raises += made.get(named, [named])
+                # ``raise self.error``, ``raise exc``: a value, of a type the body does not say
+                value = named.rpartition(".")[2][:1].islower() and named not in made
+                reraises = reraises or (raise_node.named_children[0] is exception and value)
         return replace(
             unit,
             return_values=tuple(self._text(n) for n in returns),
