@@ -181,3 +181,19 @@ def test_a_retired_parameter_is_still_taken_through_keywords():
     assert codes(stale) == [("DF101", "size_policy")]
     closed = source.replace(", **storage_options):", "):").replace("**storage_options", "")
     assert ("DF101", "size_policy") in codes(closed)
+
+
+def test_yielding_control_is_no_claim_of_a_generator():
+    # scrapy (fresh3): an async function's summary "Yield control until the event loop has
+    # gone through its readers and writers." gives control up; it yields no values.
+    source = '''
+        async def process_pending_io(loop):
+            """Yield control until the event loop has gone through its readers."""
+            await loop.sleep(0)
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("Yield control until", "Yield execution to the loop until")) == []
+    # Yielding values from a function that has no ``yield`` is still reported.
+    assert codes(source.replace("Yield control until", "Yield the ready sockets once")) == [
+        ("DF306", "Yield")
+    ]

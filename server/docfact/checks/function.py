@@ -86,6 +86,12 @@ _CLAIM = re.compile(r"(?P<word>(?P<verb>Return|Yield)s?)\b(?!\s+(?:None|nothing)
 _GIVES_BACK = re.compile(
     r"Returns?\s+(?:[\w`'\".-]+\s+){1,6}?(?:back\s+)?(?:to|into)\s+(?:the|a|an|its|their|this|that)\b"
 )
+# "Yield control to the event loop": to yield control is to give it up (cooperative
+# multitasking), no claim about a generator.
+_GIVES_UP = re.compile(
+    r"Yields?\s+(?:control|execution|the\s+(?:CPU|processor|thread|event\s+loop)|to\s+the\b)",
+    re.IGNORECASE,
+)
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "__init_subclass__", "__post_init__"})
 
 
@@ -107,7 +113,7 @@ def summary_claims_missing_result(ctx: CheckContext) -> Iterator[Finding]:
     ):
         return
     claim = _CLAIM.match(summary.text)
-    if claim is None or _GIVES_BACK.match(summary.text):
+    if claim is None or _GIVES_BACK.match(summary.text) or _GIVES_UP.match(summary.text):
         return
     if unit.return_values or unit.name.startswith("test"):
         return  # returns something (even None, on purpose); a test describes what it tests
