@@ -10,12 +10,12 @@ from docfact.config import Settings
 from docfact.runner import check_paths
 
 
-def findings(root, files, folder="pkg"):
+def findings(root, files, folder="pkg", preview=True):
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
-    report = check_paths([root / folder], Settings(preview=True), root, None)
+    report = check_paths([root / folder], Settings(preview=preview), root, None)
     return sorted(
         (d["symbol"].rsplit(".", 1)[-1], d["code"], d["message"].split("`")[1])
         for d in report.diagnostics
@@ -547,3 +547,35 @@ def test_a_role_target_read_as_an_absolute_name_of_a_package_imported_from_outsi
         ''',
         },
     ) == [("add_transform", "DF107", "helpers.asist")]
+
+
+def test_a_public_name_is_no_near_miss_of_another_modules_private_one(tmp_path):
+    # boltons (fresh3): `:class:`file`` and `:meth:`file.seek`` (Python 2's file type) were
+    # "did you mean `_file`?", a private method of a class in another module.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/streams.py": '''
+        class SpooledBytes:
+            @property
+            def _file(self):
+                return None
+
+        class Buffer:
+            """A buffer."""
+        ''',
+        "pkg/loads.py": '''
+        def read_lines(stream):
+            """Read lines with the :meth:`file.seek` method of :class:`file` objects."""
+            return stream
+        ''',
+    }
+    # Without evidence the name is unknown: shown in preview only.
+    assert findings(tmp_path, files, preview=False) == []
+    # A misspelt public name of the project is still reported by default.
+    files["pkg/loads.py"] = files["pkg/loads.py"].replace(":class:`file`", ":class:`Bufer`")
+    assert findings(tmp_path, files, preview=False) == [("read_lines", "DF107", "Bufer")]
+    # A module's private twin is a name a bare target can mean (scikit-image's `plugins`
+    # beside `io._plugins`): still evidence.
+    files["pkg/_plugins.py"] = ""
+    files["pkg/loads.py"] = files["pkg/loads.py"].replace(":class:`Bufer`", ":func:`plugins`")
+    assert findings(tmp_path, files, preview=False) == [("read_lines", "DF107", "plugins")]

@@ -321,9 +321,21 @@ def missing_reference(
     ):
         return None  # a builtin, a name some file of the project binds, a library
     closest = nearest(head, _project_names(project))
+    if closest is not None and closest.lstrip("_") == head and not _top_level(project, closest):
+        # A public name whose twin is only a class's private member (``file`` and some
+        # class's ``_file``): a bare target never names a member of another class, so the
+        # text names a builtin or a library's (Python 2's ``file``), no helper.
+        closest = None
     if closest is None and len(parts) > 1:
         return None  # ``clickpkg.Command``: a package this interpreter lacks, or a placeholder
     return Missing(None, head, "", closest)
+
+
+def _top_level(project: Project, simple: str) -> bool:
+    """Whether some module of the project, or a name a module binds, is called ``simple``."""
+    if any(m.rpartition(".")[2] == simple for m in project.modules()):
+        return True
+    return any(project.kind(q.rpartition(".")[0]) == "module" for q in project.named(simple))
 
 
 def _outside_by_absolute_name(project: Project, parts: list[str], entity: str) -> bool:
