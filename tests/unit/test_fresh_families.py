@@ -197,3 +197,78 @@ def test_yielding_control_is_no_claim_of_a_generator():
     assert codes(source.replace("Yield control until", "Yield the ready sockets once")) == [
         ("DF306", "Yield")
     ]
+
+
+def test_maths_writes_a_parameter_with_its_subscript():
+    # mpmath (fresh4): "`x_0` is the reference point" of a function taking ``x0``, where
+    # single backticks are maths (its Sphinx default role).
+    source = '''
+        def diffint(f, x, n=1, x0=0):
+            """Differintegral: `x` is the evaluation point and `x_0` the reference point."""
+            return f, x, n, x0
+    '''
+    assert codes(source) == []
+    # A misspelt parameter in code markup is still reported.
+    assert codes(source.replace("`x_0`", "``xo``")) == [("DF102", "xo")]
+
+
+def test_the_attribute_hook_names_examples_of_what_it_makes():
+    # blessed (fresh4): ``__getattr__`` documents the predicates it makes on demand.
+    source = '''
+        class Event:
+            def is_mouse_left(self):
+                """Whether the left button is pressed."""
+                return True
+
+            def __getattr__(self, attr):
+                """Make predicates: ``is_mouse_left_released()``, ``is_mouse_scroll_up()``."""
+                return lambda: attr
+    '''
+    assert codes(source) == []
+    # Elsewhere in the class the same name is still reported.
+    assert codes(
+        source.replace("Whether the left", "Unlike ``is_mouse_left_released()``, the left")
+    ) == [("DF103", "is_mouse_left_released")]
+
+
+def test_a_version_before_which_a_name_existed_tells_history():
+    # Python-Markdown (fresh4): "Prior to Python-Markdown version 3.0, the Markdown class
+    # had an `enable_attributes` keyword".
+    source = '''
+        def extend(md):
+            """Legacy attributes.
+
+            Prior to Python-Markdown version 3.0, the Markdown class had an
+            ``enable_attributes`` keyword which was on by default.
+            """
+            return md
+    '''
+    assert codes(source) == []
+    assert codes(
+        source.replace("Prior to Python-Markdown version 3.0, the", "The").replace(
+            "class had", "class has"
+        )
+    ) == [("DF102", "enable_attributes")]
+
+
+def test_a_key_of_keywords_kept_whole_is_no_stale_name():
+    # mongoengine (fresh4): ``:param mongo_client_class:`` of a function that stores its
+    # **kwargs in the settings it returns; one named parameter is left undocumented.
+    source = '''
+        def connection_settings(db=None, host=None, mechanism_properties=None, **kwargs):
+            """Get the connection settings.
+
+            :param db: the database.
+            :param host: the host.
+            :param mongo_client_class: a client class other than pymongo's.
+            :param kwargs: what the driver receives.
+            """
+            settings = {"db": db, "host": host, "props": mechanism_properties}
+            settings.update(kwargs)
+            return settings
+    '''
+    assert codes(source) == []
+    # An entry that tells of the undocumented parameter is that parameter's stale name.
+    assert codes(
+        source.replace("a client class other than pymongo's", "the mechanism's properties")
+    ) == [("DF101", "mongo_client_class")]

@@ -48,10 +48,14 @@ _HISTORY = re.compile(
     r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of|removed|replaced"
     r"|migrat(?:e|es|ed|ing|ion) from"
     r"|(?:originally|initially|first) (?:called|named)"
-    r"|used to|was called(?=\s+[`'\"]))\b",
+    r"|used to|was called(?=\s+[`'\"])"
+    r"|(?:prior to|before) (?:[\w-]+ )?versions? \d)\b",
     re.IGNORECASE,
 )
 _PASSIVE = frozenset({"is", "are", "be", "being", "get", "gets"})
+# Methods that make attributes on demand: their docstrings name examples of what they make
+# (blessed's ``__getattr__``: "``is_mouse_left_released()``, etc.").
+_ATTRIBUTE_HOOKS = frozenset({"__getattr__", "__getattribute__", "__dir__"})
 # A parameter's description that retires it: old callers may still pass it, and a function
 # with **kwargs still takes it.
 _RETIRED = re.compile(
@@ -258,6 +262,15 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
         if args is not None and _positional_through(ctx, args, name, closest):
             continue  # ``PColorMeshItem([x, y,] z)``: positional arguments taken as *args
         if (
+            stale_name
+            and use is not None
+            and use.anywhere
+            and closest is None
+            and not _tells_of_any(entry, undocumented)
+        ):
+            continue  # a key of keywords kept whole (``settings.update(kwargs)``), no stale
+            # name: it tells nothing of the parameter left undocumented
+        if (
             use is not None
             and stale_name
             and use.forwarded_to
@@ -290,6 +303,14 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
             evidence=evidence,
             condition=condition,
         )
+
+
+def _tells_of_any(entry: DocEntry, parameters: Iterable[str]) -> bool:
+    """Whether the entry's text names a word of one of ``parameters`` (flask's stale
+    ``template_name: the source of the template`` for ``source``)."""
+    told = " ".join(part.text for part in (entry.type, entry.description) if part is not None)
+    words = set(re.findall(r"[a-z0-9]+", told.lower()))
+    return any(word in words for p in parameters for word in p.lower().split("_") if len(word) > 2)
 
 
 def _retired(entry: DocEntry) -> bool:
@@ -611,6 +632,8 @@ def _unresolved(
 ) -> Iterator[Finding]:
     """A finding for ``name`` unless it resolves; ``how``: "code", "plain", "maths" or
     "example" (the callee of inline code with arguments: ``mkpipe(f, g)(x)``)."""
+    if ctx.unit.name in _ATTRIBUTE_HOOKS:
+        return  # the hook that makes attributes names examples of what it makes
     parts = name.split(".")
     note = _version_note(ctx, start)
     # In a note about history, "is removed" tells a change, not what the code does.
@@ -635,6 +658,8 @@ def _unresolved(
     if any(p.startswith(head + "_") for p in ctx.referents.parameters):
         return  # what a parameter is about: ``kw_only`` of ``kw_only_default``
     closest = _nearest(ctx, head, how)
+    if how == "maths" and closest == head.replace("_", ""):
+        return  # maths writes the parameter ``x0`` with its subscript: `x_0`
     if (
         note is not None
         and not _tells_today(segment.text, start - segment.start)
