@@ -69,7 +69,8 @@ def to_text(result: RunResult) -> str:
     counts: dict[str, int] = {}
     for d in result.diagnostics:
         counts[d["severity"]] = counts.get(d["severity"], 0) + 1
-    found = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if s in counts) or "no findings"
+    found = ", ".join(_severity_count(counts[s], s) for s in SEVERITIES if s in counts)
+    found = found or "no findings"
     lines.append(
         f"Checked {_count(result.units_checked, 'docstring')} in "
         f"{_count(result.files_checked, 'file')}: {found}."
@@ -83,6 +84,11 @@ def _finding_line(d: dict) -> str:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _severity_count(number: int, severity: str) -> str:
+    """A severity counted: 3 warnings, 2 errors; information is a mass noun."""
+    return f"{number} {severity}" if severity == "information" else _count(number, severity)
 
 
 def score_card(entry: dict) -> str:

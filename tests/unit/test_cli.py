@@ -334,3 +334,24 @@ def test_serve_with_a_log_file_that_cannot_be_written(tmp_path):
     assert (
         "docfact: error: --log-file" in done.stderr and "No such file or directory" in done.stderr
     )
+
+
+def test_the_summary_counts_findings_in_plural():
+    # "3 warning" was printed for three warnings.
+    from docfact.output import to_text
+    from docfact.runner import RunResult
+
+    def finding(severity):
+        return {
+            "path": "a.py",
+            "start": {"line": 1, "column": 1},
+            "code": "DF107",
+            "message": "m",
+            "severity": severity,
+        }
+
+    result = RunResult(files_checked=1, units_checked=1)
+    result.diagnostics = [finding("warning")] * 3 + [finding("error"), finding("information")]
+    assert to_text(result).splitlines()[-1] == (
+        "Checked 1 docstring in 1 file: 1 error, 3 warnings, 1 information."
+    )
