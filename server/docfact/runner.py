@@ -22,6 +22,7 @@ from .engine import History, analyze, facts_of, resolve
 from .finding_json import decode, diagnostic_json, encode
 from .fix_guard import is_fix, is_position
 from .graph.build import ProjectGraph
+from .graph.documentation import NO_DOCUMENTATION, find_documentation
 from .graph.external import environment_libraries, use_project_libraries
 from .graph.facts import FileFacts
 from .history import NameHistory
@@ -96,11 +97,15 @@ def check_paths(
     history = NameHistory.of(paths[0].resolve()) if paths and paths[0].exists() else None
     libraries = project_libraries(paths, settings, config_root)
     use_project_libraries(libraries)
+    documentation = find_documentation(config_root or paths[0]) if paths else NO_DOCUMENTATION
     # The project-wide result depends on every file's content, the history it was told
-    # with and the libraries installed where it resolves names, nothing else: when none
-    # changed since the last run, it is read back whole (the warm start).
+    # with, the libraries installed where it resolves names and the names its
+    # documentation defines, nothing else: when none changed since the last run, it is
+    # read back whole (the warm start).
     installed = [(str(folder), folder.stat().st_mtime_ns) for folder in libraries]
-    project_key = cache_key("project", keys, history.head if history else "", installed)
+    project_key = cache_key(
+        "project", keys, history.head if history else "", installed, documentation.digest
+    )
     deterministic_only = model_passes is None
     known = cache.get(project_key, _is_project_result) if cache and deterministic_only else None
     if known is not None:
@@ -111,6 +116,7 @@ def check_paths(
         return result
     outcomes = _outcomes(jobs, keys, settings, cache, progress, result)
     project = project_graph(outcomes)
+    project.use_documentation(documentation)
     skipped_before = len(result.skipped)
     for job, outcome in outcomes:
         if outcome.get("skipped"):

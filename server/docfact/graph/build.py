@@ -22,6 +22,7 @@ from ..model import Evidence
 from ..source import jdk
 from ..source.files import SkippedFile, read_regular
 from . import references
+from .documentation import NO_DOCUMENTATION, Documentation
 from .external import defined_in_stdlib, defined_outside, external_evidence
 from .facts import FileFacts, UnitFacts
 from .scope import FileScope, imports_module
@@ -78,6 +79,8 @@ class ProjectGraph:
         # (generation, symbol, condition) -> judgement
         self._judgements: dict[tuple[int, str, tuple[str, str]], references.Judgement | None] = {}
         self._cache: dict[str, tuple[int, Any]] = {}  # see cached(): a value of any type
+        # The names the project's Sphinx pages define (``use_documentation``).
+        self.documentation: Documentation = NO_DOCUMENTATION
 
     # --- building ----------------------------------------------------------------------
 
@@ -145,6 +148,12 @@ class ProjectGraph:
         self._namespaces = None
         self._packages = None
         self.generation += 1
+
+    def use_documentation(self, documentation: Documentation) -> None:
+        """Take the names the project's documentation defines (a new reading of it)."""
+        if documentation.digest != self.documentation.digest:
+            self.documentation = documentation
+            self.generation += 1
 
     def _scope(self, path: str) -> FileScope:
         if path not in self._scopes:
@@ -282,12 +291,13 @@ class ProjectGraph:
 
     def where_defined(self, name: str, near: str) -> tuple[str, int] | None:
         """Path and line of the project's definition of ``name`` (dotted or simple), the
-        one closest to the unit ``near`` when there are several; None when it has none
-        (a parameter, a local, a library's name)."""
+        one closest to the unit ``near`` when there are several, else of the directive
+        of its documentation that defines it; None when it has none (a parameter, a
+        local, a library's name)."""
         candidates = [name] if name in self._units else sorted(self._by_simple_name.get(name, ()))
         units = [self._units[c] for c in candidates if c in self._units]
         if not units:
-            return None
+            return self.documentation.where.get(name)  # a name a page of the docs defines
         here = self._path_of(near)
         unit = min(units, key=lambda u: (u["path"] != here, u["q"]))
         return unit["path"], unit["line"]
@@ -675,7 +685,11 @@ class ProjectGraph:
             return False
         kind, value = condition
         if kind == "defined":
-            return self.defines(value) or defined_outside(value, self.imported_modules())
+            return (
+                self.defines(value)
+                or defined_outside(value, self.imported_modules())
+                or self.documentation.documents(value)
+            )
         if kind == "called":  # what an example calls may be the standard library's too
             return (
                 self.defines(value)

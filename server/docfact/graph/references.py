@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from ..source.pynames import UNIVERSAL_NAMES
+from .documentation import Documentation
 from .external import _module_source, class_members_outside, stdlib_module_names
 
 T = TypeVar("T")
@@ -65,6 +66,9 @@ class Project(Protocol):
     def imported_modules(self) -> frozenset[str]: ...
 
     def cached(self, key: str, make: Callable[[Project], T]) -> T: ...
+
+    @property
+    def documentation(self) -> Documentation: ...
 
 
 @dataclass(frozen=True)
@@ -298,6 +302,8 @@ def missing_reference(
     resolves when a file binds it, or ``loosely`` when any file's code uses it."""
     relative = written.startswith(".")
     parts = written.lstrip(".").split(".")
+    if project.documentation.documents(written):
+        return None  # a page of the project's documentation defines it
     if relative:
         return _missing_relative(project, parts)
     for cut in range(len(parts), 0, -1):
@@ -566,7 +572,11 @@ def _project_names(project: Project) -> Names:
     """Names a misspelt target may have meant: the project's definitions and modules."""
     return project.cached(
         "reference names",
-        lambda p: Names(p.simple_names() | {m.rpartition(".")[2] for m in p.modules()}),
+        lambda p: Names(
+            p.simple_names()
+            | {m.rpartition(".")[2] for m in p.modules()}
+            | p.documentation.last_names
+        ),
     )
 
 

@@ -365,6 +365,10 @@ async def initialized(ls: DocfactServer, params: types.InitializedParams) -> Non
                                 types.FileSystemWatcher(glob_pattern="**/*.{py,pyi,java}"),
                                 types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
                                 types.FileSystemWatcher(glob_pattern="**/.gitignore"),
+                                # the names the project's documentation defines
+                                types.FileSystemWatcher(
+                                    glob_pattern="**/{docs,doc,Doc,documentation}/**"
+                                ),
                                 # a commit or a checkout: git's history is read again
                                 types.FileSystemWatcher(glob_pattern="**/.git/HEAD"),
                                 types.FileSystemWatcher(glob_pattern="**/.git/refs/**"),

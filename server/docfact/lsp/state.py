@@ -18,6 +18,7 @@ from ..checks.project_rules import project_findings
 from ..config import ConfigError, Settings, load_settings
 from ..engine import UnitMemo, analyze, facts_of, resolve
 from ..graph.build import ProjectGraph
+from ..graph.documentation import NO_DOCUMENTATION, find_documentation, is_documentation_page
 from ..graph.facts import FileFacts
 from ..model import Evidence, Finding, Span
 from ..rule_settings import FileRules, suppressions
@@ -377,17 +378,28 @@ class Workspace:
                 log.warning("closing the cache failed: %s", error)
 
     def index(self) -> None:
-        """Read every Python file of the workspace folders (cached by content)."""
+        """Read every Python file of the workspace folders (cached by content), and the
+        names the project's documentation defines."""
+        self.read_documentation()
         for folder in self.folders:
             settings, root = self._settings_and_root(folder / "__init__.py")
             with self._cache_for(settings) as cache:
                 self._take(file_outcomes([folder], settings, root, cache))
         self.indexed_files = len(self._outcomes)
 
+    def read_documentation(self) -> None:
+        """The names the documentation of the first folder that has one defines."""
+        found = (find_documentation(folder) for folder in self.folders)
+        documentation = next((d for d in found if d.pages), NO_DOCUMENTATION)
+        with self._lock:
+            self.project.use_documentation(documentation)
+
     def file_changed(self, path: Path, deleted: bool) -> None:
         """A file changed outside the editor: forget what was known of it and re-read it."""
         if path.name == "pyproject.toml":
             self._settings.clear()
+        if is_documentation_page(path):
+            self.read_documentation()
         if path.suffix not in SUFFIXES:
             return
         with self._lock:
