@@ -6,8 +6,8 @@ MyST's ```` ```{py:function} f ````), placed under ``.. currentmodule::`` or
 ``conf.py`` is parsed, never run.
 
 A docstring's cross-reference to such a name resolves where Sphinx builds the docs
-(flask's configuration keys, written ``:data:`SERVER_NAME```, are defined on a page), and
-one a letter off is a near miss of it.
+(flask's configuration keys are data that a page defines, not code), and one a letter off
+is a near miss of it.
 """
 
 from __future__ import annotations
