@@ -269,6 +269,8 @@ def test_a_key_of_keywords_kept_whole_is_no_stale_name():
     '''
     assert codes(source) == []
     # An entry that tells of the undocumented parameter is that parameter's stale name.
-    assert codes(
-        source.replace("a client class other than pymongo's", "the mechanism's properties")
-    ) == [("DF101", "mongo_client_class")]
+    for told in ("the mechanism's properties", "the authmechanism's settings"):
+        # (a word of the parameter inside one of the text: flask's "the sourcecode")
+        assert codes(source.replace("a client class other than pymongo's", told)) == [
+            ("DF101", "mongo_client_class")
+        ]

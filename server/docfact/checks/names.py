@@ -306,11 +306,11 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _tells_of_any(entry: DocEntry, parameters: Iterable[str]) -> bool:
-    """Whether the entry's text names a word of one of ``parameters`` (flask's stale
-    ``template_name: the source of the template`` for ``source``)."""
+    """Whether the entry's text holds a word of one of ``parameters`` (flask's stale
+    ``template_name: the sourcecode of the template`` for ``source``)."""
     told = " ".join(part.text for part in (entry.type, entry.description) if part is not None)
-    words = set(re.findall(r"[a-z0-9]+", told.lower()))
-    return any(word in words for p in parameters for word in p.lower().split("_") if len(word) > 2)
+    told = told.lower()
+    return any(word in told for p in parameters for word in p.lower().split("_") if len(word) > 2)
 
 
 def _retired(entry: DocEntry) -> bool:
