@@ -14,7 +14,7 @@ from .analysis import FileAnalysis, UnitAnalysis
 from .checks import evidence
 from .checks.context import CheckContext
 from .checks.lookups import Answers, Lookups
-from .checks.python2 import python2_evidence
+from .checks.python2 import compared_with_successor, python2_evidence
 from .checks.registry import RULES
 from .config import Settings
 from .graph.build import ProjectGraph
@@ -257,6 +257,8 @@ def _with_evidence(finding: Finding, project: ProjectGraph, history: History | N
     """A name-existence finding with what shows what was meant, else a preview one."""
     if evidence.has_evidence(finding):
         return finding
+    if compared_with_successor(finding):
+        return evidence.unverified(finding)
     ported = python2_evidence(finding)
     if ported is not None:
         return ported

@@ -579,3 +579,19 @@ def test_a_public_name_is_no_near_miss_of_another_modules_private_one(tmp_path):
     files["pkg/_plugins.py"] = ""
     files["pkg/loads.py"] = files["pkg/loads.py"].replace(":class:`Bufer`", ":func:`plugins`")
     assert findings(tmp_path, files, preview=False) == [("read_lines", "DF107", "plugins")]
+
+
+def test_a_python_2_name_beside_its_python_3_successor_is_a_comparison(tmp_path):
+    # boltons (fresh3): "In the spirit of :func:`range` and :func:`xrange`, ..." names
+    # both on purpose; alone, Python 2's name is stale and told as such.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/dates.py": '''
+        def daterange(start, stop):
+            """In the spirit of :func:`range` and :func:`xrange`, yield dates."""
+            yield start
+        ''',
+    }
+    assert findings(tmp_path, files, preview=False) == []
+    files["pkg/dates.py"] = files["pkg/dates.py"].replace(":func:`range` and ", "")
+    assert findings(tmp_path, files, preview=False) == [("daterange", "DF107", "xrange")]

@@ -72,6 +72,15 @@ def _said_to_be_a_member(finding: Finding) -> bool:
     return re.search(rf"{written}\W{{0,3}}\s+{_MEMBER_WORDS}", finding.sentence) is not None
 
 
+def compared_with_successor(finding: Finding) -> bool:
+    """Whether the finding flags Python 2's name in a sentence that names Python 3's as
+    code too ("In the spirit of :func:`range` and :func:`xrange`"): the text compares the
+    two on purpose, and the one a letter away is no typo either."""
+    meant = _RENAMED.get(finding.subject)
+    written = rf"`~?{re.escape(meant)}(?:\(\))?`" if meant else None
+    return written is not None and re.search(written, finding.sentence) is not None
+
+
 def python2_evidence(finding: Finding) -> Finding | None:
     """The finding told as a Python 2 name, with Python 3's in its place as the fix, when
     it flags one; else None."""
