@@ -2,10 +2,8 @@
 object directives under their module and class, conf.py's nitpick_ignore (never run), and
 what a cross-reference to them then is."""
 
-import textwrap
-from pathlib import Path
-
 from deep_folders import nested_folders
+from file_trees import write_tree
 
 from docfact.config import Settings
 from docfact.graph import documentation
@@ -39,16 +37,8 @@ nitpick_ignore = [("py:class", "werkzeug.Response"), ("py:data", 3)]
 """
 
 
-def _project(root: Path, pages: dict[str, str]) -> Path:
-    for name, text in pages.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return root
-
-
 def test_directives_are_placed_in_their_module_and_class(tmp_path):
-    _project(tmp_path, {"docs/config.rst": CONFIG_PAGE, "docs/conf.py": CONF})
+    write_tree(tmp_path, {"docs/config.rst": CONFIG_PAGE, "docs/conf.py": CONF})
     docs = read_documentation(tmp_path)
     for name in (
         "flask.SERVER_NAME",
@@ -73,7 +63,7 @@ def test_directives_are_placed_in_their_module_and_class(tmp_path):
 def test_what_is_not_the_documentation_is_not_read(tmp_path, monkeypatch):
     outside = tmp_path / "secret.rst"
     outside.write_text(".. py:data:: LEAKED\n")
-    _project(
+    write_tree(
         tmp_path / "proj",
         {
             "docs/_build/html/copy.rst": ".. py:data:: BUILT\n",
@@ -101,16 +91,16 @@ def test_a_documentation_folder_nested_too_deep_for_os_walk_is_read_to_a_depth(t
 
 
 def test_the_documentation_is_found_up_to_the_projects_root(tmp_path):
-    project = _project(tmp_path / "proj", {"docs/api.rst": ".. py:data:: X\n", "setup.cfg": ""})
+    project = write_tree(tmp_path / "proj", {"docs/api.rst": ".. py:data:: X\n", "setup.cfg": ""})
     (project / "src" / "pkg").mkdir(parents=True)
     assert find_documentation(project / "src" / "pkg").documents("X")
     # Above a project's root is another project's documentation, not this one's.
-    inner = _project(project / "vendor" / "lib", {"pyproject.toml": ""})
+    inner = write_tree(project / "vendor" / "lib", {"pyproject.toml": ""})
     assert not find_documentation(inner).pages
 
 
 def test_a_reference_to_a_documented_name_resolves_and_its_typo_has_evidence(tmp_path):
-    _project(
+    write_tree(
         tmp_path,
         {
             "docs/config.rst": CONFIG_PAGE,

@@ -4,6 +4,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from file_trees import write_tree
 
 from docfact.cache import Cache
 from docfact.config import Settings
@@ -83,11 +84,7 @@ FILES = {
 
 @pytest.fixture
 def project(tmp_path):
-    for name, text in FILES.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return tmp_path
+    return write_tree(tmp_path, FILES)
 
 
 def graph_of(root):

@@ -4,17 +4,14 @@ Each test checks a small project through the CLI's own runner, and keeps a true 
 of the same shape beside the false alarm it guards against.
 """
 
-import textwrap
+from file_trees import write_tree
 
 from docfact.config import Settings
 from docfact.runner import check_paths
 
 
 def findings(root, files, folder="pkg", preview=True):
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
+    write_tree(root, files)
     report = check_paths([root / folder], Settings(preview=preview), root, None)
     return sorted(
         (d["symbol"].rsplit(".", 1)[-1], d["code"], d["message"].split("`")[1])
