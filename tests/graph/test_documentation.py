@@ -58,6 +58,11 @@ def test_directives_are_placed_in_their_module_and_class(tmp_path):
     assert docs.documents("werkzeug.Response") and not (tmp_path / "docs" / "ran").exists()
     assert docs.where["SERVER_NAME"] == (str(tmp_path / "docs" / "config.rst"), 7)
     assert docs.pages == 2
+    # A name moved down its page changes the reading (the evidence points at its line).
+    page = tmp_path / "docs" / "config.rst"
+    page.write_text("\n" + page.read_text())
+    moved = read_documentation(tmp_path)
+    assert moved.digest != docs.digest and moved.where["SERVER_NAME"][1] == 8
 
 
 def test_what_is_not_the_documentation_is_not_read(tmp_path, monkeypatch):

@@ -53,7 +53,7 @@ class Documentation:
     tails: frozenset[str] = frozenset()
     last_names: frozenset[str] = frozenset()  # what a misspelt name may have meant
     pages: int = 0
-    digest: str = ""  # of the names: the project's cached result depends on it
+    digest: str = ""  # of the names and places: the project's cached result depends on it
     # last name -> (page, line) of its directive: the evidence of a near miss
     where: dict[str, tuple[str, int]] = field(default_factory=dict, compare=False)
 
@@ -115,7 +115,8 @@ def read_documentation(root: Path) -> Documentation:
         tails=frozenset(tails),
         last_names=frozenset(where),
         pages=pages,
-        digest=hashlib.sha256("\n".join(sorted(names)).encode()).hexdigest()[:16],
+        # Of the places too: a name moved on its page moves the evidence that points at it.
+        digest=hashlib.sha256(repr(sorted(names.items())).encode()).hexdigest()[:16],
         where=where,
     )
 
