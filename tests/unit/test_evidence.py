@@ -20,6 +20,8 @@ from docfact.runner import check_paths
         ("ammount", "amount", "one letter apart"),
         ("LineStrng", "LineString", "one letter apart"),
         ("recieve", "receive", "one letter apart"),
+        ("bsah", "bash", "one letter apart"),  # a short name's letters swapped
+        ("sorted_list", "torted_list", "one letter apart"),  # a first letter in a long name
         ("switchuid", "switchUID", "the same name in another case"),
         ("create_index", "createindex", "the same name but for `_`"),
         ("MAX_BACKOFF", "BACKOFF_MAX", "the same words in another order"),
@@ -95,6 +97,8 @@ def test_only_one_small_edit_counts_against_names_of_the_whole_project(written, 
         ("StanzaException", "StreamError"),
         ("parameters", "parameter"),
         ("serialize", "serializer"),
+        ("bash", "hash"),  # a short name with another first letter: another word (fresh4)
+        ("load", "road"),
     ],
 )
 def test_no_near_miss(written, meant):

@@ -164,11 +164,25 @@ def _one_edit(written: str, meant: str) -> str | None:
         and one_typo_apart(written, meant)
         and not _inflected(written, meant)
         and not _numbered(written, meant)
+        and not _another_short_word(written, meant)
     ):
         return "one letter apart"
     if _abbreviated(written, meant):
         return "the same words, one of them shortened"
     return None
+
+
+# A short name whose first letter alone differs is another word (`bash` and `hash`,
+# `load` and `road`): typing seldom misses the first letter of a short name.
+_SHORT_WORD = 5
+
+
+def _another_short_word(written: str, meant: str) -> bool:
+    return (
+        len(written) == len(meant) <= _SHORT_WORD
+        and written[0] != meant[0]
+        and written[1:] == meant[1:]
+    )
 
 
 def _protocol_named(plain: str, dunder: str) -> bool:
