@@ -86,6 +86,17 @@ def test_what_is_not_the_documentation_is_not_read(tmp_path, monkeypatch):
     assert capped.documents("THREE") and not capped.documents("TWO")
 
 
+def test_endless_names_and_long_ones_are_bounded(tmp_path, monkeypatch):
+    many = "".join(f".. py:data:: NAME_{n}\n" for n in range(50))
+    dotted = ".".join(["a"] * 5_000)  # each tail is kept: 5,000 tails of up to 10 KB
+    write_tree(tmp_path, {"docs/a.rst": many, "docs/b.rst": f".. py:data:: {dotted}\n"})
+    monkeypatch.setattr(documentation, "MAX_NAMES", 10)
+    docs = read_documentation(tmp_path)
+    assert len(docs.where) == 10 and not docs.documents("a.a")
+    monkeypatch.setattr(documentation, "MAX_TOTAL_CHARACTERS", 10)  # the first page is more
+    assert read_documentation(tmp_path).pages == 0
+
+
 def test_a_documentation_folder_nested_too_deep_for_os_walk_is_read_to_a_depth(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.rst").write_text(".. py:data:: TOP\n")
@@ -102,12 +113,17 @@ def test_the_documentation_is_found_up_to_the_projects_root(tmp_path):
     # Above a project's root is another project's documentation, not this one's.
     inner = write_tree(project / "vendor" / "lib", {"pyproject.toml": ""})
     assert not find_documentation(inner).pages
+    # Outside any project (a file checked alone in a home folder), no ~/docs is read.
+    home = write_tree(tmp_path / "home", {"docs/notes.rst": ".. py:data:: X\n"})
+    (home / "scratch").mkdir()
+    assert not find_documentation(home / "scratch").pages
 
 
 def test_a_reference_to_a_documented_name_resolves_and_its_typo_has_evidence(tmp_path):
     write_tree(
         tmp_path,
         {
+            "pyproject.toml": "",  # a project's root
             "docs/config.rst": CONFIG_PAGE,
             "pkg/__init__.py": "",
             "pkg/app.py": '''

@@ -18,6 +18,7 @@ async def test_a_typo_of_a_documented_name_and_the_page_read_again(start, worksp
     page.parent.mkdir()
     page.write_text("Configuration\n=============\n\n.. py:data:: SERVER_NAME\n")
     (workspace / "shop" / "urls.py").write_text(SOURCE)
+    (workspace / "pyproject.toml").write_text('[project]\nname = "shop"\n')  # its root
     client = await start()
     uri = client.open(workspace / "shop" / "urls.py")
     [found] = await client.diagnostics_for(uri, version=1, until=lambda d: codes(d) == ["DF107"])

@@ -28,6 +28,9 @@ _PAGE_SUFFIXES = frozenset({".rst", ".txt", ".md"})
 # Bounds for a repository that is untrusted input: pages read, bytes of one page.
 MAX_PAGES = 3_000
 _MAX_PAGE_BYTES = 2_000_000
+MAX_TOTAL_CHARACTERS = 64_000_000  # of all pages together
+MAX_NAMES = 100_000
+_LONGEST_NAME = 200  # characters: each tail of a name is kept, so a dotted name costs its square
 _SKIPPED_FOLDERS = frozenset({"_build", "build", "node_modules", "_static", "_templates"})
 
 _OBJECT_KINDS = (
@@ -51,11 +54,15 @@ class Documentation:
     ``flask.X`` of ``flask.X``): a reference may name any of them."""
 
     tails: frozenset[str] = frozenset()
-    last_names: frozenset[str] = frozenset()  # what a misspelt name may have meant
     pages: int = 0
     digest: str = ""  # of the names and places: the project's cached result depends on it
     # last name -> (page, line) of its directive: the evidence of a near miss
     where: dict[str, tuple[str, int]] = field(default_factory=dict, compare=False)
+
+    @property
+    def last_names(self) -> frozenset[str]:
+        """What a misspelt name may have meant."""
+        return frozenset(self.where)
 
     def documents(self, dotted: str) -> bool:
         """Whether ``dotted`` (as written, ``~`` or ``.`` before it allowed) is a name
@@ -72,14 +79,16 @@ _PROJECT_ROOT_MARKS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 def find_documentation(start: Path) -> Documentation:
     """The documentation of the project ``start`` (a folder or file) belongs to: read at
     the first folder at or above it that has a docs folder, going no higher than the
-    project's root (the first folder with .git, pyproject.toml, setup.py or setup.cfg)."""
+    project's root (the first folder with .git, pyproject.toml, setup.py or setup.cfg).
+    Outside any project, none: a file checked alone is not to read the user's ~/docs."""
     folder = start.resolve()
     folder = folder if folder.is_dir() else folder.parent
+    found = None
     for candidate in (folder, *folder.parents):
-        if any((candidate / name).is_dir() for name in DOCS_FOLDERS):
-            return read_documentation(candidate)
+        if found is None and any((candidate / name).is_dir() for name in DOCS_FOLDERS):
+            found = candidate
         if any((candidate / mark).exists() for mark in _PROJECT_ROOT_MARKS):
-            break
+            return read_documentation(found) if found is not None else NO_DOCUMENTATION
     return NO_DOCUMENTATION
 
 
@@ -97,23 +106,29 @@ def read_documentation(root: Path) -> Documentation:
     if folder is None:
         return NO_DOCUMENTATION
     names: dict[str, tuple[str, int]] = {}  # dotted name -> page and line defining it
-    pages = 0
+    pages = budget = 0
     for page in _pages(folder):
         text = _read(page, folder)
         if text is None:
             continue
+        budget += len(text)
+        if budget > MAX_TOTAL_CHARACTERS or len(names) >= MAX_NAMES:
+            break  # a repository's endless pages: what was read stands
         pages += 1
         shown = str(page)  # absolute under a resolved root: the editor links it
         found = defined_names(text) if page.name != _CONF else ignored_targets(text)
         for name, line in found:
+            if len(name) > _LONGEST_NAME:
+                continue
             names.setdefault(name, (shown, line))
+            if len(names) >= MAX_NAMES:
+                break
     tails = {tail for name in names for tail in _tails(name)}
     where: dict[str, tuple[str, int]] = {}
     for name, place in names.items():
         where.setdefault(name.rpartition(".")[2], place)
     return Documentation(
         tails=frozenset(tails),
-        last_names=frozenset(where),
         pages=pages,
         # Of the places too: a name moved on its page moves the evidence that points at it.
         digest=hashlib.sha256(repr(sorted(names.items())).encode()).hexdigest()[:16],

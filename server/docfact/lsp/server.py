@@ -22,6 +22,7 @@ from pygls.workspace import TextDocument
 from .. import __version__
 from ..checks.evidence import HISTORY
 from ..config import ConfigError
+from ..graph.documentation import is_documentation_page
 from ..model import Finding, Outdated
 from ..source.files import SkippedFile, decode_source, read_regular, resolved_inside
 from ..source.segment import warm_up
@@ -87,14 +88,18 @@ class DocfactServer(LanguageServer):
 
     def _apply_file_events(self, batch: list[tuple[Path, bool]]) -> bool:
         """In a worker thread: the events of the user's own files change what is known."""
-        changed = False
+        changed = pages_changed = False
         for path, deleted in batch:
             if path.name in (".gitignore", "pyproject.toml"):
                 self.ownership.forget()
             elif not self.ownership.owned(path):
                 continue
+            if is_documentation_page(path):
+                pages_changed = True  # read once for the batch (a checkout changes hundreds)
             self.state.file_changed(path, deleted)
             changed = True
+        if pages_changed:
+            self.state.read_documentation()
         return changed
 
     def _files_settled(self) -> None:

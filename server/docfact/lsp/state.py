@@ -18,7 +18,7 @@ from ..checks.project_rules import project_findings
 from ..config import ConfigError, Settings, load_settings
 from ..engine import UnitMemo, analyze, facts_of, resolve
 from ..graph.build import ProjectGraph
-from ..graph.documentation import NO_DOCUMENTATION, find_documentation, is_documentation_page
+from ..graph.documentation import NO_DOCUMENTATION, find_documentation
 from ..graph.facts import FileFacts
 from ..model import Evidence, Finding, Span
 from ..rule_settings import FileRules, suppressions
@@ -398,8 +398,6 @@ class Workspace:
         """A file changed outside the editor: forget what was known of it and re-read it."""
         if path.name == "pyproject.toml":
             self._settings.clear()
-        if is_documentation_page(path):
-            self.read_documentation()
         if path.suffix not in SUFFIXES:
             return
         with self._lock:
