@@ -17,7 +17,7 @@ def test_every_project_is_in_the_half_the_rule_gives() -> None:
     with precision.PROJECTS.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) >= 40
-    assert {row["half"] for row in rows} == {"dev", "test", "fresh", "fresh2", "fresh3", "fresh4"}
+    assert {row["half"] for row in rows} == set(precision.HALVES)
     assert [p.half for p in precision.read_projects()] == [row["half"] for row in rows]
     split = [row for row in rows if row["half"] not in precision.CHOSEN_HALVES]
     assert all(row["half"] == precision.half_of(row["name"]) for row in split)
@@ -27,7 +27,7 @@ def test_the_fresh_half_is_chosen_by_hand_and_never_shares_a_project() -> None:
     projects = precision.read_projects()
     fresh = [p for p in projects if p.half == "fresh"]
     assert len(fresh) >= 10
-    for half in ("fresh2", "fresh3", "fresh4"):
+    for half in precision.CHOSEN_HALVES:
         assert len([p for p in projects if p.half == half]) >= 10
     assert any(precision.half_of(p.name) == "dev" for p in fresh)  # the rule does not apply
     repos = [p.repo for p in projects]
