@@ -8,7 +8,7 @@ def apply_discount(price: float, percent: float, minimum=0.0) -> float:
     ----------
     price : float
         The list price.
-    percent : int
+    percent : str
         The discount, from 0 to 100.
     minimum : str, optional
         The price never goes below this.

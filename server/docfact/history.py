@@ -167,11 +167,16 @@ def _api_name(name: str, path: str) -> bool:
     return not (name.isalpha() and name.islower()) and _NOT_API.search(path) is None
 
 
+# A name this short (a type variable ``T``, a loop's ``i``) is never what took the place
+# of a name a docstring tells of, even when a commit added nothing else.
+_SHORTEST_SUCCESSOR = 3
+
+
 def _successor(name: str, added: set[str]) -> str | None:
     """What the commit that removed ``name`` added in its place (to the same function or
     file): the one name it added, else the most alike, if any is alike at all."""
     candidates = sorted(added - {name})
-    if len(candidates) == 1:
+    if len(candidates) == 1 and len(candidates[0]) >= _SHORTEST_SUCCESSOR:
         return candidates[0]
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.5)
     return close[0] if close else None

@@ -109,6 +109,10 @@ class Unit:
     # of the first write, and read.
     attribute_writes: tuple[tuple[str, int], ...] = ()
     attribute_reads: tuple[str, ...] = ()
+    # Attributes used on what an instance attribute holds (``decrypted_data`` of
+    # ``self.credentials.decrypted_data``): of a value of unknown type, any project
+    # property so named may run.
+    attributes_through: tuple[str, ...] = ()
 
 
 class Outdated(Exception):

@@ -86,7 +86,9 @@ local function main()
     cmd = cmd,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = "ws" } },
-    init_options = options and vim.fn.json_decode(options) or { docfact = { debounceMs = 10 } },
+    -- DF102 (a preview rule) selected by its code, as in the LSP tests: the shop's `cuont`.
+    init_options = options and vim.fn.json_decode(options)
+      or { docfact = { debounceMs = 10, select = { "DF102" } } },
   }
   local client_id
   if vim.lsp.start then -- 0.8+

@@ -141,7 +141,7 @@ def test_drift_when_a_function_in_another_file_is_renamed(project):
     (project / "shop" / "notes.py").write_text(
         'def note():\n    """Uses `discount_rate` from pricing."""\n'
     )
-    names = Settings(select=("DF1",), ignore=("DF2", "DF3"))
+    names = Settings(select=("DF1", "DF102"), ignore=("DF2", "DF3"))  # DF102 by its code
     assert check_paths([project / "shop"], names, project, None).diagnostics == []
     pricing = project / "shop" / "pricing.py"
     pricing.write_text(pricing.read_text().replace("def discount_rate", "def discount_rates"))
@@ -362,7 +362,7 @@ def test_a_warm_run_reads_the_project_result_back_and_any_changed_file_invalidat
     (project / "shop" / "notes.py").write_text(
         'def note():\n    """Uses `discount_rate` from pricing."""\n'
     )
-    names = Settings(select=("DF1",), ignore=("DF2", "DF3"))
+    names = Settings(select=("DF1", "DF102"), ignore=("DF2", "DF3"))  # DF102 by its code
     cache_dir = tmp_path / "cache"
     cold = check_paths([project / "shop"], names, project, Cache(cache_dir))
     warm = check_paths([project / "shop"], names, project, Cache(cache_dir))

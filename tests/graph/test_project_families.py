@@ -592,3 +592,103 @@ def test_a_python_2_name_beside_its_python_3_successor_is_a_comparison(tmp_path)
     assert findings(tmp_path, files, preview=False) == []
     files["pkg/dates.py"] = files["pkg/dates.py"].replace(":func:`range` and ", "")
     assert findings(tmp_path, files, preview=False) == [("daterange", "DF107", "xrange")]
+
+
+def test_a_bare_target_is_no_near_miss_of_another_classs_member(tmp_path):
+    # jinja (fresh5): "the reverse operation for :func:`safe`" (the filter named safe) was
+    # "did you mean `save`?", a method of a class in another module.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/nodes.py": """
+        class EvalContext:
+            def save(self):
+                return {}
+        """,
+        "pkg/filters.py": '''
+        class Loop:
+            """A loop, caching what it peeked in :attr:`_last`."""
+
+            def __init__(self):
+                self._after = None
+
+            @property
+            def last(self):
+                return self._after
+
+        def mark_unsafe(value):
+            """The reverse operation for :func:`safe`."""
+            return value
+        ''',
+    }
+    assert findings(tmp_path, files, preview=False) == [("Loop", "DF107", "_last")]
+    # A misspelt member of the docstring's own class is still a near miss.
+    files["pkg/filters.py"] = files["pkg/filters.py"].replace(":attr:`_last`", ":attr:`lats`")
+    assert findings(tmp_path, files, preview=False) == [("Loop", "DF107", "lats")]
+
+
+def test_the_plural_of_a_class_in_an_entrys_type_is_its_instances(tmp_path):
+    # dask (fresh5): "targets: array-like or Delayed or collection of array-likes and/or
+    # Delayeds": the plural of the class, not a misspelling of it.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/delayed.py": "class Delayed:\n    pass\n",
+        "pkg/store.py": '''
+        from pkg.delayed import Delayed
+
+        def store(targets):
+            """Store.
+
+            Parameters
+            ----------
+            targets : Delayed or collection of Delayeds
+                Where to store.
+            """
+            return Delayed, targets
+        ''',
+    }
+    assert findings(tmp_path, files, preview=False) == []
+    files["pkg/store.py"] = files["pkg/store.py"].replace("of Delayeds", "of Delayd")
+    assert findings(tmp_path, files, preview=False) == [("store", "DF107", "Delayd")]
+
+
+def test_raises_through_a_property_of_what_an_attribute_holds(tmp_path):
+    # python-telegram-bot (fresh5): `decrypted_credentials` returns
+    # `self.credentials.decrypted_data`, a property of another class that decrypts and raises.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/passport.py": '''
+        class DecryptionError(Exception):
+            """Decryption failed."""
+
+        class Encrypted:
+            def __init__(self, data):
+                self.data = data
+
+            @property
+            def decrypted_data(self):
+                if not self.data:
+                    raise DecryptionError
+                return self.data
+
+        class Passport:
+            def __init__(self, credentials):
+                self.credentials = credentials
+
+            @property
+            def decrypted_credentials(self):
+                """The credentials, decrypted.
+
+                Raises:
+                    DecryptionError: if decryption fails.
+                """
+                return self.credentials.decrypted_data
+        ''',
+    }
+    assert findings(tmp_path, files, preview=False) == []
+    # What is only read there raises nothing: a plain attribute runs no code.
+    files["pkg/passport.py"] = files["pkg/passport.py"].replace(
+        "self.credentials.decrypted_data\n", "self.credentials.data\n"
+    )
+    assert findings(tmp_path, files, preview=False) == [
+        ("decrypted_credentials", "DF302", "DecryptionError")
+    ]

@@ -61,8 +61,10 @@ def docfact_with_model(
     return done
 
 
-def analyze_text(text: str, module_name: str = "sample") -> FileAnalysis:
-    return analyze(text, f"{module_name}.py", module_name, Settings())
+def analyze_text(
+    text: str, module_name: str = "sample", settings: Settings | None = None
+) -> FileAnalysis:
+    return analyze(text, f"{module_name}.py", module_name, settings or Settings())
 
 
 def cached_rows(cache) -> int:

@@ -192,10 +192,13 @@ async def test_a_deterministic_finding_stands_and_the_model_agrees(server, llm_s
     assert text[model_finding.span.start : model_finding.span.end] == "The BADNAME rule applies."
 
 
-def shown(analysis, findings):
-    """What the default settings and the file's suppression comments show of ``findings``."""
+def shown(analysis, findings, settings=None):
+    """What the settings (the defaults unless given) and the file's suppression comments
+    show of ``findings``."""
     return FileRules.of(
-        Settings(), analysis.path, suppressions(analysis.module.units, analysis.module_name)
+        settings or Settings(),
+        analysis.path,
+        suppressions(analysis.module.units, analysis.module_name),
     ).apply(findings)
 
 
@@ -215,16 +218,17 @@ async def test_a_sentence_suppressed_for_a_rule_is_not_reported_again_by_the_mod
     text = (
         'def f():  # docfact: ignore[DF102]\n    """Call `BADNAME_helper` first."""\n    return 1\n'
     )
-    analysis = analyze_text(text)
+    with_df102 = Settings(select=("DF102",))  # a preview rule, selected by its code
+    analysis = analyze_text(text, settings=with_df102)
     (report,) = analysis.units
     assert [f.code for f in report.findings] == ["DF102"]  # found, and silenced where shown
     result = await judge(report, llm_settings(), text=text, evidence=())
     assert result.segments[0].verdicts["name"] == 0
     assert result.findings == [] and [a.finding.code for a in result.agreements] == ["DF102"]
-    assert shown(analysis, report.findings + result.findings) == []
+    assert shown(analysis, report.findings + result.findings, with_df102) == []
     # Without the comment the rule's finding shows, and the model only agrees with it.
-    plain = analyze_text(text.replace("  # docfact: ignore[DF102]", ""))
-    assert [f.code for f in shown(plain, plain.findings)] == ["DF102"]
+    plain = analyze_text(text.replace("  # docfact: ignore[DF102]", ""), settings=with_df102)
+    assert [f.code for f in shown(plain, plain.findings, with_df102)] == ["DF102"]
 
 
 # --- faults ------------------------------------------------------------------------------

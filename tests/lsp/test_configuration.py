@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from lsp_harness import USES, capabilities, codes, linked_heading, wait_until
+from lsp_harness import EDITOR, USES, capabilities, codes, linked_heading, wait_until
 from lsprotocol import types
 
 ALL = ["DF101", "DF102", "DF202"]
+# With no settings of the editor's (refused ones): DF102 is a preview rule.
+DEFAULTS = ["DF101", "DF202"]
 
 
 def _change_configuration(client, settings):
@@ -19,7 +21,7 @@ async def _recheck(client, uri, until):
 
 
 async def test_initialization_options_ignore_a_rule(start, workspace):
-    client = await start(options={"docfact": {"debounceMs": 10, "ignore": ["DF101"]}})
+    client = await start(options={"docfact": {**EDITOR, "ignore": ["DF101"]}})
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ["DF102", "DF202"]
 
@@ -30,14 +32,14 @@ async def test_did_change_configuration_with_settings(start, workspace):
     assert codes(await client.diagnostics_for(uri, version=1)) == ALL
 
     # The open document is re-checked with the new settings, without any edit.
-    _change_configuration(client, {"docfact": {"debounceMs": 10, "ignore": ["DF2"]}})
+    _change_configuration(client, {"docfact": {**EDITOR, "ignore": ["DF2"]}})
     await _recheck(client, uri, lambda d: codes(d) == ["DF101", "DF102"])
 
-    _change_configuration(client, {"docfact": {"debounceMs": 10}})
+    _change_configuration(client, {"docfact": EDITOR})
     await _recheck(client, uri, lambda d: codes(d) == ALL)
 
     # Severity overrides reach the diagnostics too.
-    _change_configuration(client, {"docfact": {"debounceMs": 10, "severity": {"DF102": "error"}}})
+    _change_configuration(client, {"docfact": {**EDITOR, "severity": {"DF102": "error"}}})
     diagnostics = await _recheck(
         client, uri, lambda d: any(x.severity == types.DiagnosticSeverity.Error for x in d)
     )
@@ -47,21 +49,19 @@ async def test_did_change_configuration_with_settings(start, workspace):
 
 
 async def test_did_change_configuration_without_settings_pulls_them(start, workspace):
-    client = await start(
-        caps=capabilities(configuration=True), configuration={"docfact": {"debounceMs": 10}}
-    )
+    client = await start(caps=capabilities(configuration=True), configuration={"docfact": EDITOR})
     uri = client.open(workspace / "shop" / "orders.py")
     assert codes(await client.diagnostics_for(uri, version=1)) == ALL
     asked = client.configuration_requests
     assert asked >= 1  # at start-up
 
-    client.set_configuration({"debounceMs": 10, "ignore": ["DF102"]}, section="docfact")
+    client.set_configuration({**EDITOR, "ignore": ["DF102"]}, section="docfact")
     _change_configuration(client, None)
     await _recheck(client, uri, lambda d: codes(d) == ["DF101", "DF202"])
     assert client.configuration_requests > asked
 
     # `settings: {}` (VS Code's habit when the change is elsewhere) also pulls.
-    client.set_configuration({"debounceMs": 10}, section="docfact")
+    client.set_configuration(EDITOR, section="docfact")
     _change_configuration(client, {})
     await _recheck(client, uri, lambda d: codes(d) == ALL)
 
@@ -69,7 +69,7 @@ async def test_did_change_configuration_without_settings_pulls_them(start, works
 async def test_pulled_configuration_at_start_up_is_used(start, workspace):
     client = await start(
         caps=capabilities(configuration=True),
-        configuration={"docfact": {"debounceMs": 10, "ignore": ["DF202"]}},
+        configuration={"docfact": {**EDITOR, "ignore": ["DF202"]}},
     )
     uri = client.open(workspace / "shop" / "orders.py")
     await client.diagnostics_for(uri, until=lambda d: codes(d) == ["DF101", "DF102"])
@@ -77,7 +77,7 @@ async def test_pulled_configuration_at_start_up_is_used(start, workspace):
 
 async def test_pulled_configuration_refines_the_initialization_options(start, workspace):
     client = await start(
-        options={"docfact": {"debounceMs": 10, "ignore": ["DF101"]}},
+        options={"docfact": {**EDITOR, "ignore": ["DF101"]}},
         caps=capabilities(configuration=True),
         configuration={"docfact": {}},
     )
@@ -86,13 +86,13 @@ async def test_pulled_configuration_refines_the_initialization_options(start, wo
 
 
 async def test_unknown_setting_is_reported_and_the_server_keeps_serving(start, workspace):
-    client = await start(options={"docfact": {"debounceMs": 10, "frobnicate": True}})
+    client = await start(options={"docfact": {**EDITOR, "frobnicate": True}})
     await wait_until(lambda: bool(client.messages), what="a window/showMessage")
     message = client.messages[0]
     assert message.type == types.MessageType.Error
     assert "frobnicate" in message.message
     uri = client.open(workspace / "shop" / "orders.py")
-    assert codes(await client.diagnostics_for(uri, version=1)) == ALL
+    assert codes(await client.diagnostics_for(uri, version=1)) == DEFAULTS
 
     # The same through didChangeConfiguration; the previous settings stay in force.
     _change_configuration(client, {"docfact": {"ignore": ["DF1"], "colour": "blue"}})
@@ -101,12 +101,12 @@ async def test_unknown_setting_is_reported_and_the_server_keeps_serving(start, w
         what="a window/showMessage naming `colour`",
     )
     version = client.replace_all(uri, client.texts[uri] + "\n")
-    assert codes(await client.diagnostics_for(uri, version=version)) == ALL
+    assert codes(await client.diagnostics_for(uri, version=version)) == DEFAULTS
     # Client-only keys of editor extensions are accepted silently.
     count = len(client.messages)
     _change_configuration(
         client,
-        {"docfact": {"debounceMs": 10, "interpreter": ["python3"], "trace": {"server": "off"}}},
+        {"docfact": {**EDITOR, "interpreter": ["python3"], "trace": {"server": "off"}}},
     )
     version = client.replace_all(uri, client.texts[uri] + "\n")
     assert codes(await client.diagnostics_for(uri, version=version)) == ALL
@@ -118,14 +118,14 @@ async def test_invalid_value_is_reported(start, workspace):
     await wait_until(lambda: bool(client.messages), what="a window/showMessage")
     assert "debounce" in client.messages[0].message
     uri = client.open(workspace / "shop" / "orders.py")
-    assert codes(await client.diagnostics_for(uri, version=1)) == ALL
+    assert codes(await client.diagnostics_for(uri, version=1)) == DEFAULTS
 
 
 async def test_pyproject_of_the_workspace_is_honoured(start, workspace):
     (workspace / "pyproject.toml").write_text(
         '[project]\nname = "shop"\n\n[tool.docfact]\nselect = ["DF5"]\n'
     )
-    client = await start()
+    client = await start(options={"docfact": {"debounceMs": 10}})  # no select of the editor's
     uri = client.open(workspace / "shop" / "orders.py")
     diagnostics = await client.diagnostics_for(uri, version=1)
     assert "DF501" in codes(diagnostics)

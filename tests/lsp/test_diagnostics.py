@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from lsp_harness import USES, codes, find_position, linked_heading, wait_until
+from lsp_harness import EDITOR, USES, codes, find_position, linked_heading, wait_until
 from lsprotocol import types
 
 
@@ -100,7 +100,7 @@ async def test_fixing_the_mistake_removes_the_diagnostic_and_a_new_one_appears(s
 
 async def test_rapid_edits_publish_only_the_newest_version(start, workspace):
     # A debounce long enough that even a slow machine sends all the edits within it.
-    client = await start(options={"docfact": {"debounceMs": 150}})
+    client = await start(options={"docfact": {**EDITOR, "debounceMs": 150}})
     uri = client.open(workspace / "shop" / "orders.py")
     await client.diagnostics_for(uri, version=1)
     original = client.texts[uri]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from lsp_harness import USES, capabilities, codes, linked_heading, wait_until
+from lsp_harness import EDITOR, USES, capabilities, codes, linked_heading, wait_until
 from lsprotocol import types
 
 
@@ -101,9 +101,7 @@ async def test_configuration_change_asks_for_a_new_pull(start, workspace):
     uri = client.open(workspace / "shop" / "orders.py")
     before = await _document_diagnostic(client, uri)
     client.workspace_did_change_configuration(
-        types.DidChangeConfigurationParams(
-            settings={"docfact": {"debounceMs": 10, "ignore": ["DF1"]}}
-        )
+        types.DidChangeConfigurationParams(settings={"docfact": {**EDITOR, "ignore": ["DF1"]}})
     )
     await wait_until(lambda: client.diagnostic_refresh_count > count, what="another refresh")
     after = await _document_diagnostic(client, uri, previous=before.result_id)
@@ -140,7 +138,7 @@ async def test_pulling_a_closed_file_does_not_pin_its_contents(start, workspace)
 
 
 async def test_push_client_with_workspace_diagnostics_sees_closed_files(start, workspace):
-    client = await start(options={"docfact": {"debounceMs": 10, "workspaceDiagnostics": True}})
+    client = await start(options={"docfact": {**EDITOR, "workspaceDiagnostics": True}})
     uri = (workspace / "shop" / "orders.py").resolve().as_uri()
     await wait_until(lambda: bool(client.published_for(uri)), what="diagnostics of a closed file")
     assert codes(client.published_for(uri)[-1].diagnostics) == ["DF101", "DF102", "DF202"]

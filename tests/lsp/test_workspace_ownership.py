@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from lsp_harness import TIMEOUT, capabilities, codes, find_position, wait_until
+from lsp_harness import EDITOR, TIMEOUT, capabilities, codes, find_position, wait_until
 from lsprotocol import types
 
 FOUND = '''"""A module."""
@@ -107,7 +107,7 @@ async def test_environments_and_ignored_files_are_never_reported(start, workspac
 
 
 async def test_a_push_client_sees_nothing_of_an_environment(start, workspace):
-    client = await start(options={"docfact": {"debounceMs": 10, "workspaceDiagnostics": True}})
+    client = await start(options={"docfact": {**EDITOR, "workspaceDiagnostics": True}})
     extra = _write(workspace / "shop" / "extra.py")
     written = _not_owned(workspace, "c", 40)  # with the .gitignore and pyproject.toml
     settings = [workspace / ".gitignore", workspace / "pyproject.toml"]

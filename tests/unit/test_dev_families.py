@@ -4,7 +4,7 @@ one test per family of text, each with the true finding of the same shape kept."
 import textwrap
 
 from test_evidence import _commit, _found, _repository, _write
-from test_rules import check, codes
+from test_rules import EVIDENCE_ONLY, check, codes
 
 from docfact.checks.evidence import near_miss
 from docfact.graph.references import nearest
@@ -262,9 +262,9 @@ def test_a_class_one_case_from_a_plain_name_is_another_kind():
             """Compare each :class:`.MetaData` with the database."""
             return metadata
     '''
-    assert codes(source, preview=False) == []
+    assert codes(source, **EVIDENCE_ONLY) == []
     typo = source.replace("def compare(metadata)", "def compare(metadeta)")
-    assert codes(typo.replace("return metadata", "return metadeta"), preview=False) == []
+    assert codes(typo.replace("return metadata", "return metadeta"), **EVIDENCE_ONLY) == []
 
 
 def test_positional_arguments_taken_through_args():
@@ -303,16 +303,16 @@ def test_a_version_history_item_names_what_was_then():
 
             max_timesteps = 500
     '''
-    assert codes(source, preview=False) == []
+    assert codes(source, **EVIDENCE_ONLY) == []
     prose = source.replace("* v1: `max_time_steps`", "The `max_time_steps` are")
-    assert codes(prose, preview=False) == [("DF102", "max_time_steps")]
+    assert codes(prose, **EVIDENCE_ONLY) == [("DF102", "max_time_steps")]
     value = source.replace("* v1: `max_time_steps`", "- 0.5: `max_time_steps`")
-    assert codes(value, preview=False) == [("DF102", "max_time_steps")]  # a value, not a version
+    assert codes(value, **EVIDENCE_ONLY) == [("DF102", "max_time_steps")]  # a value, not a version
     renamed = '''
         class FilterObservation:
             """Filter, originally called `FilterObservationWrapper`. See `FilterObservatoin`."""
     '''
-    assert codes(renamed, preview=False) == [("DF102", "FilterObservatoin")]
+    assert codes(renamed, **EVIDENCE_ONLY) == [("DF102", "FilterObservatoin")]
 
 
 def test_a_name_set_beside_its_near_miss_on_purpose():
@@ -323,11 +323,11 @@ def test_a_name_set_beside_its_near_miss_on_purpose():
             key = next(iter(info))
             return key
     '''
-    assert codes(source, preview=False) == []
-    assert codes(source.replace("`key` of ", ""), preview=False) == [("DF102", "_key")]
+    assert codes(source, **EVIDENCE_ONLY) == []
+    assert codes(source.replace("`key` of ", ""), **EVIDENCE_ONLY) == [("DF102", "_key")]
     # luigi: a typo beside the name it misspells is still a typo.
     typo = source.replace("mask `_key`", "mask `ifno`")
-    assert codes(typo, preview=False) == [("DF102", "ifno")]
+    assert codes(typo, **EVIDENCE_ONLY) == [("DF102", "ifno")]
 
 
 def test_history_of_a_deleted_file_keeps_its_path(tmp_path):
@@ -399,9 +399,9 @@ def test_names_an_example_nested_in_an_entry_binds():
             """
             return env, keys_to_action
     '''
-    assert codes(source, preview=False) == []
+    assert codes(source, **EVIDENCE_ONLY) == []
     unbound = source.replace(">>> key_to_action = {", ">>> mapping = {")
-    assert codes(unbound, preview=False) == [("DF102", "key_to_action")]
+    assert codes(unbound, **EVIDENCE_ONLY) == [("DF102", "key_to_action")]
 
 
 def test_a_class_misspelt_in_case_means_the_class_not_a_module():

@@ -112,6 +112,7 @@ def _project(root, source):
 
 
 def _found(root, **settings):
+    settings.setdefault("select", ("DF102",))  # a preview rule, selected by its code
     report = check_paths([root / "shop"], Settings(**settings), root, None)
     return [(d["code"], d["message"], d["evidence"], d["fix"]) for d in report.diagnostics]
 
@@ -302,6 +303,8 @@ def test_outside_git_and_in_the_cli_the_same(tmp_path):
             "--format",
             "json",
             "--no-cache",
+            "--select",
+            "DF102",
         ],
         capture_output=True,
         text=True,
@@ -551,3 +554,30 @@ def test_history_of_a_plain_word_or_a_tests_helper_is_no_evidence(tmp_path):
     _commit(tmp_path, "drop")
     found = [message.split("`")[1] for _, message, _, _ in _found(tmp_path)]
     assert found == ["lookup_item"]
+
+
+def test_a_type_variable_a_commit_added_replaced_nothing(tmp_path):
+    # apscheduler (fresh5): "`default_job_executor` was removed in 9620c15; `T` replaced it",
+    # the one name that commit added to the file being a type variable.
+    _repository(
+        tmp_path,
+        '''
+        def default_job_executor():
+            return "threadpool"
+
+        def add_task(func):
+            """Add a task; its executor is the value of `default_job_executor`."""
+            return func
+        ''',
+    )
+    _commit(tmp_path, "first")
+    stock = tmp_path / "shop" / "stock.py"
+    stock.write_text(
+        stock.read_text().replace(
+            'def default_job_executor():\n    return "threadpool"\n', 'T = TypeVar("T")\n'
+        )
+    )
+    _commit(tmp_path, "task defaults")
+    [(_, message, _, fix)] = _found(tmp_path)
+    assert "`default_job_executor` was removed in" in message
+    assert "replaced it" not in message and fix is None

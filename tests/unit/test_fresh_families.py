@@ -1,7 +1,7 @@
 """False alarms read on the second fresh half of bench/precision_projects.csv (issue 22),
 after its blind run: one test per family of text, the true finding of the same shape kept."""
 
-from test_rules import codes
+from test_rules import EVIDENCE_ONLY, codes
 
 
 def test_an_empty_tuple_default_is_an_empty_mapping():
@@ -274,3 +274,75 @@ def test_a_key_of_keywords_kept_whole_is_no_stale_name():
         assert codes(source.replace("a client class other than pymongo's", told)) == [
             ("DF101", "mongo_client_class")
         ]
+
+
+def test_keys_of_keywords_kept_whole_outnumber_the_undocumented_parameters():
+    # dask (fresh5): ``read_parquet`` documents ``dataset`` and ``read``, keys of the
+    # **kwargs it passes on whole, beside an ``engine`` it leaves undocumented; an entry
+    # mentions ``engine.read_partitions``, which is no stale name of ``engine``.
+    source = '''
+        def read_parquet(path, engine=None, **kwargs):
+            """Read Parquet files.
+
+            Parameters
+            ----------
+            path : str
+                Where the files are.
+            dataset : dict
+                Options for the dataset object.
+            read : dict
+                Options for ``engine.read_partitions``.
+            **kwargs : dict
+                Passed on to the engine.
+            """
+            return make_reader(path, engine=engine, kwargs=kwargs)
+    '''
+    assert codes(source) == []
+    # One such entry for one undocumented parameter is still that parameter's stale name.
+    single = source.replace(
+        """            dataset : dict
+                Options for the dataset object.
+""",
+        "",
+    )
+    assert codes(single) == [("DF101", "read")]
+
+
+def test_an_int_is_documented_for_a_float_annotation():
+    # dask (fresh5): ``partition_size: int`` for ``partition_size: float = 128e6``; PEP 484
+    # lets an int stand where a float is annotated. A value's own type admits no promotion.
+    source = '''
+        def repartition(df, partition_size: float = 128e6):
+            """Repartition.
+
+            Parameters
+            ----------
+            df : DataFrame
+                The frame.
+            partition_size : int, optional
+                Bytes per partition.
+            """
+            return df
+    '''
+    assert codes(source) == []
+    assert codes(source.replace("partition_size: float = 128e6", "partition_size=128e6")) == [
+        ("DF201", "int, optional")
+    ]
+    assert codes(source.replace(": float", ": str")) == [("DF201", "int, optional")]
+
+
+def test_a_class_that_replaces_an_old_one_names_it():
+    # python-telegram-bot (fresh5): "Bot API 7.0 replaces ``UserShared`` with this class."
+    source = '''
+        class UsersShared:
+            """The users shared with the bot.
+
+            Bot API 7.0 replaces ``UserShared`` with this class.
+            """
+    '''
+    assert codes(source, **EVIDENCE_ONLY) == []
+    # Without the history, the near miss of the class's own name is a typo.
+    typo = source.replace(
+        "Bot API 7.0 replaces ``UserShared`` with this class.", "See ``UserShared``."
+    )
+    assert codes(typo, **EVIDENCE_ONLY) == [("DF102", "UserShared")]

@@ -255,7 +255,7 @@ def test_thousands_of_backquoted_names_in_one_docstring_take_linear_time():
     text = f'def f(name0):\n    """Use {names} instead of `new`."""\n'
     analyze("def f():\n    pass\n", "warm.py", "warm", Settings())  # the tokenizer loads once
     started = time.perf_counter()
-    analysis = analyze(text, "m.py", "m", Settings())
+    analysis = analyze(text, "m.py", "m", Settings(select=("DF102",)))
     assert time.perf_counter() - started < 6
     assert not analysis.skipped and len(analysis.findings) >= 2999
 
@@ -425,11 +425,13 @@ def test_a_committed_environment_s_package_deeper_than_python_recurses_is_read(t
         'def connect():\n    """Returns the `MetaData` of the connection."""\n'
         "    return toolkit\n"
     )
-    assert "did you mean `Metadata`" in run_check(tmp_path / "shop.py").stdout  # no library
+    # DF102, a preview rule, selected by its code
+    shown = docfact_check(tmp_path / "shop.py", "--select", "DF102").stdout
+    assert "did you mean `Metadata`" in shown  # no library
     library = committed_package(tmp_path, "toolkit")
     (library / "schema.py").write_text("class MetaData:\n    pass\n")
     with nested_folders(library, 1800) as deep:  # removed by itself (pytest's clean-up recurses)
         (deep / "deep.py").write_text("class Deep:\n    pass\n")
-        result = run_check(tmp_path / "shop.py")
+        result = docfact_check(tmp_path / "shop.py", "--select", "DF102")
     assert "Traceback" not in result.stderr, result.stderr[-800:]
     assert result.returncode == 0 and "no findings" in result.stdout, result.stdout  # read

@@ -40,6 +40,11 @@ def codes(source, **kwargs):
     return [(code, text) for code, text, _ in check(source, **kwargs)]
 
 
+# What a user who selected DF102 (a preview rule) by its code sees without preview: its
+# findings that stand on evidence, no unknown names.
+EVIDENCE_ONLY = {"preview": False, "select": ("DF102",)}
+
+
 # --- DF101 unknown-parameter -------------------------------------------------------------
 
 

@@ -298,7 +298,7 @@ def test_type_of_expression(source, expected):
 
 
 def _doc_vs_annotation(doc, annotation):
-    return contradicts(parse_doc_type(doc), parse_annotation(annotation))
+    return contradicts(parse_doc_type(doc), parse_annotation(annotation), annotated=True)
 
 
 @pytest.mark.parametrize(
@@ -306,7 +306,7 @@ def _doc_vs_annotation(doc, annotation):
     [
         ("str", "int"),
         ("list of str", "list[int]"),
-        ("int", "float"),
+        ("float", "str | bytes"),
         ("bool", "int"),
         ("str", "bytes"),
         ("callable", "int"),
@@ -338,6 +338,13 @@ def _doc_vs_annotation(doc, annotation):
 )
 def test_contradictions(doc, annotation):
     assert _doc_vs_annotation(doc, annotation)
+
+
+def test_a_values_own_type_admits_no_promotion():
+    # ``128e6`` is a float: an entry that says int is contradicted by such a default value,
+    # though not by a ``float`` annotation (which admits ints).
+    assert contradicts(parse_doc_type("int"), type_of_expression("128e6"))
+    assert not contradicts(parse_doc_type("int"), parse_annotation("float"), annotated=True)
 
 
 @pytest.mark.parametrize(
@@ -381,6 +388,12 @@ def test_contradictions(doc, annotation):
         ("int", "bool"),
         ("complex", "int"),
         ("complex", "float"),
+        # An annotation admits what PEP 484 promotes to its class: ints where floats go.
+        ("int", "float"),
+        ("int, optional", "Optional[float]"),
+        ("list of int", "list[float]"),
+        ("float", "complex"),
+        ("bytearray", "bytes"),
         ("number", "int"),
         ("number", "float"),
         ("bytes", "bytearray"),

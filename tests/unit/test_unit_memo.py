@@ -11,6 +11,10 @@ from docfact.engine import UnitMemo, analyze
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "inventory" / "stock.py").read_text()
 
 
+# Findings of DF102 too: a preview rule, selected by its code.
+WITH_DF102 = Settings(select=("DF102",))
+
+
 def findings(analysis):
     return sorted(
         (
@@ -24,7 +28,7 @@ def findings(analysis):
 def test_edits_above_and_inside_units_give_the_results_of_a_fresh_analysis():
     memo = UnitMemo()
     text = EXAMPLE
-    analyze(text, "stock.py", "stock", Settings(), memo=memo)
+    analyze(text, "stock.py", "stock", WITH_DF102, memo=memo)
     edits = [
         lambda t: "# a comment line\n# and another 😀\n" + t,  # moves every unit down
         lambda t: t.replace("ammount", "amount", 1),  # fixes one finding
@@ -34,8 +38,8 @@ def test_edits_above_and_inside_units_give_the_results_of_a_fresh_analysis():
     ]
     for edit in edits:
         text = edit(text)
-        reused = analyze(text, "stock.py", "stock", Settings(), memo=memo)
-        fresh = analyze(text, "stock.py", "stock", Settings())
+        reused = analyze(text, "stock.py", "stock", WITH_DF102, memo=memo)
+        fresh = analyze(text, "stock.py", "stock", WITH_DF102)
         assert findings(reused) == findings(fresh)
         assert [r.unit.span for r in reused.units] == [r.unit.span for r in fresh.units]
         for report in reused.units:
@@ -84,24 +88,24 @@ def unresolved(analysis) -> set[str]:
 
 def test_a_new_name_rechecks_only_the_units_that_asked_about_it(monkeypatch):
     memo, text = UnitMemo(), CLASS_FILE
-    assert unresolved(analyze(text, "grid.py", "grid", Settings(), memo=memo)) == {"margin"}
+    assert unresolved(analyze(text, "grid.py", "grid", WITH_DF102, memo=memo)) == {"margin"}
     checked = checked_units(monkeypatch)
 
     text = text.replace("return [value]", "unrelated = 1\n        return [value]")
-    analyze(text, "grid.py", "grid", Settings(), memo=memo)
+    analyze(text, "grid.py", "grid", WITH_DF102, memo=memo)
     # The module, the class and `fill` changed text; `resize` has a finding whose
     # suggestions come from every name. `area` asked only about `Grid`: reused.
     assert sorted(checked) == ["A", "Fill", "Resize", "Shapes."]
 
     checked.clear()
     text = text.replace("unrelated = 1", "margin = 1")
-    assert unresolved(analyze(text, "grid.py", "grid", Settings(), memo=memo)) == set()
+    assert unresolved(analyze(text, "grid.py", "grid", WITH_DF102, memo=memo)) == set()
     assert "Resize" in checked and "The" not in checked
 
     checked.clear()
     text = text.replace("class Grid:", "class Board:")
     # The answer `area` was given about `Grid` changed: it is checked again.
-    assert unresolved(analyze(text, "grid.py", "grid", Settings(), memo=memo)) == {"Grid"}
+    assert unresolved(analyze(text, "grid.py", "grid", WITH_DF102, memo=memo)) == {"Grid"}
     assert "The" in checked
 
 

@@ -45,7 +45,8 @@ _MATH = re.compile(r"[A-Za-z]{1,3}|[A-Za-z]{1,2}_[A-Za-z0-9]{1,2}")
 # replaced", "it will be removed", "it is used to unpack"); "was called" is history only
 # before a name ("was called ``f``", not "was called with ...").
 _HISTORY = re.compile(
-    r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of|removed|replaced"
+    r"\b(?:renamed|deprecated|no longer|formerly|previously|declined|instead of|removed"
+    r"|replaced|replaces"
     r"|migrat(?:e|es|ed|ing|ion) from"
     r"|(?:originally|initially|first) (?:called|named)"
     r"|used to|was called(?=\s+[`'\"])"
@@ -231,15 +232,22 @@ def unknown_parameter(ctx: CheckContext) -> Iterator[Finding]:
     undocumented = [p for p in parameters if p not in documented and p not in ignored]
     # An entry that is no parameter, beside one for the ``**kwargs`` as a whole while a
     # named parameter goes undocumented, is that parameter under a stale name (flask's
-    # ``template_name`` for ``source``), not a key of the keywords.
+    # ``template_name`` for ``source``), not a key of the keywords; unless such entries
+    # outnumber those parameters: then the docstring documents keys (dask's ``dataset``
+    # and ``read`` beside an undocumented ``engine``).
+    named_undocumented = [
+        p.name for p in signature.parameters if p.kind not in _VARIADIC and p.name in undocumented
+    ]
+    entry_names = [e.name.text for e in ctx.docstring.entries if e.kind == "param" and e.name]
+    strays = [
+        name
+        for name in entry_names
+        if name not in accepted and name not in ignored and _NAME.fullmatch(name)
+    ]
     stale_name = (
         kwargs is not None
-        and any(
-            e.name.text.lstrip("\\*") == kwargs
-            for e in ctx.docstring.entries
-            if e.kind == "param" and e.name is not None
-        )
-        and any(p.name in undocumented for p in signature.parameters if p.kind not in _VARIADIC)
+        and any(name.lstrip("\\*") == kwargs for name in entry_names)
+        and 0 < len(strays) <= len(named_undocumented)
     )
     for entry in ctx.docstring.entries:
         if entry.kind != "param" or entry.name is None:

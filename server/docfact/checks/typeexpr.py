@@ -641,6 +641,9 @@ _ABSTRACT = {
 }
 # Accepted where the key is expected although not subclasses (PEP 484 promotions).
 _PROMOTIONS = {float: (int,), complex: (int, float), bytes: (bytearray, memoryview)}
+_PROMOTED_NAMES = {
+    key.__name__: tuple(c.__name__ for c in promoted) for key, promoted in _PROMOTIONS.items()
+}
 # Concrete classes that show two abstract classes can describe the same value.
 _WITNESSES = [_CLASSES[name] for name in sorted(_CONCRETE)] + [
     types.GeneratorType,
@@ -652,11 +655,23 @@ _WITNESSES = [_CLASSES[name] for name in sorted(_CONCRETE)] + [
 ]
 
 
-def contradicts(documented: TypeExpr | None, actual: TypeExpr | None) -> bool:
-    """True only when no value described by ``documented`` can be of the ``actual`` type."""
+def contradicts(
+    documented: TypeExpr | None, actual: TypeExpr | None, annotated: bool = False
+) -> bool:
+    """True only when no value described by ``documented`` can be of the ``actual`` type.
+    An ``annotated`` type also admits what PEP 484 promotes to it: an ``int`` documented
+    for a parameter annotated ``float`` is one of the values it takes (a value's own type,
+    ``128e6``'s ``float``, admits no ``int``)."""
     if documented is None or actual is None:
         return False
-    return not _compatible(documented, actual)
+    return not _compatible(documented, _admitted(actual) if annotated else actual)
+
+
+def _admitted(annotation: TypeExpr) -> TypeExpr:
+    """``annotation`` with each promoted class widened to the classes promoted to it."""
+    admitted = TypeExpr(annotation.name, tuple(map(_admitted, annotation.args)), annotation.opaque)
+    promoted = () if annotation.opaque else _PROMOTED_NAMES.get(annotation.name, ())
+    return _union((admitted, *map(TypeExpr, promoted))) if promoted else admitted
 
 
 def _compatible(doc: TypeExpr, actual: TypeExpr) -> bool:

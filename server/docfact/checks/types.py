@@ -109,7 +109,7 @@ def parameter_type_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             continue
         documented = parse_doc_type(entry.type.text)
         actual, described = _parameter_type(parameter)
-        if not contradicts(documented, actual):
+        if not contradicts(documented, actual, annotated=parameter.annotation is not None):
             continue
         message = f"`{parameter.name}` is documented as `{entry.type.text}`, but {described}"
         fix = None
@@ -362,7 +362,7 @@ def _returned_contradiction(
         # Java's int is no stand-in for a boolean, nor an array for a tuple: no leeway.
         alternatives = actual.args if actual is not None and actual.name == "Union" else (actual,)
         loose = loose_claim and not java and _loosely_true(documented, alternatives)
-        if not contradicts(documented, actual) or loose:
+        if not contradicts(documented, actual, annotated=not java) or loose:
             return None
         fix = (f"Change the type to `{signature.returns}`", signature.returns, "safe")
         shown = f"{signature.returns} {ctx.unit.name}(...)" if java else f"-> {signature.returns}"

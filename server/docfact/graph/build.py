@@ -536,6 +536,12 @@ class ProjectGraph:
             ]
             if unit["kind"] == "method":
                 callees += self.overrides(node)
+            callees += [  # a property of what an attribute holds (its type is unknown)
+                q
+                for name in unit.get("through_attrs", ())
+                for q in self._by_simple_name.get(name, ())
+                if q in self._units and self._units[q].get("property")
+            ]
             for target, edge in self.graph.succ[node].items() if node in self.graph else ():
                 if "raises" in edge["kinds"]:  # resolved through aliases: the real class name
                     if self.kind(target) in ("function", "method"):

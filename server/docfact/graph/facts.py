@@ -45,6 +45,7 @@ class UnitFacts(_UnitIdentity, total=False):
     uses: list[str]  # module- and class-level variables its code mentions
     writes: list[str]  # instance attributes it assigns through ``self``
     reads_attrs: list[str]
+    through_attrs: list[str]
 
 
 class FileFacts(TypedDict):
@@ -168,6 +169,7 @@ def _unit_facts(
         # Instance attributes a method assigns and reads through ``self``.
         "writes": [name for name, _ in unit.attribute_writes],
         "reads_attrs": list(unit.attribute_reads),
+        "through_attrs": list(unit.attributes_through),
     }
     return cast(UnitFacts, {key: value for key, value in facts.items() if value or key in _ALWAYS})
 

@@ -327,14 +327,25 @@ def missing_reference(
     ):
         return None  # a builtin, a name some file of the project binds, a library
     closest = nearest(head, _project_names(project))
-    if closest is not None and closest.lstrip("_") == head and not _top_level(project, closest):
-        # A public name whose twin is only a class's private member (``file`` and some
-        # class's ``_file``): a bare target never names a member of another class, so the
-        # text names a builtin or a library's (Python 2's ``file``), no helper.
+    if closest is not None and not _reachable(project, symbol, closest):
+        # A bare target never names a member of another class (Sphinx looks in the
+        # docstring's class and module, then at top-level names): jinja's filter ``safe``
+        # is no typo of some class's ``save``, boltons' ``file`` none of a ``_file``.
         closest = None
     if closest is None and len(parts) > 1:
         return None  # ``clickpkg.Command``: a package this interpreter lacks, or a placeholder
     return Missing(None, head, "", closest)
+
+
+def _reachable(project: Project, symbol: str, simple: str) -> bool:
+    """Whether a bare ``simple`` in ``symbol``'s docstring can be the name of a project
+    entity: a module or a name a module binds, or a member of the class the docstring
+    stands in (a class's own docstring, or a method's) or of one of its bases."""
+    if _top_level(project, simple):
+        return True
+    classes = {c for c in (symbol, symbol.rpartition(".")[0]) if project.kind(c) == "class"}
+    classes |= {base for cls in classes for base in project.ancestors(cls)}
+    return any(q.rpartition(".")[0] in classes for q in project.named(simple))
 
 
 def _top_level(project: Project, simple: str) -> bool:
@@ -545,6 +556,8 @@ def _misspelt_type(missing: Missing) -> bool:
         missing.closest is not None
         and missing.name not in _TYPE_NAMESPACES
         and missing.closest.lstrip("_") != missing.name  # a private class by its public name
+        # A type's plural is its instances ("collection of array-likes and/or Delayeds").
+        and missing.name not in (missing.closest + "s", missing.closest + "es")
         and difflib.SequenceMatcher(None, missing.name, missing.closest).ratio() >= 0.85
     )
 

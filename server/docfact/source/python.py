@@ -561,9 +561,13 @@ class _Extractor:
                 )
             elif not match["call"]:
                 reads[match["name"]] = None
+        through = {
+            match["name"]: None for match in _THROUGH.finditer(code) if match["owner"] == receiver
+        }
         return {
             "attribute_writes": tuple(writes.items()),
             "attribute_reads": tuple(n for n in reads if n not in writes),
+            "attributes_through": tuple(through),
         }
 
     def _with_names(self, unit: Unit, class_names: dict[str, frozenset[str]]) -> Unit:
@@ -640,6 +644,12 @@ _ATTRIBUTE = re.compile(
     r"(?<![\w.])(?P<owner>[A-Za-z_]\w*)\.(?P<name>[A-Za-z_]\w*)\b"
     r"(?:(?P<write>\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)|\s*:\s*[\w.\[\], |'\"]+=(?!=))"
     r"|(?P<call>\s*\())?"
+)
+
+
+# ``self.credentials.decrypted_data``, not called: an attribute of an attribute's value.
+_THROUGH = re.compile(
+    r"(?<![\w.])(?P<owner>[A-Za-z_]\w*)\.[A-Za-z_]\w*\.(?P<name>[A-Za-z_]\w*)\b(?!\s*\()"
 )
 
 
