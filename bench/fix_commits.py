@@ -31,8 +31,11 @@ history sees the commits before it, as in a user's clone. Files a snapshot lacks
 archive`` instead extracts only the package folder with ``git archive`` (no history, no
 files around the package), as the rounds before issue 22 measured.
 
+``--select CODES`` is passed on to docfact (``--select DF102``: the preview rule DF102 too,
+as a user who selects it by its code runs it).
+
 Usage: python bench/fix_commits.py MIRRORS [--csv bench/fix_commits.csv] [--split dev]
-           [--project NAME ...] [--tree checkout|archive] [--verbose]
+           [--project NAME ...] [--tree checkout|archive] [--select CODES] [--verbose]
 """
 
 from __future__ import annotations
@@ -106,8 +109,11 @@ class Checker:
     """docfact's findings per line of a project's package at a commit, one run per tree
     (a run's cache is shared across commits: unchanged files are not checked again)."""
 
-    def __init__(self, mirrors: Path, work: Path, checkout: bool = True) -> None:
+    def __init__(
+        self, mirrors: Path, work: Path, checkout: bool = True, select: str | None = None
+    ) -> None:
         self.mirrors, self.work, self.checkout = mirrors, work, checkout
+        self.select = ["--select", select] if select else []
         self.cache = work / "cache"
         self.runs: dict[tuple[str, str, str], dict[tuple[str, int], list[dict]]] = {}
 
@@ -135,6 +141,7 @@ class Checker:
                 "never",
                 "--cache-dir",
                 str(self.cache),
+                *self.select,
             ],
             capture_output=True,
             text=True,
@@ -218,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         default="checkout",
         help="a git checkout with history (default) or the package alone from git archive",
     )
+    parser.add_argument("--select", help="rule codes docfact runs besides its defaults")
     parser.add_argument("--verbose", action="store_true", help="list caught cases too")
     args = parser.parse_args(argv)
     cases = [
@@ -231,7 +239,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no mirror in {args.mirrors} for: {', '.join(missing)}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="docfact-fixes-") as work:
-        checker = Checker(args.mirrors, Path(work), checkout=args.tree == "checkout")
+        checker = Checker(
+            args.mirrors, Path(work), checkout=args.tree == "checkout", select=args.select
+        )
         results = []
         for case in sorted(cases, key=lambda c: (c.repo, c.parent)):
             results.append((case, *judge(checker, case)))
