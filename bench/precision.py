@@ -38,7 +38,7 @@ bench/precision_labels.csv with verdict and reason left empty, followed by two c
 the labeller that are not stored: the finding's message and its sentence.
 
 Usage: python bench/precision.py CORPUS [--half dev|test|fresh|fresh2|fresh3|fresh4|fresh5|all]
-           [--project NAME ...] [--todo] [--judged true|false|unsure]
+           [--project NAME ...] [--select CODES] [--todo] [--judged true|false|unsure]
 """
 
 from __future__ import annotations
@@ -151,10 +151,11 @@ def label_key(row: dict) -> tuple[str, int, str, str]:
     return row["path"], int(row["line"]), row["code"], row["subject"]
 
 
-def run_docfact(root: Path, folder: str) -> dict:
+def run_docfact(root: Path, folder: str, select: str | None = None) -> dict:
     """`docfact check folder --format json` from the project's root, with the docfact of
-    this interpreter (so PYTHONPATH decides which tree runs)."""
+    this interpreter (so PYTHONPATH decides which tree runs); ``select``: its --select."""
     command = [sys.executable, "-m", "docfact", "check", folder, "--format", "json", "--no-cache"]
+    command += ["--select", select] if select else []
     done = subprocess.run(command, capture_output=True, text=True, cwd=root)
     if done.returncode not in (0, 1):
         raise RuntimeError(f"docfact failed on {root} ({done.returncode}): {done.stderr[-2000:]}")
@@ -192,14 +193,16 @@ def _subject(path: Path, diagnostic: dict) -> str:
     return text if _IDENTIFIER.fullmatch(text) else ""
 
 
-def evaluate(project: Project, corpus: Path, labels: list[dict]) -> Outcome:
+def evaluate(
+    project: Project, corpus: Path, labels: list[dict], select: str | None = None
+) -> Outcome:
     root = corpus / project.name
     if not (root / project.folder).is_dir():
         raise SystemExit(
             f"{root / project.folder} is missing: export {project.repo} at "
             f"{project.commit} there first (see this script's docstring)"
         )
-    result = run_docfact(root, project.folder)
+    result = run_docfact(root, project.folder, select)
     outcome = Outcome(project, result["units_checked"], factual_findings(result, root))
     own = {label_key(row): row for row in labels if row["project"] == project.name}
     matched = set()
@@ -329,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
         "--todo", action="store_true", help="print the unlabelled findings as label rows to fill in"
     )
     parser.add_argument(
+        "--select", help="rule codes docfact runs besides its defaults (DF102: the preview rule)"
+    )
+    parser.add_argument(
         "--judged",
         metavar="VERDICT",
         choices=VERDICTS,
@@ -337,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     projects = chosen(read_projects(), arguments.half, arguments.project)
     labels = read_labels()
-    outcomes = [evaluate(p, arguments.corpus, labels) for p in projects]
+    outcomes = [evaluate(p, arguments.corpus, labels, arguments.select) for p in projects]
     print("\n".join(report(outcomes)))
     for o in outcomes:
         if o.unlabelled:
